@@ -1,3 +1,61 @@
-// placeholder replaced by the real CLI
+// decoding-lab-cli: the engine's headless face. Errors become one line on stderr and exit code 1.
 #include <cstdio>
-int main() { std::puts("decoding-lab-cli"); return 0; }
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <map>
+
+#include "commands.h"
+#include "core/error.h"
+#if __has_include("cmd_make_tiny_model.h")
+#include "cmd_make_tiny_model.h"
+#define DLAB_HAS_TINY_MODEL 1
+#endif
+
+namespace {
+
+constexpr const char* kUsage = R"(decoding-lab-cli — inspect GGUF models and run them on the CPU
+
+usage: decoding-lab-cli COMMAND [options]      (every command takes --model PATH; default: the
+                                               installed SmolLM2-135M-Instruct, or $DECODING_LAB_MODEL)
+commands:
+  info        [--json]                                  architecture, sizes, tensor types, KV bytes per token
+  tokenize    (--text T | --file F) [--ids-only] [--no-bos] [--parse-special]
+  detokenize  ID... [--no-special]
+  generate    --prompt T [--chat] [--system S] [--max-tokens N] [--temperature X] [--top-k K]
+              [--top-p P] [--seed S] [--threads N] [--ctx N] [--kv-type f16|f32] [--no-bos] [--quiet]
+  bench       [-p 512] [-n 128] [--threads N] [--reps 3] [--kv-type f16|f32] [--json]
+  perplexity  --file F [--ctx 512] [--threads N]
+  make-tiny-model --arch llama|qwen2|gpt2 --out PATH [--seed N] [--type f32|f16|q8_0|q4_1] [--tied]
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2 || !std::strcmp(argv[1], "help") || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+        std::fputs(kUsage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 1 : 0;
+    }
+    const std::string command = argv[1];
+    std::vector<std::string> rest(argv + 2, argv + argc);
+    using namespace dlab::cli;
+    const std::map<std::string, std::function<int(Args&)>> commands = {
+        {"info", runInfo}, {"tokenize", runTokenize}, {"detokenize", runDetokenize}, {"generate", runGenerate},
+        {"bench", runBench}, {"perplexity", runPerplexity},
+    };
+    try {
+#ifdef DLAB_HAS_TINY_MODEL
+        if (command == "make-tiny-model") return runMakeTinyModel(rest);
+#endif
+        const auto it = commands.find(command);
+        if (it == commands.end()) {
+            std::fprintf(stderr, "decoding-lab-cli: unknown command '%s' (try 'decoding-lab-cli help')\n", command.c_str());
+            return 1;
+        }
+        Args args(command, rest);
+        return it->second(args);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return 1;
+    }
+}

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <limits>
@@ -20,6 +21,12 @@ constexpr uint64_t kMaxStringBytes = uint64_t(1) << 30;
 // No ggml tensor needs more elements than this; it keeps every size computation far from overflow.
 constexpr int64_t kMaxTensorElements = int64_t(1) << 40;
 constexpr int kMaxArrayNesting = 2;
+// The largest real arrays (vocabularies, merges) hold well under a million entries. Capping the
+// count keeps a corrupt one from making us allocate several times the file size
+// (an int64 per uint8 element) before the bytes run out.
+constexpr uint64_t kMaxArrayElements = uint64_t(1) << 24;
+// Counts from the header are only hints for reserve(); never trust them with a large allocation.
+constexpr uint64_t kMaxReserve = 4096;
 
 // Bounds-checked little-endian reader over the mapped bytes.
 class Cursor {
@@ -132,8 +139,11 @@ void readValue(Cursor& c, GgufValueType type, GgufValue& v, const std::string& k
     const uint64_t minElem = elem == GgufValueType::String || elem == GgufValueType::Array ? 8 : scalarSize(elem);
     if (count > c.remaining() / minElem)
         c.fail("metadata key '" + key + "' claims " + std::to_string(count) + " array elements, more than the file holds");
+    if (count > kMaxArrayElements)
+        c.fail("metadata key '" + key + "' claims an absurd array count of " + std::to_string(count) +
+               " elements (at most " + std::to_string(kMaxArrayElements) + " are accepted)");
     if (elem == GgufValueType::String) {
-        v.strings.reserve(count);
+        v.strings.reserve(std::min(count, kMaxReserve));
         for (uint64_t k = 0; k < count; ++k) v.strings.push_back(c.readString("an array string"));
     } else if (elem == GgufValueType::Array) {
         if (depth >= kMaxArrayNesting) c.fail("metadata key '" + key + "' nests arrays too deeply");
@@ -217,6 +227,8 @@ std::unique_ptr<GgufFile> GgufFile::open(const std::string& path) {
     void* p = ::mmap(nullptr, f->size_, PROT_READ, MAP_PRIVATE, fd, 0);
     ::close(fd);
     if (p == MAP_FAILED) throw Error(path + ": cannot memory-map the file (" + std::strerror(errno) + ")");
+    // Ask the kernel to read the weights ahead, so the first forward pass does not stall on page faults.
+    ::madvise(p, f->size_, MADV_WILLNEED);
     f->base_ = static_cast<const uint8_t*>(p);
     f->mapped_ = true;
     f->parse();
@@ -241,6 +253,9 @@ std::string GgufFile::where() const { return path_ + ": "; }
 
 void GgufFile::parse() {
     Cursor c(base_, size_, where());
+    if (size_ == 0) throw Error(where() + "the file is empty, not a GGUF model");
+    if (size_ < 4 && std::memcmp(base_, "GGUF", size_) == 0)
+        throw Error(where() + "file is truncated: it ends inside the magic bytes");
     if (size_ < 4 || std::memcmp(base_, "GGUF", 4) != 0) {
         if (size_ >= 4 && std::memcmp(base_, "FUGG", 4) == 0)
             throw Error(where() + "is a big-endian GGUF file, which is not supported");
@@ -254,11 +269,13 @@ void GgufFile::parse() {
     const uint64_t nKv = c.read<uint64_t>("the metadata count");
     // A metadata entry takes at least 8+4+1 bytes and a tensor entry at least 8+4+4+8 bytes.
     if (nKv > c.remaining() / 13)
-        throw Error(where() + "the header claims " + std::to_string(nKv) + " metadata entries, more than the file can hold");
+        throw Error(where() + "the header claims " + std::to_string(nKv) +
+                    " metadata entries, more than the file can hold (the file is truncated or corrupt)");
     if (nTensors > c.remaining() / 24)
-        throw Error(where() + "the header claims " + std::to_string(nTensors) + " tensors, more than the file can hold");
+        throw Error(where() + "the header claims " + std::to_string(nTensors) +
+                    " tensors, more than the file can hold (the file is truncated or corrupt)");
 
-    kv_.reserve(nKv);
+    kv_.reserve(std::min(nKv, kMaxReserve));
     for (uint64_t k = 0; k < nKv; ++k) {
         std::string key = c.readString("a metadata key");
         const uint32_t rawType = c.read<uint32_t>("a metadata value type");
@@ -277,7 +294,7 @@ void GgufFile::parse() {
         alignment_ = static_cast<uint32_t>(a->i);
     }
 
-    tensors_.reserve(nTensors);
+    tensors_.reserve(std::min(nTensors, kMaxReserve));
     for (uint64_t k = 0; k < nTensors; ++k) {
         GgufTensor t;
         t.name = c.readString("a tensor name");

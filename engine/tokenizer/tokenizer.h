@@ -13,6 +13,10 @@ namespace dlab {
 class GgufFile;
 using TokenId = int32_t;
 
+// A token's kind, as tokenizer.ggml.token_type numbers them (after llama.cpp's fix-ups: tokens
+// such as "<|im_end|>" count as Control even where the file says Normal).
+enum class TokenType { Undefined = 0, Normal = 1, Unknown = 2, Control = 3, UserDefined = 4, Unused = 5, Byte = 6 };
+
 class Tokenizer {
 public:
     virtual ~Tokenizer() = default;
@@ -41,6 +45,11 @@ public:
     virtual bool addsBosByDefault() const = 0;
     virtual std::string modelName() const = 0;   // "gpt2" / "llama"
     virtual std::string preName() const = 0;     // tokenizer.ggml.pre or "default"
+
+    // Additions (with defaults, so small test doubles need not implement them):
+    virtual TokenId unk() const { return -1; }   // -1 if none
+    virtual TokenId eot() const { return -1; }   // end of turn (<|im_end|>, <|eot_id|>, ...), -1 if none
+    virtual TokenType tokenType(TokenId /*id*/) const { return TokenType::Normal; }
 };
 
 // Turns a stream of token ids into text without ever emitting half a UTF-8 character:

@@ -1,0 +1,91 @@
+// decoding-lab-cli bench: prompt processing (pp) and token generation (tg) speed, like llama-bench.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+#include "commands.h"
+#include "core/json_writer.h"
+#include "model/backend.h"
+
+namespace dlab::cli {
+
+namespace {
+
+struct Stat {
+    double mean = 0, sd = 0;
+};
+Stat stats(const std::vector<double>& v) {
+    Stat s;
+    s.mean = std::accumulate(v.begin(), v.end(), 0.0) / v.size();
+    for (double x : v) s.sd += (x - s.mean) * (x - s.mean);
+    s.sd = v.size() > 1 ? std::sqrt(s.sd / (v.size() - 1)) : 0.0;
+    return s;
+}
+
+double seconds(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+int runBench(Args& args) {
+    const std::string path = modelPathOption(args);
+    const int threads = threadsOption(args);
+    const int nPrompt = static_cast<int>(args.integer("-p", 512, 0, 1 << 16));
+    const int nGen = static_cast<int>(args.integer("-n", 128, 0, 1 << 16));
+    const int reps = static_cast<int>(args.integer("--reps", 3, 1, 100));
+    const KvType kvType = parseKvType(args.value("--kv-type", "f16"));
+    const bool json = args.flag("--json");
+    args.finish();
+
+    auto model = Model::load(path);
+    auto backend = makeCpuBackend(*model, threads);
+    const HParams& hp = model->hparams();
+    KvCache cache(hp, std::max(nPrompt, nGen) + 1, kvType);
+    // Token ids do not change the amount of work; use a fixed spread of ids as llama-bench does.
+    std::vector<TokenId> prompt(nPrompt);
+    for (int i = 0; i < nPrompt; ++i) prompt[i] = static_cast<TokenId>((i * 7919 + 13) % hp.nVocab);
+
+    std::vector<double> pp, tg;
+    for (int r = 0; r <= reps; ++r) {  // r == 0 is a warm-up
+        if (nPrompt > 0) {
+            cache.clear();
+            const auto t0 = std::chrono::steady_clock::now();
+            backend->forward(prompt, cache, false);
+            if (r > 0) pp.push_back(nPrompt / seconds(t0));
+        }
+        if (nGen > 0) {
+            cache.clear();
+            TokenId tok = 1 % hp.nVocab;
+            const auto t0 = std::chrono::steady_clock::now();
+            for (int i = 0; i < nGen; ++i) {
+                const TokenId one[1] = {tok};
+                auto logits = backend->forward(one, cache, false);
+                tok = static_cast<TokenId>(std::max_element(logits.begin(), logits.end()) - logits.begin());
+            }
+            if (r > 0) tg.push_back(nGen / seconds(t0));
+        }
+    }
+    const Stat p = pp.empty() ? Stat{} : stats(pp), g = tg.empty() ? Stat{} : stats(tg);
+    if (json) {
+        JsonWriter j;
+        j.beginObject().field("model", path).field("backend", std::string(backend->name())).field("threads", threads)
+            .field("kv_type", kvTypeName(kvType)).field("n_prompt", nPrompt).field("n_gen", nGen).field("reps", reps)
+            .field("pp_tokens_per_s", p.mean).field("pp_sd", p.sd).field("tg_tokens_per_s", g.mean).field("tg_sd", g.sd)
+            .endObject();
+        std::printf("%s\n", j.str().c_str());
+    } else {
+        std::printf("| model | backend | threads | test | tokens/s |\n|---|---|---|---|---|\n");
+        if (nPrompt > 0)
+            std::printf("| %s | %s | %d | pp%d | %.2f ± %.2f |\n", hp.archName.c_str(), std::string(backend->name()).c_str(),
+                        threads, nPrompt, p.mean, p.sd);
+        if (nGen > 0)
+            std::printf("| %s | %s | %d | tg%d | %.2f ± %.2f |\n", hp.archName.c_str(), std::string(backend->name()).c_str(),
+                        threads, nGen, g.mean, g.sd);
+    }
+    return 0;
+}
+
+}  // namespace dlab::cli

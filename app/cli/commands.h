@@ -1,0 +1,24 @@
+#pragma once
+// One function per subcommand of decoding-lab-cli; each returns the process exit code and throws
+// dlab::Error for bad input (main turns it into one line on stderr and exit code 1).
+#include <memory>
+#include <string>
+
+#include "args.h"
+#include "model/model.h"
+
+namespace dlab::cli {
+
+int runInfo(Args& args);
+int runTokenize(Args& args);
+int runDetokenize(Args& args);
+int runGenerate(Args& args);
+int runBench(Args& args);
+int runPerplexity(Args& args);
+
+// Shared option handling.
+std::string modelPathOption(Args& args);                 // --model, env, default
+int threadsOption(Args& args);                           // --threads (default: hardware threads, at most 8)
+std::string readTextFile(const std::string& path);       // throws naming the file
+
+}  // namespace dlab::cli

@@ -1,0 +1,252 @@
+// The CPU forward pass for llama / qwen2 / gpt2 over a batch of tokens of one sequence.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "core/thread_pool.h"
+#include "cpu/ops.h"
+#include "model/backend.h"
+
+namespace dlab {
+
+namespace {
+
+// Prompts longer than this are processed in chunks so scratch memory stays bounded.
+constexpr int64_t kMaxChunk = 512;
+
+// Scratch buffers for one chunk of T tokens (T <= kMaxChunk), sized once per backend.
+struct RunState {
+    std::vector<float> x;       // (T, nEmbd)   residual stream
+    std::vector<float> xn;      // (T, nEmbd)   normalised input of a sub-layer
+    std::vector<float> q;       // (T, qDim)
+    std::vector<float> k;       // (T, kvDim)
+    std::vector<float> v;       // (T, kvDim)
+    std::vector<float> qkv;     // (T, 3 * nEmbd)  gpt2 fused projection
+    std::vector<float> att;     // (T, qDim)    attention output before the output projection
+    std::vector<float> proj;    // (T, nEmbd)   sub-layer output added to the residual
+    std::vector<float> ffA;     // (T, nFf)     gate (or up for gpt2)
+    std::vector<float> ffB;     // (T, nFf)     up
+    std::vector<float> scores;  // (nThreads, nCtx) attention scores per worker
+    std::vector<float> ropeCos, ropeSin;  // (T, nRot / 2)
+    std::vector<float> logits;  // (T or 1, nVocab) for the current chunk
+    std::vector<float> out;     // (n, nVocab) when all logits of a multi-chunk call are requested
+};
+
+class CpuBackend final : public Backend {
+public:
+    CpuBackend(const Model& model, int threads) : model_(model), hp_(model.hparams()), pool_(threads) {}
+
+    std::string_view name() const override { return "cpu"; }
+    int threads() const override { return pool_.size(); }
+
+    std::span<const float> forward(std::span<const TokenId> tokens, KvCache& cache, bool allLogits) override {
+        const int64_t n = static_cast<int64_t>(tokens.size());
+        if (n == 0) throw Error("nothing to evaluate: the batch holds no tokens");
+        const int64_t pos0 = cache.size();
+        if (pos0 + n > cache.capacity())
+            throw Error(std::to_string(pos0 + n) + " tokens do not fit the context of " + std::to_string(cache.capacity()) +
+                        " positions; shorten the prompt or raise the context size");
+        if (hp_.arch == Arch::Gpt2 && pos0 + n > hp_.nCtxTrain)
+            throw Error("GPT-2 models have learned positions for " + std::to_string(hp_.nCtxTrain) +
+                        " tokens only; the batch would reach position " + std::to_string(pos0 + n));
+        for (TokenId t : tokens)
+            if (t < 0 || t >= hp_.nVocab)
+                throw Error("token id " + std::to_string(t) + " is outside the vocabulary of " + std::to_string(hp_.nVocab) +
+                            " tokens");
+        if (cache.kvDim() != hp_.kvDim()) throw Error("the KV cache was made for a different model");
+
+        const int64_t V = hp_.nVocab;
+        if (allLogits && n > kMaxChunk) st_.out.resize(static_cast<size_t>(n) * V);
+        for (int64_t begin = 0; begin < n; begin += kMaxChunk) {
+            const int64_t len = std::min(kMaxChunk, n - begin);
+            const bool last = begin + len == n;
+            try {
+                const LogitRows rows = allLogits ? LogitRows::All : last ? LogitRows::Last : LogitRows::None;
+                runChunk(tokens.data() + begin, len, pos0 + begin, cache, rows);
+            } catch (...) {
+                cache.setSize(pos0);
+                throw;
+            }
+            cache.setSize(pos0 + begin + len);
+            if (allLogits && n > kMaxChunk)
+                std::memcpy(st_.out.data() + begin * V, st_.logits.data(), static_cast<size_t>(len) * V * sizeof(float));
+        }
+        if (allLogits && n > kMaxChunk) return {st_.out.data(), static_cast<size_t>(n * V)};
+        if (allLogits) return {st_.logits.data(), static_cast<size_t>(n * V)};
+        return {st_.logits.data(), static_cast<size_t>(V)};
+    }
+
+private:
+    void ensureScratch(int64_t T, int64_t nCtx) {
+        auto fit = [](std::vector<float>& b, size_t n) { if (b.size() < n) b.resize(n); };
+        fit(st_.x, T * hp_.nEmbd);
+        fit(st_.xn, T * hp_.nEmbd);
+        fit(st_.q, T * hp_.qDim());
+        fit(st_.k, T * hp_.kvDim());
+        fit(st_.v, T * hp_.kvDim());
+        if (hp_.arch == Arch::Gpt2) fit(st_.qkv, T * 3 * hp_.nEmbd);
+        fit(st_.att, T * hp_.qDim());
+        fit(st_.proj, T * hp_.nEmbd);
+        fit(st_.ffA, T * hp_.nFf);
+        fit(st_.ffB, T * hp_.nFf);
+        fit(st_.scores, static_cast<size_t>(pool_.size()) * nCtx);
+        fit(st_.ropeCos, T * std::max<int64_t>(1, hp_.nRot / 2));
+        fit(st_.ropeSin, T * std::max<int64_t>(1, hp_.nRot / 2));
+    }
+
+    enum class LogitRows { None, Last, All };
+
+    void runChunk(const TokenId* tokens, int64_t T, int64_t pos0, KvCache& cache, LogitRows logitRows) {
+        ensureScratch(T, cache.capacity());
+        const int64_t E = hp_.nEmbd;
+        float* x = st_.x.data();
+
+        // Embeddings (gpt2 adds learned positions).
+        for (int64_t t = 0; t < T; ++t) {
+            dequantizeRow(model_.tokenEmbedding(), tokens[t], x + t * E);
+            if (hp_.arch == Arch::Gpt2) {
+                std::vector<float> pe(E);
+                dequantizeRow(model_.positionEmbedding(), pos0 + t, pe.data());
+                ops::addInPlace(x + t * E, pe.data(), E);
+            }
+        }
+        const ops::RopeParams rope{hp_.nRot, hp_.ropeFreqBase, hp_.ropeFreqScale,
+                                   model_.ropeFreqFactors().empty() ? nullptr : model_.ropeFreqFactors().data(),
+                                   hp_.rope == RopeStyle::NeoX};
+        if (hp_.rope != RopeStyle::None)
+            for (int64_t t = 0; t < T; ++t)
+                ops::ropeCache(st_.ropeCos.data() + t * (hp_.nRot / 2), st_.ropeSin.data() + t * (hp_.nRot / 2), pos0 + t, rope);
+
+        for (int64_t il = 0; il < hp_.nLayer; ++il) {
+            if (cancelled()) throw Cancelled();
+            const LayerWeights& L = model_.layers()[il];
+            attentionBlock(L, il, T, pos0, cache, rope);
+            feedForwardBlock(L, T);
+        }
+
+        // Final norm and the output projection (only the last row unless all are wanted).
+        if (logitRows == LogitRows::None) return;
+        const int64_t first = logitRows == LogitRows::All ? 0 : T - 1, rows = T - first;
+        for (int64_t t = first; t < T; ++t) norm(x + t * E, model_.outputNorm(), model_.outputNormBias(), st_.xn.data() + (t - first) * E);
+        st_.logits.resize(static_cast<size_t>(rows) * hp_.nVocab);
+        matmul(model_.output(), st_.xn.data(), rows, st_.logits.data(), pool_);
+    }
+
+    void norm(const float* in, const std::vector<float>& w, const std::vector<float>& b, float* out) const {
+        if (hp_.arch == Arch::Gpt2) ops::layernorm(out, in, w.data(), b.data(), hp_.nEmbd, hp_.normEps);
+        else ops::rmsnorm(out, in, w.data(), hp_.nEmbd, hp_.normEps);
+    }
+
+    static void addBias(float* rows, const std::vector<float>& bias, int64_t T) {
+        if (bias.empty()) return;
+        const int64_t n = static_cast<int64_t>(bias.size());
+        for (int64_t t = 0; t < T; ++t) ops::addInPlace(rows + t * n, bias.data(), n);
+    }
+
+    void attentionBlock(const LayerWeights& L, int64_t il, int64_t T, int64_t pos0, KvCache& cache, const ops::RopeParams& rope) {
+        const int64_t E = hp_.nEmbd, qDim = hp_.qDim(), kvDim = hp_.kvDim(), D = hp_.headDim;
+        float* x = st_.x.data();
+        float* xn = st_.xn.data();
+        for (int64_t t = 0; t < T; ++t) norm(x + t * E, L.attnNorm, L.attnNormBias, xn + t * E);
+
+        float* q = st_.q.data();
+        float* k = st_.k.data();
+        float* v = st_.v.data();
+        if (hp_.arch == Arch::Gpt2) {
+            matmul(L.wqkv, xn, T, st_.qkv.data(), pool_);
+            addBias(st_.qkv.data(), L.bqkv, T);
+            for (int64_t t = 0; t < T; ++t) {
+                const float* row = st_.qkv.data() + t * 3 * E;
+                std::memcpy(q + t * qDim, row, E * sizeof(float));
+                std::memcpy(k + t * kvDim, row + E, E * sizeof(float));
+                std::memcpy(v + t * kvDim, row + 2 * E, E * sizeof(float));
+            }
+        } else {
+            matmul(L.wq, xn, T, q, pool_);
+            matmul(L.wk, xn, T, k, pool_);
+            matmul(L.wv, xn, T, v, pool_);
+            addBias(q, L.bq, T);
+            addBias(k, L.bk, T);
+            addBias(v, L.bv, T);
+            const int64_t half = hp_.nRot / 2;
+            for (int64_t t = 0; t < T; ++t) {
+                const float* c = st_.ropeCos.data() + t * half;
+                const float* s = st_.ropeSin.data() + t * half;
+                ops::ropeApply(q + t * qDim, hp_.nHead, D, c, s, rope);
+                ops::ropeApply(k + t * kvDim, hp_.nHeadKv, D, c, s, rope);
+            }
+        }
+        for (int64_t t = 0; t < T; ++t) {
+            cache.storeK(il, pos0 + t, k + t * kvDim);
+            cache.storeV(il, pos0 + t, v + t * kvDim);
+        }
+
+        // Causal attention, one (token, head) pair per work item.
+        const int64_t groups = hp_.nHead / hp_.nHeadKv;
+        const float scale = 1.0f / std::sqrt(float(D));
+        const bool f16 = cache.type() == KvType::F16;
+        const int64_t nCtx = cache.capacity();
+        pool_.run([&](int ith, int nth) {
+            float* scores = st_.scores.data() + static_cast<size_t>(ith) * nCtx;
+            const auto [b, e] = ThreadPool::splitRange(T * hp_.nHead, ith, nth);
+            for (int64_t item = b; item < e; ++item) {
+                const int64_t t = item / hp_.nHead, h = item % hp_.nHead, kvh = h / groups;
+                const int64_t nPos = pos0 + t + 1;
+                const float* qh = q + t * qDim + h * D;
+                for (int64_t p = 0; p < nPos; ++p) {
+                    const uint8_t* kr = cache.kRow(il, p);
+                    scores[p] = scale * (f16 ? ops::dotF16(qh, reinterpret_cast<const uint16_t*>(kr) + kvh * D, D)
+                                             : ops::dotF32(qh, reinterpret_cast<const float*>(kr) + kvh * D, D));
+                }
+                ops::softmax(scores, nPos);
+                float* out = st_.att.data() + t * qDim + h * D;
+                std::fill(out, out + D, 0.0f);
+                for (int64_t p = 0; p < nPos; ++p) {
+                    const uint8_t* vr = cache.vRow(il, p);
+                    if (f16) ops::axpyF16(scores[p], reinterpret_cast<const uint16_t*>(vr) + kvh * D, out, D);
+                    else ops::axpyF32(scores[p], reinterpret_cast<const float*>(vr) + kvh * D, out, D);
+                }
+            }
+        });
+
+        matmul(L.wo, st_.att.data(), T, st_.proj.data(), pool_);
+        addBias(st_.proj.data(), L.bo, T);
+        ops::addInPlace(x, st_.proj.data(), T * E);
+    }
+
+    void feedForwardBlock(const LayerWeights& L, int64_t T) {
+        const int64_t E = hp_.nEmbd, F = hp_.nFf;
+        float* x = st_.x.data();
+        float* xn = st_.xn.data();
+        for (int64_t t = 0; t < T; ++t) norm(x + t * E, L.ffnNorm, L.ffnNormBias, xn + t * E);
+        if (hp_.arch == Arch::Gpt2) {
+            matmul(L.wUp, xn, T, st_.ffA.data(), pool_);
+            addBias(st_.ffA.data(), L.bUp, T);
+            ops::gelu(st_.ffA.data(), T * F);
+        } else {
+            matmul(L.wGate, xn, T, st_.ffA.data(), pool_);
+            matmul(L.wUp, xn, T, st_.ffB.data(), pool_);
+            ops::siluMul(st_.ffA.data(), st_.ffB.data(), T * F);
+        }
+        matmul(L.wDown, st_.ffA.data(), T, st_.proj.data(), pool_);
+        addBias(st_.proj.data(), L.bDown, T);
+        ops::addInPlace(x, st_.proj.data(), T * E);
+    }
+
+    const Model& model_;
+    const HParams& hp_;
+    ThreadPool pool_;
+    RunState st_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> makeCpuBackend(const Model& model, int threads) {
+    if (threads < 1 || threads > 256) throw Error("--threads must be between 1 and 256 (got " + std::to_string(threads) + ")");
+    return std::make_unique<CpuBackend>(model, threads);
+}
+
+}  // namespace dlab

@@ -1,0 +1,226 @@
+#pragma once
+// AVX-512 VNNI kernels for Q4_0 / Q4_1 / Q8_0 weights (activation layouts in avx512_act.h).
+// Each 512-bit step covers a pair of 32-element blocks: vpdpbusd multiplies unsigned weight
+// bytes with signed activation bytes into 16 int32 lanes, which take the pair's two block scales
+// (spread by a permute) in one FMA.
+//   Q4_1: nibbles are unsigned already; Σ m·s comes from Q8_1's sum term, as in ggml.
+//   Q4_0: run as Q4_1 with m = d and the activations' exact term -8·d·Σq in place of s.
+//   Q8_0: weights get +128 (xor 0x80) to become unsigned; the accumulator starts at the
+//         activations' -128·Σx lanes, so the int32 result is exactly Σ w·x.
+//
+// nTok == 1: a matvec straight from the file's blocks, 4 rows at a time. nTok > 1: 4 rows are
+// unpacked into a panel (pair-layout bytes, spread scales) and multiplied with 4-token tiles.
+#include "quant/aligned_buffer.h"
+#include "quant/x86/avx512_common.h"
+#include "quant/x86/q_block.h"
+
+namespace dlab::quant {
+namespace {
+
+// Loads the weight bytes of blocks b (and b + 1 unless `single`) as one 64-byte unsigned vector
+// in the activations' layout for K.
+template <QKind K>
+inline __m512i weightPair(const uint8_t* block, bool single) {
+    using B = QBlock<K>;
+    const uint8_t* q = block + B::qsOff;
+    if constexpr (K == QKind::Q8_0) {
+        const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q));
+        const __m256i hi = single ? _mm256_setzero_si256() : _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q + B::bytes));
+        return _mm512_xor_si512(_mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1), _mm512_set1_epi8(char(0x80)));
+    } else {
+        const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
+        const __m128i hi = single ? _mm_setzero_si128() : _mm_loadu_si128(reinterpret_cast<const __m128i*>(q + B::bytes));
+        const __m256i y = _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
+        return _mm512_and_si512(_mm512_inserti64x4(_mm512_castsi256_si512(y), _mm256_srli_epi16(y, 4), 1),
+                                _mm512_set1_epi8(0x0F));
+    }
+}
+
+struct ActRow {  // one token's prepared activations
+    const uint8_t* qs;
+    const float* d;
+    const float* s;
+    const float* ds;
+    const int32_t* corr;
+};
+inline ActRow actRow(const uint8_t* row, const Q8RowLayout& l) {
+    return {row, reinterpret_cast<const float*>(row + l.dOff), reinterpret_cast<const float*>(row + l.sOff),
+            reinterpret_cast<const float*>(row + l.dsOff), reinterpret_cast<const int32_t*>(row + l.corrOff)};
+}
+
+inline Q8RowLayout actLayout(QKind k, int64_t cols) { return q8RowLayout(cols, k == QKind::Q8_0 ? kQ8Ds | kQ8Corr : kQ8Ds); }
+
+// The int32 accumulator a pair's dot starts from.
+template <QKind K>
+inline __m512i dotStart(const ActRow& x, int64_t pair) {
+    if constexpr (K == QKind::Q8_0) return _mm512_load_si512(x.corr + 16 * pair);
+    else return _mm512_setzero_si512();
+}
+
+// --- nTok == 1 ----------------------------------------------------------------------------------
+
+// Blocks b, b + 1's (d, m) times the activations' (d, s): [dw·dx, m·s, dw'·dx', m'·s'].
+// For Q8_0 the m lanes hold whatever follows d (quants); nothing reads them.
+template <QKind K>
+inline __m128 pairScales(const uint8_t* block, bool single, const float* ds) {
+    uint32_t a, b = 0;
+    std::memcpy(&a, block, 4);
+    if (!single) std::memcpy(&b, block + QBlock<K>::bytes, 4);
+    __m128 f = _mm_cvtph_ps(_mm_unpacklo_epi32(_mm_cvtsi32_si128(static_cast<int>(a)), _mm_cvtsi32_si128(static_cast<int>(b))));
+    if constexpr (K == QKind::Q4_0) f = _mm_moveldup_ps(f);  // m = d
+    return _mm_mul_ps(f, _mm_loadu_ps(ds));
+}
+
+template <QKind K, int R>
+void gemvAvx512(const uint8_t* w0, size_t rowBytes, const ActRow& x, int64_t nb, float* y) {
+    using B = QBlock<K>;
+    const __m512i spread = _mm512_load_si512(K == QKind::Q8_0 ? kN02 : kZ02);
+    __m512 acc[R];
+    __m128 macc[R];  // Σ m·s in lanes 1 and 3
+    for (int r = 0; r < R; ++r) acc[r] = _mm512_setzero_ps(), macc[r] = _mm_setzero_ps();
+    for (int64_t b = 0; b < nb; b += 2) {
+        const bool single = b + 1 == nb;
+        const __m512i xv = _mm512_load_si512(x.qs + b * kQK);
+        const __m512i start = dotStart<K>(x, b / 2);
+        for (int r = 0; r < R; ++r) {
+            const uint8_t* blk = w0 + r * rowBytes + b * B::bytes;
+            const __m128 sc = pairScales<K>(blk, single, x.ds + 2 * b);
+            const __m512i dot = _mm512_dpbusd_epi32(start, weightPair<K>(blk, single), xv);
+            acc[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot), _mm512_permutexvar_ps(spread, _mm512_castps128_ps512(sc)), acc[r]);
+            if constexpr (B::hasMin) macc[r] = _mm_mask_add_ps(macc[r], 0xA, macc[r], sc);
+        }
+    }
+    for (int r = 0; r < R; ++r) acc[r] = _mm512_add_ps(acc[r], _mm512_zextps128_ps512(macc[r]));
+    if constexpr (R == 4) {
+        _mm_storeu_ps(y, hsum16x4(acc[0], acc[1], acc[2], acc[3]));
+    } else {
+        for (int r = 0; r < R; ++r) y[r] = _mm512_reduce_add_ps(acc[r]);
+    }
+}
+
+// --- nTok > 1 -----------------------------------------------------------------------------------
+
+// One unpacked row: qs (nbPad * 32 bytes, activation layout, unsigned) | spread scales
+// (16 floats per pair) | m (nbPad floats, Q4 only; zero padded).
+struct Panel512Layout {
+    int64_t nbPad;
+    size_t scaleOff, mOff, rowBytes;
+};
+inline Panel512Layout panel512Layout(int64_t nb) {
+    const int64_t nbPad = (nb + 1) & ~int64_t(1);
+    const size_t scaleOff = static_cast<size_t>(nbPad) * kQK, mOff = scaleOff + nbPad * 32;
+    return {nbPad, scaleOff, mOff, (mOff + nbPad * 4 + 63) & ~size_t(63)};
+}
+
+template <QKind K>
+void unpackRowAvx512(const uint8_t* row, int64_t nb, uint8_t* dst, const Panel512Layout& pl) {
+    using B = QBlock<K>;
+    auto* sc = reinterpret_cast<float*>(dst + pl.scaleOff);
+    auto* m = reinterpret_cast<float*>(dst + pl.mOff);
+    const __m512i idx = K == QKind::Q8_0 ? nIdx(0) : zIdx(0);
+    for (int64_t b = 0; b < pl.nbPad; b += 2) {
+        const bool single = b + 1 >= nb;
+        const uint8_t* p = row + b * B::bytes;
+        _mm512_store_si512(dst + b * kQK, weightPair<K>(p, single));
+        const float d2[2] = {halfAt(p), single ? 0.0f : halfAt(p + B::bytes)};
+        _mm512_store_ps(sc + 8 * b, pairScale(d2, idx));
+        if constexpr (B::hasMin) {
+            m[b] = B::min(p);
+            m[b + 1] = single ? 0.0f : B::min(p + B::bytes);
+        }
+    }
+}
+
+struct Q512TileArgs {
+    const uint8_t* panel;  // R unpacked rows, pl.rowBytes apart
+    Panel512Layout pl;
+    const uint8_t* act;  // T token rows, actStride apart
+    size_t actStride;
+    Q8RowLayout al;
+    float* y;  // y of (first token, first row)
+    int64_t ldy;
+};
+
+template <QKind K>
+struct QTileAvx512 {
+    template <int R, int T>
+    static void tile(const Q512TileArgs& a) {
+        const int64_t pairs = a.pl.nbPad / 2;
+        const __m512i sIdx = K == QKind::Q8_0 ? nIdx(0) : zIdx(0);
+        ActRow x[T];
+        for (int t = 0; t < T; ++t) x[t] = actRow(a.act + t * a.actStride, a.al);
+        __m512 acc[R][T];
+        for (int r = 0; r < R; ++r)
+            for (int t = 0; t < T; ++t) acc[r][t] = _mm512_setzero_ps();
+        for (int64_t p = 0; p < pairs; ++p) {
+            __m512i w[R];
+            for (int r = 0; r < R; ++r) w[r] = _mm512_load_si512(a.panel + r * a.pl.rowBytes + 64 * p);
+            for (int t = 0; t < T; ++t) {
+                const __m512i xv = _mm512_load_si512(x[t].qs + 64 * p);
+                const __m512i start = dotStart<K>(x[t], p);
+                const __m512 sx = pairScale(x[t].d + 2 * p, sIdx);
+                for (int r = 0; r < R; ++r) {
+                    const __m512 sw = _mm512_load_ps(reinterpret_cast<const float*>(a.panel + r * a.pl.rowBytes + a.pl.scaleOff) + 16 * p);
+                    const __m512i dot = _mm512_dpbusd_epi32(start, w[r], xv);
+                    acc[r][t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot), _mm512_mul_ps(sx, sw), acc[r][t]);
+                }
+            }
+        }
+        if constexpr (QBlock<K>::hasMin) {  // Σ_b m_b s_b, folded into the same accumulators
+            for (int64_t c = 0; c < a.pl.nbPad; c += 16) {
+                const __mmask16 km = static_cast<__mmask16>(a.pl.nbPad - c >= 16 ? 0xFFFF : (1u << (a.pl.nbPad - c)) - 1);
+                for (int r = 0; r < R; ++r) {
+                    const __m512 m = _mm512_maskz_loadu_ps(km, reinterpret_cast<const float*>(a.panel + r * a.pl.rowBytes + a.pl.mOff) + c);
+                    for (int t = 0; t < T; ++t) acc[r][t] = _mm512_fmadd_ps(m, _mm512_maskz_loadu_ps(km, x[t].s + c), acc[r][t]);
+                }
+            }
+        }
+        for (int t = 0; t < T; ++t) {
+            float* yt = a.y + t * a.ldy;
+            if constexpr (R == 4) {
+                _mm_storeu_ps(yt, hsum16x4(acc[0][t], acc[1][t], acc[2][t], acc[3][t]));
+            } else {
+                for (int r = 0; r < R; ++r) yt[r] = _mm512_reduce_add_ps(acc[r][t]);
+            }
+        }
+    }
+};
+
+template <QKind K>
+void gemmQAvx512(const WeightMatrix& w, int64_t r0, int64_t r1, const uint8_t* act, size_t stride, int64_t nTok,
+                 float* y, int64_t ldy) {
+    const int64_t nb = w.cols / kQK;
+    const Q8RowLayout al = actLayout(K, w.cols);
+    if (nTok == 1) {
+        const ActRow x = actRow(act, al);
+        constexpr int R = 4;
+        const RowPrefetch pf(w, R);
+        int64_t r = r0;
+        pf.start(r0, r1);
+        for (; r + R <= r1; r += R) {
+            pf.next(r, r1);
+            gemvAvx512<K, R>(w.data + r * w.rowBytes, w.rowBytes, x, nb, y + r);
+        }
+        for (; r < r1; ++r) gemvAvx512<K, 1>(w.data + r * w.rowBytes, w.rowBytes, x, nb, y + r);
+        return;
+    }
+    constexpr int R = 4, T = 4;
+    const Panel512Layout pl = panel512Layout(nb);
+    static thread_local AlignedBuffer panelBuffer;
+    uint8_t* panel = panelBuffer.get(R * pl.rowBytes);
+    const int64_t tc = tokenChunk(stride, T);
+    for (int64_t t0 = 0; t0 < nTok; t0 += tc) {
+        const int64_t t1 = minI64(nTok, t0 + tc);
+        for (int64_t r = r0; r < r1; r += R) {
+            const int rr = static_cast<int>(minI64(R, r1 - r));
+            for (int i = 0; i < rr; ++i) unpackRowAvx512<K>(w.data + (r + i) * w.rowBytes, nb, panel + i * pl.rowBytes, pl);
+            for (int64_t t = t0; t < t1; t += T) {
+                const Q512TileArgs a{panel, pl, act + t * stride, stride, al, y + t * ldy + r, ldy};
+                dispatchTile<QTileAvx512<K>, R, T>(rr, static_cast<int>(minI64(T, t1 - t)), a);
+            }
+        }
+    }
+}
+
+}  // namespace
+}  // namespace dlab::quant

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what Decoding Lab needs on Debian 12 (packages and the default model) and builds it.
+# Idempotent: installs only what is missing. Used by run.sh and test.sh.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="${DLAB_BUILD_DIR:-$ROOT/build}"
+
+PACKAGES=(build-essential cmake ninja-build pkg-config git python3 python3-pip ca-certificates
+          libeigen3-dev libspdlog-dev libfmt-dev libpcre2-dev
+          qt6-base-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libgl-dev
+          clang libclang-rt-14-dev xvfb xauth)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+"$ROOT/scripts/install_model.sh"
+
+cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$BUILD_DIR" -j"$(nproc)"

@@ -1,0 +1,121 @@
+// Bad input at the command line: each case exits with code 1 and one clear sentence on stderr,
+// never a crash, a hang or a silent success.
+#include <QProcess>
+#include <QTest>
+
+#include <fstream>
+
+#include "gguf/gguf_writer.h"
+#include "gguf/tiny_model.h"
+#include "test_paths.h"
+
+using namespace dlab;
+
+namespace {
+
+std::string scratch(const std::string& name) { return test::scratchDir() + "/" + name; }
+
+void writeBytes(const std::string& path, const std::vector<uint8_t>& bytes) {
+    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+}
+
+// A llama-shaped GGUF with one tensor and the given metadata, for loader errors.
+GgufWriter minimalLlama(bool withBlockCount, GgmlType embdType, const std::string& arch = "llama") {
+    GgufWriter w;
+    w.addString("general.architecture", arch);
+    w.addUInt32(arch + ".embedding_length", 64);
+    if (withBlockCount) w.addUInt32(arch + ".block_count", 1);
+    w.addUInt32(arch + ".attention.head_count", 4);
+    w.addUInt32(arch + ".feed_forward_length", 128);
+    w.addUInt32(arch + ".context_length", 128);
+    const auto& v = tinyVocab();
+    w.addString("tokenizer.ggml.model", "gpt2");
+    w.addString("tokenizer.ggml.pre", "gpt-2");
+    w.addStringArray("tokenizer.ggml.tokens", v.tokens);
+    std::vector<int64_t> types(v.types.begin(), v.types.end());
+    w.addIntArray("tokenizer.ggml.token_type", GgufValueType::Int32, types);
+    w.addStringArray("tokenizer.ggml.merges", v.merges);
+    const auto& tr = ggmlTypeTraits(embdType);
+    w.addTensor("token_embd.weight", embdType, {256, kTinyVocabSize},
+                std::vector<uint8_t>(kTinyVocabSize * (256 / tr.blockSize) * tr.blockBytes));
+    return w;
+}
+
+struct Run {
+    int exitCode;
+    QString err;
+    QString out;
+};
+
+// args[0] == "sh" runs a shell line instead, for arguments QString cannot carry (invalid UTF-8).
+Run runCli(const QStringList& args) {
+    QProcess p;
+    if (!args.isEmpty() && args.front() == "sh") p.start("/bin/sh", args.mid(1));
+    else p.start(QString::fromStdString(test::cliPath()), args);
+    if (!p.waitForFinished(60000)) {
+        p.kill();
+        return {-1, "timed out", ""};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardError()),
+            QString::fromUtf8(p.readAllStandardOutput())};
+}
+
+}  // namespace
+
+class TestCliErrors : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        writeTinyModel(TinyModelSpec{}, scratch("tiny.gguf"));
+        std::ifstream in(scratch("tiny.gguf"), std::ios::binary);
+        std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
+        writeBytes(scratch("truncated.gguf"), std::vector<uint8_t>(bytes.begin(), bytes.begin() + bytes.size() * 2 / 3));
+        auto magic = bytes;
+        magic[0] = 'X';
+        writeBytes(scratch("magic.gguf"), magic);
+        minimalLlama(false, GgmlType::F32).write(scratch("missing-key.gguf"));
+        minimalLlama(true, GgmlType::Q3_K).write(scratch("q3k.gguf"));
+        minimalLlama(true, GgmlType::F32, "mamba").write(scratch("mamba.gguf"));
+        writeBytes(scratch("not-utf8.txt"), {'a', 0xff, 'b'});
+    }
+
+    void rejects_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("expected");
+        const QString tiny = QString::fromStdString(scratch("tiny.gguf"));
+        auto m = [](const std::string& f) { return QString::fromStdString(scratch(f)); };
+        QTest::newRow("truncated file") << QStringList{"info", "--model", m("truncated.gguf")} << "truncated";
+        QTest::newRow("wrong magic") << QStringList{"info", "--model", m("magic.gguf")} << "not a GGUF file";
+        QTest::newRow("missing file") << QStringList{"info", "--model", m("nope.gguf")} << "cannot open";
+        QTest::newRow("missing metadata key") << QStringList{"info", "--model", m("missing-key.gguf")} << "'llama.block_count' is missing";
+        QTest::newRow("unsupported tensor type") << QStringList{"info", "--model", m("q3k.gguf")} << "type Q3_K is not supported";
+        QTest::newRow("unsupported architecture") << QStringList{"info", "--model", m("mamba.gguf")} << "architecture 'mamba' is not supported";
+        QTest::newRow("top-p 0") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--top-p", "0"} << "--top-p must be greater than 0 and at most 1";
+        QTest::newRow("top-p 1.5") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--top-p", "1.5"} << "--top-p must be greater than 0 and at most 1";
+        QTest::newRow("top-k -1") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--top-k", "-1"} << "--top-k must be 0 \\(off\\) or a positive";
+        QTest::newRow("temperature -1") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--temperature", "-1"} << "--temperature must be between 0 and 100";
+        QTest::newRow("max-tokens 0") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--max-tokens", "0"} << "--max-tokens must be between 1";
+        QTest::newRow("non-numeric value") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--top-k", "many"} << "--top-k must be a whole number";
+        QTest::newRow("prompt longer than context") << QStringList{"generate", "--model", tiny, "--ctx", "8", "--prompt", "one two three four five six seven eight nine ten"} << "do not fit|context holds only";
+        QTest::newRow("non-UTF-8 prompt file") << QStringList{"tokenize", "--model", tiny, "--file", m("not-utf8.txt")} << "UTF-8";
+        QTest::newRow("non-UTF-8 prompt") << QStringList{"sh", "-c", "exec \"$0\" generate --model \"$1\" --prompt \"$(printf 'caf\\351')\"", QString::fromStdString(test::cliPath()), tiny} << "UTF-8";
+        QTest::newRow("unknown option") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--topk", "3"} << "unknown option '--topk'";
+        QTest::newRow("unknown command") << QStringList{"frobnicate"} << "unknown command";
+        QTest::newRow("detokenize out of range") << QStringList{"detokenize", "--model", tiny, "99999"} << "outside the vocabulary";
+        QTest::newRow("vocab-only file cannot generate")
+            << QStringList{"generate", "--model", QString::fromStdString(test::dataDir() + "/tokenizer/ggml-vocab-gpt-2.gguf"), "--prompt", "hi"}
+            << "vocabulary-only";
+    }
+
+    void rejects() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, expected);
+        const Run r = runCli(args);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QRegularExpression(expected)), qPrintable("stderr was: " + r.err));
+        QVERIFY2(r.err.trimmed().count('\n') == 0, qPrintable("expected one line, got: " + r.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliErrors)
+#include "test_cli_errors.moc"
