@@ -83,6 +83,8 @@ RefAct referenceActivations(GgmlType type, const float* x, int64_t cols) {
     return r;
 }
 
+// Each shape with 1 and 3 threads; the 3-thread runs use a row stride 6 bytes longer than a row
+// (weight views need not be packed).
 void addShapes(GgmlType type, std::initializer_list<std::array<int64_t, 3>> shapes) {
     for (KernelPath path : {KernelPath::Scalar, KernelPath::Avx2, KernelPath::Avx512})
         for (const auto& s : shapes)
@@ -90,7 +92,8 @@ void addShapes(GgmlType type, std::initializer_list<std::array<int64_t, 3>> shap
                 const QString name = QString("%1 %2 %3x%4 nTok=%5 t=%6")
                                          .arg(kernelPathName(path), ggmlTypeName(type).c_str())
                                          .arg(s[0]).arg(s[1]).arg(s[2]).arg(threads);
-                QTest::newRow(qPrintable(name)) << path << type << qint64(s[0]) << qint64(s[1]) << qint64(s[2]) << threads;
+                QTest::newRow(qPrintable(name)) << path << type << qint64(s[0]) << qint64(s[1]) << qint64(s[2]) << threads
+                                                << (threads == 3 ? 6 : 0);
             }
 }
 
@@ -114,6 +117,7 @@ void TestQuantMatmul::matchesReference_data() {
     QTest::addColumn<qint64>("cols");
     QTest::addColumn<qint64>("nTok");
     QTest::addColumn<int>("threads");
+    QTest::addColumn<int>("stridePad");
     // Rows off the tile sizes, one-block rows, odd block counts, nTok around the token tiles, and
     // 130 tokens of 4096 columns: more than one token chunk.
     for (GgmlType t : {GgmlType::Q4_0, GgmlType::Q4_1, GgmlType::Q8_0})
@@ -132,6 +136,7 @@ void TestQuantMatmul::matchesReference() {
     QFETCH(qint64, cols);
     QFETCH(qint64, nTok);
     QFETCH(int, threads);
+    QFETCH(int, stridePad);
     if (!kernelPathAvailable(path)) QSKIP("kernel path not available on this CPU");
     setKernelPathForTesting(path);
     QCOMPARE(activeKernelPath(), path);
@@ -139,8 +144,8 @@ void TestQuantMatmul::matchesReference() {
     // Weights with an offset (exercises Q4_1's min and the K-quants' mins); activations with a
     // few outliers so block scales differ.
     const auto wf = gaussian(rows * cols, 1234 + rows, 0.5f, 0.1f);
-    const size_t rowBytes = ggmlRowBytes(type, cols);
-    std::vector<uint8_t> wq(rows * rowBytes);
+    const size_t rowBytes = ggmlRowBytes(type, cols) + stridePad;
+    std::vector<uint8_t> wq(rows * rowBytes, 0xEE);
     for (int64_t r = 0; r < rows; ++r) quantize(type, wf.data() + r * cols, wq.data() + r * rowBytes, cols);
     auto x = gaussian(nTok * cols, 99 + nTok, 1.0f, 0.0f);
     for (size_t k = 0; k < x.size(); k += 37) x[k] *= 8.0f;

@@ -1,7 +1,8 @@
 // Tokenizer behaviour beyond the llama.cpp vectors: special-token parsing, BOS/EOS/EOG,
 // invalid UTF-8, round trips, the streaming detokenizer, the pre-tokenizer splitter, errors
 // for unsupported files, and speed. Expected ids were produced with llama.cpp
-// (llama-cpp-python 0.3.36, vocab_only) from the same files.
+// (llama-cpp-python 0.3.36, vocab_only) from the same files by
+// tests/data/tokenizer/reference_ids.py.
 #include <QtTest>
 
 #include <algorithm>

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/error.h"
@@ -37,9 +38,10 @@ struct RunState {
 
 class CpuBackend final : public Backend {
 public:
-    CpuBackend(const Model& model, int threads) : model_(model), hp_(model.hparams()), pool_(threads) {}
+    CpuBackend(const Model& model, int threads, bool exact)
+        : model_(model), hp_(model.hparams()), pool_(threads), exact_(exact) {}
 
-    std::string_view name() const override { return "cpu"; }
+    std::string_view name() const override { return exact_ ? "cpu-exact" : "cpu"; }
     int threads() const override { return pool_.size(); }
 
     std::span<const float> forward(std::span<const TokenId> tokens, KvCache& cache, bool allLogits) override {
@@ -132,7 +134,26 @@ private:
         const int64_t first = logitRows == LogitRows::All ? 0 : T - 1, rows = T - first;
         for (int64_t t = first; t < T; ++t) norm(x + t * E, model_.outputNorm(), model_.outputNormBias(), st_.xn.data() + (t - first) * E);
         st_.logits.resize(static_cast<size_t>(rows) * hp_.nVocab);
-        matmul(model_.output(), st_.xn.data(), rows, st_.logits.data(), pool_);
+        mm(model_.output(), st_.xn.data(), rows, st_.logits.data());
+    }
+
+    // y (T, rows) = x (T, cols) · Wᵀ. The fast path keeps weights quantized and quantizes x per
+    // call as llama.cpp does; the exact path multiplies f32 copies of the weights with f32 x.
+    void mm(const WeightMatrix& w, const float* x, int64_t T, float* y) {
+        if (!exact_) {
+            matmul(w, x, T, y, pool_);
+            return;
+        }
+        std::vector<float>& f32 = exactWeights_[w.data];
+        if (f32.empty()) {
+            f32.resize(static_cast<size_t>(w.rows) * w.cols);
+            for (int64_t r = 0; r < w.rows; ++r) dequantizeRow(w, r, f32.data() + r * w.cols);
+        }
+        pool_.run([&](int ith, int nth) {
+            const auto [b, e] = ThreadPool::splitRange(w.rows, ith, nth);
+            for (int64_t t = 0; t < T; ++t)
+                for (int64_t r = b; r < e; ++r) y[t * w.rows + r] = ops::dotF32(f32.data() + r * w.cols, x + t * w.cols, w.cols);
+        });
     }
 
     void norm(const float* in, const std::vector<float>& w, const std::vector<float>& b, float* out) const {
@@ -156,7 +177,7 @@ private:
         float* k = st_.k.data();
         float* v = st_.v.data();
         if (hp_.arch == Arch::Gpt2) {
-            matmul(L.wqkv, xn, T, st_.qkv.data(), pool_);
+            mm(L.wqkv, xn, T, st_.qkv.data());
             addBias(st_.qkv.data(), L.bqkv, T);
             for (int64_t t = 0; t < T; ++t) {
                 const float* row = st_.qkv.data() + t * 3 * E;
@@ -165,9 +186,9 @@ private:
                 std::memcpy(v + t * kvDim, row + 2 * E, E * sizeof(float));
             }
         } else {
-            matmul(L.wq, xn, T, q, pool_);
-            matmul(L.wk, xn, T, k, pool_);
-            matmul(L.wv, xn, T, v, pool_);
+            mm(L.wq, xn, T, q);
+            mm(L.wk, xn, T, k);
+            mm(L.wv, xn, T, v);
             addBias(q, L.bq, T);
             addBias(k, L.bk, T);
             addBias(v, L.bv, T);
@@ -212,7 +233,7 @@ private:
             }
         });
 
-        matmul(L.wo, st_.att.data(), T, st_.proj.data(), pool_);
+        mm(L.wo, st_.att.data(), T, st_.proj.data());
         addBias(st_.proj.data(), L.bo, T);
         ops::addInPlace(x, st_.proj.data(), T * E);
     }
@@ -223,15 +244,15 @@ private:
         float* xn = st_.xn.data();
         for (int64_t t = 0; t < T; ++t) norm(x + t * E, L.ffnNorm, L.ffnNormBias, xn + t * E);
         if (hp_.arch == Arch::Gpt2) {
-            matmul(L.wUp, xn, T, st_.ffA.data(), pool_);
+            mm(L.wUp, xn, T, st_.ffA.data());
             addBias(st_.ffA.data(), L.bUp, T);
             ops::gelu(st_.ffA.data(), T * F);
         } else {
-            matmul(L.wGate, xn, T, st_.ffA.data(), pool_);
-            matmul(L.wUp, xn, T, st_.ffB.data(), pool_);
+            mm(L.wGate, xn, T, st_.ffA.data());
+            mm(L.wUp, xn, T, st_.ffB.data());
             ops::siluMul(st_.ffA.data(), st_.ffB.data(), T * F);
         }
-        matmul(L.wDown, st_.ffA.data(), T, st_.proj.data(), pool_);
+        mm(L.wDown, st_.ffA.data(), T, st_.proj.data());
         addBias(st_.proj.data(), L.bDown, T);
         ops::addInPlace(x, st_.proj.data(), T * E);
     }
@@ -239,14 +260,16 @@ private:
     const Model& model_;
     const HParams& hp_;
     ThreadPool pool_;
+    bool exact_;
+    std::unordered_map<const uint8_t*, std::vector<float>> exactWeights_;  // weight data -> (rows, cols) f32
     RunState st_;
 };
 
 }  // namespace
 
-std::unique_ptr<Backend> makeCpuBackend(const Model& model, int threads) {
+std::unique_ptr<Backend> makeCpuBackend(const Model& model, int threads, bool exactMatmul) {
     if (threads < 1 || threads > 256) throw Error("--threads must be between 1 and 256 (got " + std::to_string(threads) + ")");
-    return std::make_unique<CpuBackend>(model, threads);
+    return std::make_unique<CpuBackend>(model, threads, exactMatmul);
 }
 
 }  // namespace dlab

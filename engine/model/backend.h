@@ -33,6 +33,9 @@ protected:
     const std::atomic<bool>* cancel_ = nullptr;
 };
 
-std::unique_ptr<Backend> makeCpuBackend(const Model& model, int threads);
+// exactMatmul: multiply f32 copies of the weights with unquantized activations (4 bytes per
+// parameter of extra memory, several times slower). A reference mode for correctness checks: it
+// removes the activation-quantization noise that the fast path shares with llama.cpp.
+std::unique_ptr<Backend> makeCpuBackend(const Model& model, int threads, bool exactMatmul = false);
 
 }  // namespace dlab

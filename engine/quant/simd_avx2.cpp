@@ -20,9 +20,9 @@ KernelSet makeAvx2() {
     k.q4_0 = {q8Bytes, prepQ8Avx2<Q4Sum::Minus8Exact>, gemmQAvx2<QKind::Q4_0>, 2};
     k.q4_1 = {q8Bytes, prepQ8Avx2<Q4Sum::Q8_1>, gemmQAvx2<QKind::Q4_1>, 2};
     k.q8_0 = {q8Bytes, prepQ8Avx2<Q4Sum::Q8_1>, gemmQAvx2<QKind::Q8_0>, 2};
-    k.q4_k = {q8kBytes, prepQ8KAvx2, gemmKAvx2<dotQ45KAvx2<false>>, 1};
-    k.q5_k = {q8kBytes, prepQ8KAvx2, gemmKAvx2<dotQ45KAvx2<true>>, 1};
-    k.q6_k = {q8kBytes, prepQ8KAvx2, gemmKAvx2<dotQ6KAvx2>, 1};
+    k.q4_k = {q8kBytes, prepQ8KAvx2, gemmKAvx2<Q45K<false>::Dot>, 1};
+    k.q5_k = {q8kBytes, prepQ8KAvx2, gemmKAvx2<Q45K<true>::Dot>, 1};
+    k.q6_k = {q8kBytes, prepQ8KAvx2, gemmKAvx2<Q6KDot>, 1};
     return k;
 }
 

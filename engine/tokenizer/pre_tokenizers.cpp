@@ -171,7 +171,7 @@ struct Table {
         // Gemma 4 alone keeps runs of newlines whole and always adds BOS (llama.cpp PR 21343/21500).
         for (const char* n : {"gemma4", "granite-embed-multi-311m"}) {
             byName.at(n).keepNewlineRuns = true;
-            byName.at(n).addBos = true;
+            byName.at(n).alwaysAddBos = true;
         }
     }
 };

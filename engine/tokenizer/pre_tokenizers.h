@@ -20,6 +20,7 @@ struct PreTokenizerConfig {
     bool ignoreMerges = false;           // a piece that is itself a token is emitted whole
     bool keepNewlineRuns = false;        // a piece of only '\n' that is a token is emitted whole
     std::optional<bool> addBos;          // llama.cpp's default when tokenizer.ggml.add_bos_token is absent
+    bool alwaysAddBos = false;           // BOS even when the file says not to (llama.cpp's Gemma 4 override)
     bool noBosToken = false;             // the vocabulary has no BOS token (ChatGLM)
 };
 

@@ -39,7 +39,7 @@ std::unique_ptr<Tokenizer> Tokenizer::fromGguf(const GgufFile& file) {
         VocabDefaults d;
         if (model == "gpt2" && !cfg->noBosToken) d.bos = d.eos = 11;  // llama.cpp's (Falcon-derived) BPE default
         d.addBos = cfg->addBos.value_or(false);
-        d.forceAddBos = cfg->keepNewlineRuns;  // Gemma 4 always starts with BOS
+        d.forceAddBos = cfg->alwaysAddBos;
         return std::make_unique<BpeTokenizer>(Vocab::load(file, d), merges.strings, *cfg, model,
                                               preKey.empty() ? "default" : preKey);
     }

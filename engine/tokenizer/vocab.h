@@ -3,6 +3,7 @@
 // the end-of-generation set, read from tokenizer.ggml.* with llama.cpp's defaults and fix-ups
 // (llama_vocab::impl::load), so that special-token handling matches llama.cpp.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>

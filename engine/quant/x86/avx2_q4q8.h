@@ -33,18 +33,6 @@ inline float dotF32Avx2(const float* a, const float* b, int64_t n) {
 
 // --- nTok == 1 ----------------------------------------------------------------------------------
 
-// Blocks b, b + 1's (d, m) times the activations' (d, s): [dw·dx, m·s, dw'·dx', m'·s'].
-// For Q8_0 the m lanes hold whatever follows d (quants); nothing reads them.
-template <QKind K>
-inline __m128 pairScalesAvx2(const uint8_t* block, bool single, const float* ds) {
-    uint32_t a, b = 0;
-    std::memcpy(&a, block, 4);
-    if (!single) std::memcpy(&b, block + QBlock<K>::bytes, 4);
-    __m128 f = _mm_cvtph_ps(_mm_unpacklo_epi32(_mm_cvtsi32_si128(static_cast<int>(a)), _mm_cvtsi32_si128(static_cast<int>(b))));
-    if constexpr (K == QKind::Q4_0) f = _mm_moveldup_ps(f);  // m = d
-    return _mm_mul_ps(f, _mm_loadu_ps(ds));
-}
-
 template <QKind K>
 inline __m256 blockDot(const uint8_t* block, __m256i xv) {
     if constexpr (K == QKind::Q8_0) {
@@ -68,7 +56,7 @@ void gemvRowsAvx2(const uint8_t* w0, size_t rowBytes, const Q8Act& x, int64_t nb
         const __m256i x1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x.qs + (b + 1) * kQK));  // zero padding if single
         for (int r = 0; r < R; ++r) {
             const uint8_t* p = w0 + r * rowBytes + b * B::bytes;
-            const __m128 sc = pairScalesAvx2<K>(p, single, x.ds + 2 * b);
+            const __m128 sc = pairScales<K>(p, single, x.ds + 2 * b);
             const __m256 sc256 = _mm256_castps128_ps256(sc);
             acc[r] = _mm256_fmadd_ps(blockDot<K>(p, x0), _mm256_permutevar8x32_ps(sc256, _mm256_setzero_si256()), acc[r]);
             if (!single)

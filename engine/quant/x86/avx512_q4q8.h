@@ -59,18 +59,6 @@ inline __m512i dotStart(const ActRow& x, int64_t pair) {
 
 // --- nTok == 1 ----------------------------------------------------------------------------------
 
-// Blocks b, b + 1's (d, m) times the activations' (d, s): [dw·dx, m·s, dw'·dx', m'·s'].
-// For Q8_0 the m lanes hold whatever follows d (quants); nothing reads them.
-template <QKind K>
-inline __m128 pairScales(const uint8_t* block, bool single, const float* ds) {
-    uint32_t a, b = 0;
-    std::memcpy(&a, block, 4);
-    if (!single) std::memcpy(&b, block + QBlock<K>::bytes, 4);
-    __m128 f = _mm_cvtph_ps(_mm_unpacklo_epi32(_mm_cvtsi32_si128(static_cast<int>(a)), _mm_cvtsi32_si128(static_cast<int>(b))));
-    if constexpr (K == QKind::Q4_0) f = _mm_moveldup_ps(f);  // m = d
-    return _mm_mul_ps(f, _mm_loadu_ps(ds));
-}
-
 template <QKind K, int R>
 void gemvAvx512(const uint8_t* w0, size_t rowBytes, const ActRow& x, int64_t nb, float* y) {
     using B = QBlock<K>;

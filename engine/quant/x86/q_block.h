@@ -1,5 +1,7 @@
 #pragma once
 // Compile-time facts about the 32-element weight blocks the SIMD kernels read from the file.
+#include <cstring>
+
 #include "quant/x86/avx2_common.h"
 
 namespace dlab::quant {
@@ -19,6 +21,19 @@ struct QBlock {
         else return halfAt(block);
     }
 };
+
+// Blocks b, b + 1's (d, m) times the activations' interleaved (d, s) of the same blocks:
+// [dw·dx, m·s, dw'·dx', m'·s'], from one 4-wide conversion. For Q8_0 the m lanes hold whatever
+// follows d (quants); nothing reads them. `single`: block b is the row's last.
+template <QKind K>
+inline __m128 pairScales(const uint8_t* block, bool single, const float* ds) {
+    uint32_t a, b = 0;
+    std::memcpy(&a, block, 4);
+    if (!single) std::memcpy(&b, block + QBlock<K>::bytes, 4);
+    __m128 f = _mm_cvtph_ps(_mm_unpacklo_epi32(_mm_cvtsi32_si128(static_cast<int>(a)), _mm_cvtsi32_si128(static_cast<int>(b))));
+    if constexpr (K == QKind::Q4_0) f = _mm_moveldup_ps(f);  // m = d
+    return _mm_mul_ps(f, _mm_loadu_ps(ds));
+}
 
 }  // namespace
 }  // namespace dlab::quant
