@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/thread_pool.h"
+#include "cpu/attention.h"
 #include "cpu/ops.h"
 #include "model/backend.h"
 
@@ -30,7 +31,7 @@ struct RunState {
     std::vector<float> proj;    // (T, nEmbd)   sub-layer output added to the residual
     std::vector<float> ffA;     // (T, nFf)     gate (or up for gpt2)
     std::vector<float> ffB;     // (T, nFf)     up
-    std::vector<float> scores;  // (nThreads, nCtx) attention scores per worker
+    AttentionScratch attention;
     std::vector<float> ropeCos, ropeSin;  // (T, nRot / 2)
     std::vector<float> logits;  // (T or 1, nVocab) for the current chunk
     std::vector<float> out;     // (n, nVocab) when all logits of a multi-chunk call are requested
@@ -94,7 +95,6 @@ private:
         fit(st_.proj, T * hp_.nEmbd);
         fit(st_.ffA, T * hp_.nFf);
         fit(st_.ffB, T * hp_.nFf);
-        fit(st_.scores, static_cast<size_t>(pool_.size()) * nCtx);
         fit(st_.ropeCos, T * std::max<int64_t>(1, hp_.nRot / 2));
         fit(st_.ropeSin, T * std::max<int64_t>(1, hp_.nRot / 2));
     }
@@ -205,33 +205,8 @@ private:
             cache.storeV(il, pos0 + t, v + t * kvDim);
         }
 
-        // Causal attention, one (token, head) pair per work item.
-        const int64_t groups = hp_.nHead / hp_.nHeadKv;
-        const float scale = 1.0f / std::sqrt(float(D));
-        const bool f16 = cache.type() == KvType::F16;
-        const int64_t nCtx = cache.capacity();
-        pool_.run([&](int ith, int nth) {
-            float* scores = st_.scores.data() + static_cast<size_t>(ith) * nCtx;
-            const auto [b, e] = ThreadPool::splitRange(T * hp_.nHead, ith, nth);
-            for (int64_t item = b; item < e; ++item) {
-                const int64_t t = item / hp_.nHead, h = item % hp_.nHead, kvh = h / groups;
-                const int64_t nPos = pos0 + t + 1;
-                const float* qh = q + t * qDim + h * D;
-                for (int64_t p = 0; p < nPos; ++p) {
-                    const uint8_t* kr = cache.kRow(il, p);
-                    scores[p] = scale * (f16 ? ops::dotF16(qh, reinterpret_cast<const uint16_t*>(kr) + kvh * D, D)
-                                             : ops::dotF32(qh, reinterpret_cast<const float*>(kr) + kvh * D, D));
-                }
-                ops::softmax(scores, nPos);
-                float* out = st_.att.data() + t * qDim + h * D;
-                std::fill(out, out + D, 0.0f);
-                for (int64_t p = 0; p < nPos; ++p) {
-                    const uint8_t* vr = cache.vRow(il, p);
-                    if (f16) ops::axpyF16(scores[p], reinterpret_cast<const uint16_t*>(vr) + kvh * D, out, D);
-                    else ops::axpyF32(scores[p], reinterpret_cast<const float*>(vr) + kvh * D, out, D);
-                }
-            }
-        });
+        causalAttention(q, st_.att.data(), T, pos0, cache, il,
+                        AttentionShape{hp_.nHead, hp_.nHeadKv, D, 1.0f / std::sqrt(float(D))}, pool_, st_.attention);
 
         mm(L.wo, st_.att.data(), T, st_.proj.data());
         addBias(st_.proj.data(), L.bo, T);

@@ -12,6 +12,11 @@
 
 namespace dlab::ops {
 
+#if defined(DLAB_X86)
+// Every AVX2 CPU also has F16C (Haswell, Zen); clang 14 cannot test "f16c" here.
+static const bool kHasAvx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#endif
+
 void rmsnorm(float* o, const float* x, const float* w, int64_t n, float eps) {
     // Accumulate in double: cheap at these sizes and keeps the result independent of n's size.
     double ss = 0.0;
@@ -49,13 +54,65 @@ void gelu(float* x, int64_t n) {
     }
 }
 
+namespace {
+#if defined(DLAB_X86)
+// exp for x <= 0 (Cephes' single-precision polynomial, about 1 ulp); inputs below -87.3 give 0,
+// so masked (-inf) entries vanish exactly.
+DLAB_TARGET_AVX2 __m256 expNonPositiveAvx2(__m256 x) {
+    const __m256 tooSmall = _mm256_cmp_ps(x, _mm256_set1_ps(-87.3f), _CMP_LT_OQ);
+    x = _mm256_max_ps(x, _mm256_set1_ps(-87.3f));
+    const __m256 fx = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504088896341f)),
+                                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    x = _mm256_fnmadd_ps(fx, _mm256_set1_ps(0.693359375f), x);
+    x = _mm256_fnmadd_ps(fx, _mm256_set1_ps(-2.12194440e-4f), x);
+    __m256 y = _mm256_set1_ps(1.9875691500e-4f);
+    y = _mm256_fmadd_ps(y, x, _mm256_set1_ps(1.3981999507e-3f));
+    y = _mm256_fmadd_ps(y, x, _mm256_set1_ps(8.3334519073e-3f));
+    y = _mm256_fmadd_ps(y, x, _mm256_set1_ps(4.1665795894e-2f));
+    y = _mm256_fmadd_ps(y, x, _mm256_set1_ps(1.6666665459e-1f));
+    y = _mm256_fmadd_ps(y, x, _mm256_set1_ps(5.0000001201e-1f));
+    y = _mm256_fmadd_ps(y, _mm256_mul_ps(x, x), _mm256_add_ps(x, _mm256_set1_ps(1.0f)));
+    const __m256i pow2 = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(fx), _mm256_set1_epi32(127)), 23);
+    return _mm256_andnot_ps(tooSmall, _mm256_mul_ps(y, _mm256_castsi256_ps(pow2)));
+}
+
+// x[i] = exp(x[i] - mx); returns the sum.
+DLAB_TARGET_AVX2 double expShiftAvx2(float* x, int64_t n, float mx) {
+    const __m256 m = _mm256_set1_ps(mx);
+    __m256 acc = _mm256_setzero_ps();
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 e = expNonPositiveAvx2(_mm256_sub_ps(_mm256_loadu_ps(x + i), m));
+        _mm256_storeu_ps(x + i, e);
+        acc = _mm256_add_ps(acc, e);
+    }
+    float lanes[8];
+    _mm256_storeu_ps(lanes, acc);
+    double sum = 0.0;
+    for (float l : lanes) sum += l;
+    for (; i < n; ++i) {
+        x[i] = std::exp(x[i] - mx);
+        sum += x[i];
+    }
+    return sum;
+}
+#endif
+}  // namespace
+
 void softmax(float* x, int64_t n) {
     float mx = -std::numeric_limits<float>::infinity();
     for (int64_t i = 0; i < n; ++i) mx = std::max(mx, x[i]);
     double sum = 0.0;
-    for (int64_t i = 0; i < n; ++i) {
-        x[i] = std::exp(x[i] - mx);
-        sum += x[i];
+#if defined(DLAB_X86)
+    if (kHasAvx2) {
+        sum = expShiftAvx2(x, n, mx);
+    } else
+#endif
+    {
+        for (int64_t i = 0; i < n; ++i) {
+            x[i] = std::exp(x[i] - mx);
+            sum += x[i];
+        }
     }
     const float inv = float(1.0 / sum);
     for (int64_t i = 0; i < n; ++i) x[i] *= inv;
@@ -146,8 +203,6 @@ DLAB_TARGET_AVX2 void axpyF16Avx2(float a, const uint16_t* x, float* y, int64_t 
     }
     for (; i < n; ++i) y[i] += a * fp16ToFp32(x[i]);
 }
-// Every AVX2 CPU also has F16C (Haswell, Zen); clang 14 cannot test "f16c" here.
-const bool kHasAvx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #endif
 
 }  // namespace

@@ -9,7 +9,7 @@
 namespace dlab::quant {
 
 Q8RowLayout q8RowLayout(int64_t cols, unsigned extras) {
-    Q8RowLayout l;
+    Q8RowLayout l{};
     l.nb = cols / kQK;
     l.nbPad = (l.nb + 1) & ~int64_t(1);
     const size_t nbPad = static_cast<size_t>(l.nbPad);

@@ -21,9 +21,9 @@ namespace dlab::quant {
 // nbPad rounds the block count up to even; padding blocks are all zero. qs and corr start
 // 64-byte aligned (as rows do: rowBytes is a multiple of 64).
 enum Q8Extras : unsigned { kQ8Plain = 0, kQ8Ds = 1, kQ8Corr = 2 };
-struct Q8RowLayout {
-    int64_t nb = 0, nbPad = 0;
-    size_t dOff = 0, sOff = 0, dsOff = 0, corrOff = 0, rowBytes = 0;
+struct Q8RowLayout {  // a plain aggregate (no constructor code shared with the SIMD units)
+    int64_t nb, nbPad;
+    size_t dOff, sOff, dsOff, corrOff, rowBytes;
 };
 Q8RowLayout q8RowLayout(int64_t cols, unsigned extras = kQ8Plain);
 

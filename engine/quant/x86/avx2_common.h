@@ -77,7 +77,6 @@ inline int64_t tokenChunk(size_t actStride, int tileT) {
 // that Q4_0 runs through the Q4_1 kernels (its offset of -8 moved to the activation side).
 enum class Q4Sum { Q8_1, Minus8Exact };
 
-
 // Software prefetch for matvecs that stream weights from DRAM. The hardware prefetchers ramp up
 // too slowly on short rows read a few at a time; asking for the rows ~16 KiB ahead roughly
 // doubled single-thread decode throughput on Zen 5 (the output matrix went from ~8 to ~20 GB/s).

@@ -2,8 +2,8 @@
 // Helpers for the AVX-512 kernels (simd_avx512.cpp only; AVX-512 F/BW/VL/DQ + VNNI). As with
 // avx2_common.h, everything has internal linkage and no shared inline code is called.
 #if !defined(__AVX512F__) || !defined(__AVX512BW__) || !defined(__AVX512VL__) || !defined(__AVX512DQ__) || \
-    !defined(__AVX512VNNI__)
-#error "x86/avx512_*.h need AVX-512 F/BW/VL/DQ and VNNI"
+    !defined(DLAB_AVX512_VNNI)
+#error "x86/avx512_*.h need AVX-512 F/BW/VL/DQ and VNNI (see simd_avx512.cpp)"
 #endif
 #include "quant/x86/avx2_common.h"
 

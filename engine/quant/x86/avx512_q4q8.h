@@ -89,15 +89,16 @@ void gemvAvx512(const uint8_t* w0, size_t rowBytes, const ActRow& x, int64_t nb,
 // --- nTok > 1 -----------------------------------------------------------------------------------
 
 // One unpacked row: qs (nbPad * 32 bytes, activation layout, unsigned) | spread scales
-// (16 floats per pair) | m (nbPad floats, Q4 only; zero padded).
+// (16 floats per pair: any scale per 4-byte lane) | m (nMin floats: the offset terms, paired
+// with the activations' s; one per block, or one per 16 elements for Q6_K; zero padded).
 struct Panel512Layout {
-    int64_t nbPad;
+    int64_t nbPad, nMin;
     size_t scaleOff, mOff, rowBytes;
 };
-inline Panel512Layout panel512Layout(int64_t nb) {
-    const int64_t nbPad = (nb + 1) & ~int64_t(1);
+inline Panel512Layout panel512Layout(int64_t nb, int minPerBlock = 1) {
+    const int64_t nbPad = (nb + 1) & ~int64_t(1), nMin = nbPad * minPerBlock;
     const size_t scaleOff = static_cast<size_t>(nbPad) * kQK, mOff = scaleOff + nbPad * 32;
-    return {nbPad, scaleOff, mOff, (mOff + nbPad * 4 + 63) & ~size_t(63)};
+    return {nbPad, nMin, scaleOff, mOff, (mOff + nMin * 4 + 63) & ~size_t(63)};
 }
 
 template <QKind K>
@@ -129,37 +130,60 @@ struct Q512TileArgs {
     int64_t ldy;
 };
 
-template <QKind K>
-struct QTileAvx512 {
+// A register tile of R panel rows x T tokens. PairLayout: bytes in the pair layout (else natural);
+// CorrStart: dots start from the activations' corr lanes (else zero); Offsets: add Σ m·s.
+template <bool PairLayout, bool CorrStart, bool Offsets>
+struct Tile512 {
+    // acc[r][t] += Σ_c m_r[c] · s_t[c] over the nMin offsets, 16 at a time; Chunks = 0: any count.
+    template <int R, int T, int Chunks>
+    static inline __attribute__((always_inline)) void addOffsets(__m512 (&acc)[R][T], const uint8_t* const* wb,
+                                                                 const uint8_t* const* xb, const Q512TileArgs& a) {
+        const int64_t n = Chunks ? 16 * Chunks : (a.pl.nMin + 15) / 16 * 16;
+        for (int64_t c = 0; c < n; c += 16) {
+            const __mmask16 km = static_cast<__mmask16>(a.pl.nMin - c >= 16 ? 0xFFFF : (1u << (a.pl.nMin - c)) - 1);
+            for (int r = 0; r < R; ++r) {
+                const __m512 m = _mm512_maskz_loadu_ps(km, reinterpret_cast<const float*>(wb[r] + a.pl.mOff) + c);
+                for (int t = 0; t < T; ++t)
+                    acc[r][t] = _mm512_fmadd_ps(m, _mm512_maskz_loadu_ps(km, reinterpret_cast<const float*>(xb[t] + a.al.sOff) + c), acc[r][t]);
+            }
+        }
+    }
+
     template <int R, int T>
-    static void tile(const Q512TileArgs& a) {
+    static inline __attribute__((always_inline)) void tile(const Q512TileArgs& a) {
         const int64_t pairs = a.pl.nbPad / 2;
-        const __m512i sIdx = K == QKind::Q8_0 ? nIdx(0) : zIdx(0);
-        ActRow x[T];
-        for (int t = 0; t < T; ++t) x[t] = actRow(a.act + t * a.actStride, a.al);
+        const __m512i sIdx = PairLayout ? zIdx(0) : nIdx(0);
+        // Addressed as row / token base + offset: an array of per-token pointers would not fit
+        // in the general registers next to everything else.
+        const uint8_t* xb[T];
+        const uint8_t* wb[R];
+        for (int t = 0; t < T; ++t) xb[t] = a.act + t * a.actStride;
+        for (int r = 0; r < R; ++r) wb[r] = a.panel + r * a.pl.rowBytes;
         __m512 acc[R][T];
         for (int r = 0; r < R; ++r)
             for (int t = 0; t < T; ++t) acc[r][t] = _mm512_setzero_ps();
-        for (int64_t p = 0; p < pairs; ++p) {
-            __m512i w[R];
-            for (int r = 0; r < R; ++r) w[r] = _mm512_load_si512(a.panel + r * a.pl.rowBytes + 64 * p);
-            for (int t = 0; t < T; ++t) {
-                const __m512i xv = _mm512_load_si512(x[t].qs + 64 * p);
-                const __m512i start = dotStart<K>(x[t], p);
-                const __m512 sx = pairScale(x[t].d + 2 * p, sIdx);
-                for (int r = 0; r < R; ++r) {
-                    const __m512 sw = _mm512_load_ps(reinterpret_cast<const float*>(a.panel + r * a.pl.rowBytes + a.pl.scaleOff) + 16 * p);
-                    const __m512i dot = _mm512_dpbusd_epi32(start, w[r], xv);
-                    acc[r][t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot), _mm512_mul_ps(sx, sw), acc[r][t]);
-                }
+        if constexpr (Offsets) {  // Σ m·s, into the same accumulators
+            switch ((a.pl.nMin + 15) / 16) {  // straight-line code for short rows: a runtime loop here makes GCC keep acc in memory
+            case 1: addOffsets<R, T, 1>(acc, wb, xb, a); break;
+            case 2: addOffsets<R, T, 2>(acc, wb, xb, a); break;
+            case 3: addOffsets<R, T, 3>(acc, wb, xb, a); break;
+            case 4: addOffsets<R, T, 4>(acc, wb, xb, a); break;
+            default: addOffsets<R, T, 0>(acc, wb, xb, a);
             }
         }
-        if constexpr (QBlock<K>::hasMin) {  // Σ_b m_b s_b, folded into the same accumulators
-            for (int64_t c = 0; c < a.pl.nbPad; c += 16) {
-                const __mmask16 km = static_cast<__mmask16>(a.pl.nbPad - c >= 16 ? 0xFFFF : (1u << (a.pl.nbPad - c)) - 1);
+        for (int64_t p = 0; p < pairs; ++p) {
+            const size_t q = 64 * static_cast<size_t>(p);  // the pair's bytes, corr lanes and spread scales
+            const size_t dq = a.al.dOff + 8 * static_cast<size_t>(p);  // its two activation scales
+            __m512i w[R];
+            for (int r = 0; r < R; ++r) w[r] = _mm512_load_si512(wb[r] + q);
+            for (int t = 0; t < T; ++t) {
+                const __m512i xv = _mm512_load_si512(xb[t] + q);
+                const __m512i start = CorrStart ? _mm512_load_si512(xb[t] + a.al.corrOff + q) : _mm512_setzero_si512();
+                const __m512 sx = pairScale(reinterpret_cast<const float*>(xb[t] + dq), sIdx);
                 for (int r = 0; r < R; ++r) {
-                    const __m512 m = _mm512_maskz_loadu_ps(km, reinterpret_cast<const float*>(a.panel + r * a.pl.rowBytes + a.pl.mOff) + c);
-                    for (int t = 0; t < T; ++t) acc[r][t] = _mm512_fmadd_ps(m, _mm512_maskz_loadu_ps(km, x[t].s + c), acc[r][t]);
+                    const __m512 sw = _mm512_load_ps(wb[r] + a.pl.scaleOff + q);
+                    const __m512i dot = _mm512_dpbusd_epi32(start, w[r], xv);
+                    acc[r][t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot), _mm512_mul_ps(sx, sw), acc[r][t]);
                 }
             }
         }
@@ -173,6 +197,33 @@ struct QTileAvx512 {
         }
     }
 };
+
+// The tile for K's panels and activations.
+template <QKind K>
+using QTile512 = Tile512<K != QKind::Q8_0, K == QKind::Q8_0, K != QKind::Q8_0>;
+
+// nTok > 1: for each token chunk, each group of 4 rows is unpacked into a panel by
+// unpack(row, dst) and multiplied with 4-token tiles.
+template <class Tile, class Unpack>
+void panelGemmAvx512(const WeightMatrix& w, int64_t r0, int64_t r1, const uint8_t* act, size_t stride,
+                     const Q8RowLayout& al, int64_t nTok, float* y, int64_t ldy, const Panel512Layout& pl,
+                     const Unpack& unpack) {
+    constexpr int R = 4, T = 4;
+    static thread_local AlignedBuffer panelBuffer;
+    uint8_t* panel = panelBuffer.get(R * pl.rowBytes);
+    const int64_t tc = tokenChunk(stride, T);
+    for (int64_t t0 = 0; t0 < nTok; t0 += tc) {
+        const int64_t t1 = minI64(nTok, t0 + tc);
+        for (int64_t r = r0; r < r1; r += R) {
+            const int rr = static_cast<int>(minI64(R, r1 - r));
+            for (int i = 0; i < rr; ++i) unpack(w.data + (r + i) * w.rowBytes, panel + i * pl.rowBytes);
+            for (int64_t t = t0; t < t1; t += T) {
+                const Q512TileArgs a{panel, pl, act + t * stride, stride, al, y + t * ldy + r, ldy};
+                dispatchTile<Tile, R, T>(rr, static_cast<int>(minI64(T, t1 - t)), a);
+            }
+        }
+    }
+}
 
 template <QKind K>
 void gemmQAvx512(const WeightMatrix& w, int64_t r0, int64_t r1, const uint8_t* act, size_t stride, int64_t nTok,
@@ -192,22 +243,10 @@ void gemmQAvx512(const WeightMatrix& w, int64_t r0, int64_t r1, const uint8_t* a
         for (; r < r1; ++r) gemvAvx512<K, 1>(w.data + r * w.rowBytes, w.rowBytes, x, nb, y + r);
         return;
     }
-    constexpr int R = 4, T = 4;
     const Panel512Layout pl = panel512Layout(nb);
-    static thread_local AlignedBuffer panelBuffer;
-    uint8_t* panel = panelBuffer.get(R * pl.rowBytes);
-    const int64_t tc = tokenChunk(stride, T);
-    for (int64_t t0 = 0; t0 < nTok; t0 += tc) {
-        const int64_t t1 = minI64(nTok, t0 + tc);
-        for (int64_t r = r0; r < r1; r += R) {
-            const int rr = static_cast<int>(minI64(R, r1 - r));
-            for (int i = 0; i < rr; ++i) unpackRowAvx512<K>(w.data + (r + i) * w.rowBytes, nb, panel + i * pl.rowBytes, pl);
-            for (int64_t t = t0; t < t1; t += T) {
-                const Q512TileArgs a{panel, pl, act + t * stride, stride, al, y + t * ldy + r, ldy};
-                dispatchTile<QTileAvx512<K>, R, T>(rr, static_cast<int>(minI64(T, t1 - t)), a);
-            }
-        }
-    }
+    panelGemmAvx512<QTile512<K>>(w, r0, r1, act, stride, al, nTok, y, ldy, pl, [&](const uint8_t* row, uint8_t* dst) {
+        unpackRowAvx512<K>(row, nb, dst, pl);
+    });
 }
 
 }  // namespace

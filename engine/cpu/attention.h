@@ -1,0 +1,32 @@
+#pragma once
+// Causal multi-head attention over the KV cache, with grouped-query heads (GQA): the G = nHead /
+// nHeadKv query heads of a group share one K/V head, so each cached K/V row is converted from
+// f16 once and used for all G heads.
+#include <cstdint>
+#include <vector>
+
+#include "core/thread_pool.h"
+#include "model/kv_cache.h"
+
+namespace dlab {
+
+struct AttentionShape {
+    int64_t nHead;
+    int64_t nHeadKv;
+    int64_t headDim;
+    float scale;  // usually 1 / sqrt(headDim)
+};
+
+// Per-thread scratch, sized on first use.
+struct AttentionScratch {
+    std::vector<float> scores;  // (nThreads, G, nCtx)
+    std::vector<float> rows;    // (nThreads, 8, headDim) converted K or V rows
+};
+
+// Queries q (T, nHead * headDim) at positions pos0 .. pos0 + T - 1 attend to cached positions
+// [0, pos0 + t]; writes out (T, nHead * headDim). The cache must already hold rows up to
+// pos0 + T - 1 for `layer`.
+void causalAttention(const float* q, float* out, int64_t T, int64_t pos0, const KvCache& cache, int64_t layer,
+                     const AttentionShape& shape, ThreadPool& pool, AttentionScratch& scratch);
+
+}  // namespace dlab
