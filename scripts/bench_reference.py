@@ -243,14 +243,14 @@ def main():
     print(f"llama.cpp (llama-cpp-python {res['llama_cpp_python_version']}), model {res['model']} "
           f"({res['model_desc']}, {res['model_size_mib']} MiB), threads {args.threads}, "
           f"flash_attn {args.flash_attn}, median of {args.reps}")
-    print(f"| {'test':>6} | {'t/s (median)':>12} | {'t/s (best)':>10} | {'median s':>9} | {'runs t/s':<28} |")
-    print(f"| {'-' * 6} | {'-' * 12} | {'-' * 10} | {'-' * 9} | {'-' * 28} |")
+    print(f"| {'test':>6} | {'t/s (median)':>12} | {'t/s (best)':>10} | {'median s':>9} | {'runs t/s':<34} |")
+    print(f"| {'-' * 6} | {'-' * 12} | {'-' * 10} | {'-' * 9} | {'-' * 34} |")
     for key in (f"pp{args.n_prompt}", f"tg{args.n_gen}"):
         if key in res:
             r = res[key]
             runs = ", ".join(f"{x:.1f}" for x in r["all_tokens_per_s"])
             print(f"| {key:>6} | {r['tokens_per_s']:12.2f} | {r['best_tokens_per_s']:10.2f} | "
-                  f"{r['median_s']:9.4f} | {runs:<28} |")
+                  f"{r['median_s']:9.4f} | {runs:<34} |")
     if tg_times:
         r = res[f"tg{args.n_gen}"]
         print(f"tg: {r['ms_per_token']:.3f} ms/token; Python overhead outside llama_decode "

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "cpu/ops.h"
+#include "core/cpu_features.h"
 #include "quant/fp16.h"
 
 #if defined(DLAB_X86)
@@ -65,7 +66,7 @@ DLAB_TARGET_AVX2 void axpy8Avx2(const float* w, const float* rows, int64_t D, fl
     }
 }
 
-const bool kAvx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+const bool kAvx2 = cpuHasAvx2Set();
 #endif
 
 void dot8(const float* q, const float* rows, int64_t D, float scale, float* scores) {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/cpu_features.h"
 #include "quant/fp16.h"
 
 #if defined(DLAB_X86)
@@ -13,8 +14,7 @@
 namespace dlab::ops {
 
 #if defined(DLAB_X86)
-// Every AVX2 CPU also has F16C (Haswell, Zen); clang 14 cannot test "f16c" here.
-static const bool kHasAvx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+static const bool kHasAvx2 = cpuHasAvx2Set();
 #endif
 
 void rmsnorm(float* o, const float* x, const float* w, int64_t n, float eps) {

@@ -7,14 +7,15 @@
 #include "core/error.h"
 #include "quant/kernels.h"
 
+#include "core/cpu_features.h"
+
 namespace dlab {
 
 namespace {
 
 #if defined(DLAB_X86)
 bool cpuHasAvx2() {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
+    return cpuHasAvx2Set();
 }
 bool cpuHasAvx512() {
     __builtin_cpu_init();

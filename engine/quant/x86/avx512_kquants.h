@@ -156,8 +156,21 @@ void gemmKAvx512(const WeightMatrix& w, int64_t r0, int64_t r1, const uint8_t* a
     const int64_t nSuper = w.cols / kQKK;
     const Panel512Layout pl = panel512Layout(w.cols / kQK, K == KType::Q6_K ? 0 : 1);
     using Tile = Tile512<true, K == KType::Q6_K, K != KType::Q6_K>;
-    panelGemmAvx512<Tile>(w, r0, r1, act + al.zOff, stride, al.z, nTok, y, ldy, pl,
-                          [&](const uint8_t* row, uint8_t* dst) { unpackKRowAvx512<K>(row, nSuper, dst, pl); });
+    constexpr int R = 4, T = 4;  // the panel loop of gemmQAvx512
+    static thread_local AlignedBuffer panelBuffer;
+    uint8_t* panel = panelBuffer.get(R * pl.rowBytes);
+    const int64_t tc = tokenChunk(stride, T);
+    for (int64_t t0 = 0; t0 < nTok; t0 += tc) {
+        const int64_t t1 = minI64(nTok, t0 + tc);
+        for (int64_t r = r0; r < r1; r += R) {
+            const int rr = static_cast<int>(minI64(R, r1 - r));
+            for (int i = 0; i < rr; ++i) unpackKRowAvx512<K>(w.data + (r + i) * w.rowBytes, nSuper, panel + i * pl.rowBytes, pl);
+            for (int64_t t = t0; t < t1; t += T) {
+                const Q512TileArgs a{panel, pl, act + al.zOff + t * stride, stride, al.z, y + t * ldy + r, ldy};
+                dispatchTile<Tile, R, T>(rr, static_cast<int>(minI64(T, t1 - t)), a);
+            }
+        }
+    }
 }
 
 }  // namespace

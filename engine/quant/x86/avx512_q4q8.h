@@ -8,7 +8,7 @@
 //   Q8_0: weights get +128 (xor 0x80) to become unsigned; the accumulator starts at the
 //         activations' -128·Σx lanes, so the int32 result is exactly Σ w·x.
 //
-// nTok == 1: a matvec straight from the file's blocks, 4 rows at a time. nTok > 1: 4 rows are
+// nTok == 1: a matvec straight from the file's blocks, 2 rows at a time. nTok > 1: 4 rows are
 // unpacked into a panel (pair-layout bytes, spread scales) and multiplied with 4-token tiles.
 #include "quant/aligned_buffer.h"
 #include "quant/x86/avx512_common.h"
@@ -132,58 +132,39 @@ struct Q512TileArgs {
 
 // A register tile of R panel rows x T tokens. PairLayout: bytes in the pair layout (else natural);
 // CorrStart: dots start from the activations' corr lanes (else zero); Offsets: add Σ m·s.
+// A register tile of R panel rows x T tokens. PairLayout: bytes in the pair layout (else natural);
+// CorrStart: dots start from the activations' corr lanes (else zero); Offsets: add Σ m·s.
 template <bool PairLayout, bool CorrStart, bool Offsets>
 struct Tile512 {
-    // acc[r][t] += Σ_c m_r[c] · s_t[c] over the nMin offsets, 16 at a time; Chunks = 0: any count.
-    template <int R, int T, int Chunks>
-    static inline __attribute__((always_inline)) void addOffsets(__m512 (&acc)[R][T], const uint8_t* const* wb,
-                                                                 const uint8_t* const* xb, const Q512TileArgs& a) {
-        const int64_t n = Chunks ? 16 * Chunks : (a.pl.nMin + 15) / 16 * 16;
-        for (int64_t c = 0; c < n; c += 16) {
-            const __mmask16 km = static_cast<__mmask16>(a.pl.nMin - c >= 16 ? 0xFFFF : (1u << (a.pl.nMin - c)) - 1);
-            for (int r = 0; r < R; ++r) {
-                const __m512 m = _mm512_maskz_loadu_ps(km, reinterpret_cast<const float*>(wb[r] + a.pl.mOff) + c);
-                for (int t = 0; t < T; ++t)
-                    acc[r][t] = _mm512_fmadd_ps(m, _mm512_maskz_loadu_ps(km, reinterpret_cast<const float*>(xb[t] + a.al.sOff) + c), acc[r][t]);
-            }
-        }
-    }
-
     template <int R, int T>
-    static inline __attribute__((always_inline)) void tile(const Q512TileArgs& a) {
+    static void tile(const Q512TileArgs& a) {
         const int64_t pairs = a.pl.nbPad / 2;
         const __m512i sIdx = PairLayout ? zIdx(0) : nIdx(0);
-        // Addressed as row / token base + offset: an array of per-token pointers would not fit
-        // in the general registers next to everything else.
-        const uint8_t* xb[T];
-        const uint8_t* wb[R];
-        for (int t = 0; t < T; ++t) xb[t] = a.act + t * a.actStride;
-        for (int r = 0; r < R; ++r) wb[r] = a.panel + r * a.pl.rowBytes;
+        ActRow x[T];
+        for (int t = 0; t < T; ++t) x[t] = actRow(a.act + t * a.actStride, a.al);
         __m512 acc[R][T];
         for (int r = 0; r < R; ++r)
             for (int t = 0; t < T; ++t) acc[r][t] = _mm512_setzero_ps();
-        if constexpr (Offsets) {  // Σ m·s, into the same accumulators
-            switch ((a.pl.nMin + 15) / 16) {  // straight-line code for short rows: a runtime loop here makes GCC keep acc in memory
-            case 1: addOffsets<R, T, 1>(acc, wb, xb, a); break;
-            case 2: addOffsets<R, T, 2>(acc, wb, xb, a); break;
-            case 3: addOffsets<R, T, 3>(acc, wb, xb, a); break;
-            case 4: addOffsets<R, T, 4>(acc, wb, xb, a); break;
-            default: addOffsets<R, T, 0>(acc, wb, xb, a);
-            }
-        }
         for (int64_t p = 0; p < pairs; ++p) {
-            const size_t q = 64 * static_cast<size_t>(p);  // the pair's bytes, corr lanes and spread scales
-            const size_t dq = a.al.dOff + 8 * static_cast<size_t>(p);  // its two activation scales
             __m512i w[R];
-            for (int r = 0; r < R; ++r) w[r] = _mm512_load_si512(wb[r] + q);
+            for (int r = 0; r < R; ++r) w[r] = _mm512_load_si512(a.panel + r * a.pl.rowBytes + 64 * p);
             for (int t = 0; t < T; ++t) {
-                const __m512i xv = _mm512_load_si512(xb[t] + q);
-                const __m512i start = CorrStart ? _mm512_load_si512(xb[t] + a.al.corrOff + q) : _mm512_setzero_si512();
-                const __m512 sx = pairScale(reinterpret_cast<const float*>(xb[t] + dq), sIdx);
+                const __m512i xv = _mm512_load_si512(x[t].qs + 64 * p);
+                const __m512i start = CorrStart ? _mm512_load_si512(x[t].corr + 16 * p) : _mm512_setzero_si512();
+                const __m512 sx = pairScale(x[t].d + 2 * p, sIdx);
                 for (int r = 0; r < R; ++r) {
-                    const __m512 sw = _mm512_load_ps(wb[r] + a.pl.scaleOff + q);
+                    const __m512 sw = _mm512_load_ps(reinterpret_cast<const float*>(a.panel + r * a.pl.rowBytes + a.pl.scaleOff) + 16 * p);
                     const __m512i dot = _mm512_dpbusd_epi32(start, w[r], xv);
                     acc[r][t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot), _mm512_mul_ps(sx, sw), acc[r][t]);
+                }
+            }
+        }
+        if constexpr (Offsets) {  // Σ m·s, folded into the same accumulators
+            for (int64_t c = 0; c < a.pl.nMin; c += 16) {
+                const __mmask16 km = static_cast<__mmask16>(a.pl.nMin - c >= 16 ? 0xFFFF : (1u << (a.pl.nMin - c)) - 1);
+                for (int r = 0; r < R; ++r) {
+                    const __m512 m = _mm512_maskz_loadu_ps(km, reinterpret_cast<const float*>(a.panel + r * a.pl.rowBytes + a.pl.mOff) + c);
+                    for (int t = 0; t < T; ++t) acc[r][t] = _mm512_fmadd_ps(m, _mm512_maskz_loadu_ps(km, x[t].s + c), acc[r][t]);
                 }
             }
         }
@@ -202,29 +183,6 @@ struct Tile512 {
 template <QKind K>
 using QTile512 = Tile512<K != QKind::Q8_0, K == QKind::Q8_0, K != QKind::Q8_0>;
 
-// nTok > 1: for each token chunk, each group of 4 rows is unpacked into a panel by
-// unpack(row, dst) and multiplied with 4-token tiles.
-template <class Tile, class Unpack>
-void panelGemmAvx512(const WeightMatrix& w, int64_t r0, int64_t r1, const uint8_t* act, size_t stride,
-                     const Q8RowLayout& al, int64_t nTok, float* y, int64_t ldy, const Panel512Layout& pl,
-                     const Unpack& unpack) {
-    constexpr int R = 4, T = 4;
-    static thread_local AlignedBuffer panelBuffer;
-    uint8_t* panel = panelBuffer.get(R * pl.rowBytes);
-    const int64_t tc = tokenChunk(stride, T);
-    for (int64_t t0 = 0; t0 < nTok; t0 += tc) {
-        const int64_t t1 = minI64(nTok, t0 + tc);
-        for (int64_t r = r0; r < r1; r += R) {
-            const int rr = static_cast<int>(minI64(R, r1 - r));
-            for (int i = 0; i < rr; ++i) unpack(w.data + (r + i) * w.rowBytes, panel + i * pl.rowBytes);
-            for (int64_t t = t0; t < t1; t += T) {
-                const Q512TileArgs a{panel, pl, act + t * stride, stride, al, y + t * ldy + r, ldy};
-                dispatchTile<Tile, R, T>(rr, static_cast<int>(minI64(T, t1 - t)), a);
-            }
-        }
-    }
-}
-
 template <QKind K>
 void gemmQAvx512(const WeightMatrix& w, int64_t r0, int64_t r1, const uint8_t* act, size_t stride, int64_t nTok,
                  float* y, int64_t ldy) {
@@ -232,7 +190,7 @@ void gemmQAvx512(const WeightMatrix& w, int64_t r0, int64_t r1, const uint8_t* a
     const Q8RowLayout al = actLayout(K, w.cols);
     if (nTok == 1) {
         const ActRow x = actRow(act, al);
-        constexpr int R = 4;
+        constexpr int R = 2;  // 2 rows streamed at once beat 4 on DRAM-bound decode (Zen 5)
         const RowPrefetch pf(w, R);
         int64_t r = r0;
         pf.start(r0, r1);
@@ -243,10 +201,25 @@ void gemmQAvx512(const WeightMatrix& w, int64_t r0, int64_t r1, const uint8_t* a
         for (; r < r1; ++r) gemvAvx512<K, 1>(w.data + r * w.rowBytes, w.rowBytes, x, nb, y + r);
         return;
     }
+    // Per token chunk, each group of 4 rows is unpacked into a panel once and multiplied with
+    // 4-token tiles. (Written out here and in avx512_kquants.h: sharing this loop through a
+    // template taking the unpack step as a lambda made GCC 12 compile the tiles ~20% slower.)
     const Panel512Layout pl = panel512Layout(nb);
-    panelGemmAvx512<QTile512<K>>(w, r0, r1, act, stride, al, nTok, y, ldy, pl, [&](const uint8_t* row, uint8_t* dst) {
-        unpackRowAvx512<K>(row, nb, dst, pl);
-    });
+    constexpr int R = 4, T = 4;
+    static thread_local AlignedBuffer panelBuffer;
+    uint8_t* panel = panelBuffer.get(R * pl.rowBytes);
+    const int64_t tc = tokenChunk(stride, T);
+    for (int64_t t0 = 0; t0 < nTok; t0 += tc) {
+        const int64_t t1 = minI64(nTok, t0 + tc);
+        for (int64_t r = r0; r < r1; r += R) {
+            const int rr = static_cast<int>(minI64(R, r1 - r));
+            for (int i = 0; i < rr; ++i) unpackRowAvx512<K>(w.data + (r + i) * w.rowBytes, nb, panel + i * pl.rowBytes, pl);
+            for (int64_t t = t0; t < t1; t += T) {
+                const Q512TileArgs a{panel, pl, act + t * stride, stride, al, y + t * ldy + r, ldy};
+                dispatchTile<QTile512<K>, R, T>(rr, static_cast<int>(minI64(T, t1 - t)), a);
+            }
+        }
+    }
 }
 
 }  // namespace
