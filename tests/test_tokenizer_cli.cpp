@@ -8,28 +8,7 @@
 #include <QTest>
 
 #include "test_paths.h"
-
-namespace {
-
-QList<QByteArray> splitCases(const QByteArray& raw) {
-    static const QByteArray sep = "\n__ggml_vocab_test__\n";
-    QList<QByteArray> cases;
-    qsizetype pos = 0;
-    while (pos < raw.size()) {
-        const qsizetype next = raw.indexOf(sep, pos);
-        if (next < 0) { cases.push_back(raw.mid(pos)); break; }
-        cases.push_back(raw.mid(pos, next - pos));
-        pos = next + sep.size();
-    }
-    return cases;
-}
-
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-}  // namespace
+#include "vocab_vectors.h"
 
 class TestTokenizerCli : public QObject {
     Q_OBJECT
@@ -40,8 +19,8 @@ private slots:
         QTest::addColumn<QByteArray>("expected");
         const QString dir = QString::fromStdString(dlab::test::dataDir()) + "/tokenizer/";
         for (const char* name : {"ggml-vocab-gpt-2.gguf", "ggml-vocab-llama-spm.gguf", "ggml-vocab-starcoder.gguf"}) {
-            const auto inputs = splitCases(readAll(dir + name + ".inp"));
-            const auto outputs = readAll(dir + name + ".out").split('\n');
+            const auto inputs = dlab::test::splitVocabCases(dlab::test::readFile(dir + name + ".inp"));
+            const auto outputs = dlab::test::readFile(dir + name + ".out").split('\n');
             QVERIFY2(!inputs.isEmpty(), name);
             for (int i = 0; i < inputs.size(); ++i)
                 QTest::newRow(qPrintable(QString("%1 #%2").arg(name).arg(i))) << dir + name << inputs[i] << outputs.value(i).trimmed();

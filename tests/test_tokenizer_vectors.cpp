@@ -14,34 +14,12 @@
 #include "core/error.h"
 #include "gguf/gguf_file.h"
 #include "test_paths.h"
+#include "vocab_vectors.h"
 #include "tokenizer/tokenizer.h"
 
 using namespace dlab;
 
 namespace {
-
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {};
-    return f.readAll();
-}
-
-// Cases are separated by "\n__ggml_vocab_test__\n" (a trailing separator ends the last one).
-QList<QByteArray> splitCases(const QByteArray& raw) {
-    static const QByteArray sep = "\n__ggml_vocab_test__\n";
-    QList<QByteArray> cases;
-    qsizetype pos = 0;
-    while (pos < raw.size()) {
-        const qsizetype next = raw.indexOf(sep, pos);
-        if (next < 0) {
-            cases.push_back(raw.mid(pos));
-            break;
-        }
-        cases.push_back(raw.mid(pos, next - pos));
-        pos = next + sep.size();
-    }
-    return cases;
-}
 
 QStringList vocabDirs() {
     QStringList dirs{QString::fromStdString(test::dataDir()) + "/tokenizer"};
@@ -81,8 +59,8 @@ private slots:
             for (const QString& inp : inputs) {
                 const QString vocab = dir + "/" + inp.chopped(4);
                 if (!QFile::exists(vocab) || !QFile::exists(vocab + ".out")) continue;
-                const QList<QByteArray> cases = splitCases(readAll(dir + "/" + inp));
-                const QList<QByteArray> lines = readAll(vocab + ".out").split('\n');
+                const QList<QByteArray> cases = test::splitVocabCases(test::readFile(dir + "/" + inp));
+                const QList<QByteArray> lines = test::readFile(vocab + ".out").split('\n');
                 QVERIFY2(lines.size() >= cases.size(), qPrintable(vocab + ": fewer .out lines than cases"));
                 ++vocabs;
                 for (qsizetype i = 0; i < cases.size(); ++i) {

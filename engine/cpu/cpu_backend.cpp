@@ -110,9 +110,9 @@ private:
         for (int64_t t = 0; t < T; ++t) {
             dequantizeRow(model_.tokenEmbedding(), tokens[t], x + t * E);
             if (hp_.arch == Arch::Gpt2) {
-                std::vector<float> pe(E);
-                dequantizeRow(model_.positionEmbedding(), pos0 + t, pe.data());
-                ops::addInPlace(x + t * E, pe.data(), E);
+                float* pe = st_.proj.data();  // (nEmbd) scratch: the learned position embedding
+                dequantizeRow(model_.positionEmbedding(), pos0 + t, pe);
+                ops::addInPlace(x + t * E, pe, E);
             }
         }
         const ops::RopeParams rope{hp_.nRot, hp_.ropeFreqBase, hp_.ropeFreqScale,
