@@ -38,10 +38,12 @@ int runBench(Args& args) {
     const int reps = static_cast<int>(args.integer("--reps", 3, 1, 100));
     const KvType kvType = parseKvType(args.value("--kv-type", "f16"));
     const bool json = args.flag("--json");
+    const bool noKvCache = args.flag("--no-kv-cache");  // recompute the prefix every step (the lesson)
     args.finish();
 
     auto model = Model::load(path);
     auto backend = makeCpuBackend(*model, threads);
+    backend->setRecomputePrefix(noKvCache);
     const HParams& hp = model->hparams();
     KvCache cache(hp, std::max(nPrompt, nGen) + 1, kvType);
     // Token ids do not change the amount of work; use a fixed spread of ids as llama-bench does.
@@ -72,7 +74,7 @@ int runBench(Args& args) {
     if (json) {
         JsonWriter j;
         j.beginObject().field("model", path).field("backend", std::string(backend->name())).field("threads", threads)
-            .field("kv_type", kvTypeName(kvType)).field("n_prompt", nPrompt).field("n_gen", nGen).field("reps", reps)
+            .field("kv_type", kvTypeName(kvType)).field("kv_cache", !noKvCache).field("n_prompt", nPrompt).field("n_gen", nGen).field("reps", reps)
             .field("pp_tokens_per_s", p.mean).field("pp_sd", p.sd).field("tg_tokens_per_s", g.mean).field("tg_sd", g.sd)
             .endObject();
         std::printf("%s\n", j.str().c_str());

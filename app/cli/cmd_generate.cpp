@@ -1,10 +1,16 @@
 // decoding-lab-cli generate: stream a continuation (or a chat answer) to stdout.
 #include <cstdio>
+#include <fstream>
 
+#include "cmd_sample.h"
 #include "commands.h"
 #include "core/error.h"
 #include "generate/generator.h"
+#include "generate/beam_trace.h"
 #include "generate/chat_prompt.h"
+#include "generate/model_beam_scorer.h"
+#include "generate/repetition.h"
+#include "sampling/dry_breakers.h"
 
 namespace dlab::cli {
 
@@ -16,21 +22,33 @@ int runGenerate(Args& args) {
     const auto system = args.value("--system");
     GenerateOptions opt;
     opt.maxTokens = static_cast<int>(args.integer("--max-tokens", 128, 1, 1 << 20));
-    opt.sampler.temperature = static_cast<float>(args.number("--temperature", opt.sampler.temperature));
-    opt.sampler.topK = static_cast<int>(args.integer("--top-k", opt.sampler.topK, -(1ll << 31), 1ll << 31));
-    opt.sampler.topP = static_cast<float>(args.number("--top-p", opt.sampler.topP));
-    opt.sampler.seed = static_cast<uint64_t>(args.integer("--seed", 0, 0, (1ll << 62)));
+    readSamplerOptions(args, opt.sampler);  // --temperature, --top-k, --top-p, --seed, penalties, --order, ...
     const int64_t ctxOption = args.integer("--ctx", 0, 0, 1 << 24);
     const KvType kvType = parseKvType(args.value("--kv-type", "f16"));
     const bool noBos = args.flag("--no-bos");
     const bool quiet = args.flag("--quiet");
+    const std::string strategy = args.value("--strategy", "sample");
+    BeamOptions beam;
+    beam.width = static_cast<int>(args.integer("--beams", 4, 1, 64));
+    beam.lengthPenalty = args.number("--length-penalty", 1.0);
+    beam.earlyStopping = parseEarlyStopping(args.value("--early-stopping", "false"));
+    beam.nBest = static_cast<int>(args.integer("--n-best", 0, 0, 64));
+    const auto tracePath = args.value("--trace");
+    const bool noKvCache = args.flag("--no-kv-cache");  // recompute the whole prefix every step (the lesson)
+    opt.traceTopN = static_cast<int>(args.integer("--top-n", 64, 1, 1 << 20));
     args.finish();
+    if (strategy != "greedy" && strategy != "sample" && strategy != "beam")
+        throw Error("generate: --strategy must be greedy, sample or beam; got '" + strategy + "'");
+    if (strategy == "greedy") opt.sampler.temperature = 0.0f;
+    if (beam.nBest > beam.width) throw Error("generate: --n-best must be at most --beams");
     if (!prompt) throw Error("generate: --prompt is required");
     if (system && !chat) throw Error("generate: --system needs --chat");
     opt.sampler.validate();
 
     auto model = Model::load(path);
     const Tokenizer& tok = model->tokenizer();
+    if (opt.sampler.dryMultiplier > 0.0f && opt.sampler.dryBreakers.empty())
+        opt.sampler.dryBreakers = dryBreakersFromStrings(defaultDryBreakers(), tok);
     std::vector<TokenId> ids;
     if (chat) {
         std::vector<ChatMessage> messages;
@@ -43,8 +61,31 @@ int runGenerate(Args& args) {
     }
 
     const int64_t nCtx = ctxOption > 0 ? ctxOption : std::min<int64_t>(model->hparams().nCtxTrain, 2048);
-    KvCache cache(model->hparams(), nCtx, kvType);
     auto backend = makeCpuBackend(*model, threads);
+    backend->setRecomputePrefix(noKvCache);
+    std::ofstream trace;
+    if (tracePath) {
+        trace.open(*tracePath, std::ios::binary | std::ios::trunc);
+        if (!trace) throw Error(*tracePath + ": cannot write the trace file");
+    }
+    const TokenText pieceOf = [&tok](TokenId t) { return tok.tokenToPiece(t, true); };
+
+    if (strategy == "beam") {
+        beam.maxNewTokens = opt.maxTokens;
+        beam.endTokens = endOfGenerationTokens(tok);
+        const BeamResult r = beamSearchModel(*model, *backend, ids, beam, kvType, nCtx);
+        if (trace) trace << beamResultJson(r, beam, pieceOf) << "\n";
+        for (size_t i = 0; i < r.hypotheses.size(); ++i) {
+            const BeamHypothesis& h = r.hypotheses[i];
+            std::printf("#%zu score %.4f log-prob %.4f%s\n%s\n", i + 1, h.score, h.logProb, h.ended ? " (ended)" : "",
+                        tok.decode(h.tokens).c_str());
+        }
+        if (!quiet) std::fprintf(stderr, "[beam search: width %d, %d steps, %zu tree nodes]\n", beam.width, r.steps, r.tree.nodes.size());
+        return 0;
+    }
+
+    if (trace) opt.onTrace = [&](const StepTrace& t) { trace << stepTraceJson(t, pieceOf) << "\n"; };
+    KvCache cache(model->hparams(), nCtx, kvType);
     const auto result = generate(*model, *backend, cache, ids, opt, [](TokenId, const std::string& piece) {
         std::fwrite(piece.data(), 1, piece.size(), stdout);
         std::fflush(stdout);
@@ -55,6 +96,10 @@ int runGenerate(Args& args) {
         const double tps = result.decodeMs > 0 ? 1000.0 * result.tokens.size() / result.decodeMs : 0.0;
         std::fprintf(stderr, "[prompt %d tokens in %.1f ms | %zu tokens at %.1f tokens/s | stop: %s | %d threads]\n",
                      result.promptTokens, result.prefillMs, result.tokens.size(), tps, stopReasonName(result.stop), threads);
+        const RepetitionSpan rep = findRepetition(result.tokens);
+        if (rep.found)
+            std::fprintf(stderr, "[repetition: the last %lld tokens repeat a %lld-token loop %lld times]\n",
+                         (long long)rep.length, (long long)rep.period, (long long)rep.repeats);
     }
     return 0;
 }

@@ -5,6 +5,8 @@
 #include <functional>
 #include <map>
 
+#include "cmd_kv.h"
+#include "cmd_sample.h"
 #include "commands.h"
 #include "core/error.h"
 #if __has_include("cmd_make_tiny_model.h")
@@ -23,9 +25,15 @@ commands:
   tokenize    (--text T | --file F) [--ids-only] [--no-bos] [--parse-special]
   detokenize  ID... [--no-special]
   generate    --prompt T [--chat] [--system S] [--max-tokens N] [--temperature X] [--top-k K]
-              [--top-p P] [--seed S] [--threads N] [--ctx N] [--kv-type f16|f32] [--no-bos] [--quiet]
-  bench       [-p 512] [-n 128] [--threads N] [--reps 3] [--kv-type f16|f32] [--json]
+              [--top-p P] [--seed S] [--threads N] [--ctx N] [--kv-type f16|f32|q8_0] [--no-bos] [--quiet]
+              [--strategy greedy|sample|beam] [--beams K] [--length-penalty A] [--early-stopping true|false|never]
+              [--n-best N] [--trace FILE.jsonl] [--top-n N] [--no-kv-cache]   (sampler stages: see 'sample')
+  bench       [-p 512] [-n 128] [--threads N] [--reps 3] [--kv-type f16|f32|q8_0] [--no-kv-cache] [--json]
   perplexity  --file F [--ctx 512] [--threads N]
+  sample      --logits FILE.json [sampler options] [--order hf|llama.cpp|mirostat|LIST] [--top-n N] [--json]
+              applies the sampler chain to given logits and prints every stage's distribution
+  kv          --preset NAME | --model M [--context N] [--dtype f16|f32|q8_0] [--batch B] [--block-size 16] [--json] | --list
+              KV-cache memory: 2 · layers · kv_heads · head_dim · positions · bytes
   make-tiny-model --arch llama|qwen2|gpt2 --out PATH [--seed N] [--type f32|f16|q8_0|q4_1] [--tied]
 )";
 
@@ -41,7 +49,7 @@ int main(int argc, char** argv) {
     using namespace dlab::cli;
     const std::map<std::string, std::function<int(Args&)>> commands = {
         {"info", runInfo}, {"tokenize", runTokenize}, {"detokenize", runDetokenize}, {"generate", runGenerate},
-        {"bench", runBench}, {"perplexity", runPerplexity},
+        {"bench", runBench}, {"perplexity", runPerplexity}, {"sample", runSample}, {"kv", runKv},
     };
     try {
 #ifdef DLAB_HAS_TINY_MODEL

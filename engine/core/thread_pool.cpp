@@ -11,8 +11,16 @@
 namespace dlab {
 
 namespace {
-// About 50-100 microseconds of spinning before a worker goes to sleep.
+// A worker spins this many rounds before it sleeps on the condition variable. Each round is a
+// pause, and every kYieldEvery-th round a yield, so when more threads than cores are busy (tests
+// running side by side, other programs) a spinning thread hands its core to the one it waits for.
 constexpr int kSpinIterations = 20000;
+constexpr int kYieldEvery = 64;
+
+inline void backoff(int round) {
+    if (round % kYieldEvery == kYieldEvery - 1) std::this_thread::yield();
+    else DLAB_PAUSE();
+}
 }
 
 ThreadPool::ThreadPool(int threads) : nThreads_(std::max(1, threads)) {
@@ -51,7 +59,7 @@ void ThreadPool::run(const std::function<void(int, int)>& fn) {
     }
     wake_.notify_all();
     fn(0, nThreads_);
-    while (pending_.load(std::memory_order_acquire) != 0) DLAB_PAUSE();
+    for (int round = 0; pending_.load(std::memory_order_acquire) != 0; ++round) backoff(round);
     job_ = nullptr;
 }
 
@@ -60,7 +68,7 @@ void ThreadPool::workerLoop(int index) {
     for (;;) {
         uint64_t gen = generation_.load(std::memory_order_acquire);
         for (int spin = 0; gen == seen && spin < kSpinIterations; ++spin) {
-            DLAB_PAUSE();
+            backoff(spin);
             gen = generation_.load(std::memory_order_acquire);
         }
         if (gen == seen) {

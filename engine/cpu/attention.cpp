@@ -6,6 +6,7 @@
 
 #include "cpu/ops.h"
 #include "core/cpu_features.h"
+#include "quant/block_types.h"
 #include "quant/fp16.h"
 
 #if defined(DLAB_X86)
@@ -17,27 +18,53 @@ namespace dlab {
 
 namespace {
 
-// Converts `n` cached rows of one KV head (headDim values each, rows `stride` elements apart)
-// into dst (n, headDim) f32.
-void loadRows(const uint8_t* base, size_t strideBytes, bool f16, int64_t n, int64_t D, float* dst) {
+using quant::BlockQ8_0;
+using quant::kQK;
+
+// Converts `n` cached rows of one KV head (headDim values each, rows `strideBytes` apart) into
+// dst (n, headDim) f32. q8_0 rows hold headDim / 32 blocks.
+void loadRows(const uint8_t* base, size_t strideBytes, KvType type, int64_t n, int64_t D, float* dst) {
     for (int64_t r = 0; r < n; ++r) {
         const uint8_t* row = base + r * strideBytes;
-        if (f16) {
-            const auto* h = reinterpret_cast<const uint16_t*>(row);
-            for (int64_t d = 0; d < D; ++d) dst[r * D + d] = fp16ToFp32(h[d]);
-        } else {
-            std::memcpy(dst + r * D, row, D * sizeof(float));
+        switch (type) {
+            case KvType::F32: std::memcpy(dst + r * D, row, D * sizeof(float)); break;
+            case KvType::F16: {
+                const auto* h = reinterpret_cast<const uint16_t*>(row);
+                for (int64_t d = 0; d < D; ++d) dst[r * D + d] = fp16ToFp32(h[d]);
+                break;
+            }
+            case KvType::Q8_0: {
+                const auto* b = reinterpret_cast<const BlockQ8_0*>(row);
+                for (int64_t i = 0; i < D / kQK; ++i) {
+                    const float scale = fp16ToFp32(b[i].d);
+                    for (int j = 0; j < kQK; ++j) dst[r * D + i * kQK + j] = scale * b[i].qs[j];
+                }
+                break;
+            }
         }
     }
 }
 
 #if defined(DLAB_X86)
-DLAB_TARGET_AVX2 void loadRowsAvx2(const uint8_t* base, size_t strideBytes, bool f16, int64_t n, int64_t D, float* dst) {
-    if (!f16 || D % 8 != 0) return loadRows(base, strideBytes, f16, n, D, dst);
+DLAB_TARGET_AVX2 void loadRowsAvx2(const uint8_t* base, size_t strideBytes, KvType type, int64_t n, int64_t D, float* dst) {
+    if (type == KvType::F32 || D % 8 != 0) return loadRows(base, strideBytes, type, n, D, dst);
     for (int64_t r = 0; r < n; ++r) {
-        const auto* h = reinterpret_cast<const uint16_t*>(base + r * strideBytes);
-        for (int64_t d = 0; d < D; d += 8)
-            _mm256_storeu_ps(dst + r * D + d, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(h + d))));
+        const uint8_t* row = base + r * strideBytes;
+        if (type == KvType::F16) {
+            const auto* h = reinterpret_cast<const uint16_t*>(row);
+            for (int64_t d = 0; d < D; d += 8)
+                _mm256_storeu_ps(dst + r * D + d, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(h + d))));
+            continue;
+        }
+        const auto* b = reinterpret_cast<const BlockQ8_0*>(row);  // q8_0: D / 32 blocks
+        for (int64_t i = 0; i < D / kQK; ++i) {
+            const __m256 scale = _mm256_set1_ps(fp16ToFp32(b[i].d));
+            for (int j = 0; j < kQK; j += 8) {
+                const __m128i q8 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(b[i].qs + j));
+                const __m256 f = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(q8));
+                _mm256_storeu_ps(dst + r * D + i * kQK + j, _mm256_mul_ps(scale, f));
+            }
+        }
     }
 }
 
@@ -83,20 +110,23 @@ void axpy8(const float* w, const float* rows, int64_t D, float* out) {
     for (int j = 0; j < 8; ++j) ops::axpyF32(w[j], rows + j * D, out, D);
 }
 
-void load(const uint8_t* base, size_t strideBytes, bool f16, int64_t n, int64_t D, float* dst) {
+void load(const uint8_t* base, size_t strideBytes, KvType type, int64_t n, int64_t D, float* dst) {
 #if defined(DLAB_X86)
-    if (kAvx2) return loadRowsAvx2(base, strideBytes, f16, n, D, dst);
+    if (kAvx2) return loadRowsAvx2(base, strideBytes, type, n, D, dst);
 #endif
-    loadRows(base, strideBytes, f16, n, D, dst);
+    loadRows(base, strideBytes, type, n, D, dst);
 }
 
 }  // namespace
 
-void causalAttention(const float* q, float* out, int64_t T, int64_t pos0, const KvCache& cache, int64_t layer,
+void causalAttention(const float* q, float* out, int64_t T, int64_t pos0, const KvBlockPool& cache, SeqId seq, int64_t layer,
                      const AttentionShape& s, ThreadPool& pool, AttentionScratch& scratch) {
-    const int64_t D = s.headDim, G = s.nHead / s.nHeadKv, qDim = s.nHead * D, nCtx = cache.capacity();
-    const bool f16 = cache.type() == KvType::F16;
-    const size_t stride = static_cast<size_t>(cache.kvDim()) * cache.elementBytes();
+    // nCtx: the scores' row stride, the most positions any query of this call sees.
+    const int64_t D = s.headDim, G = s.nHead / s.nHeadKv, qDim = s.nHead * D, nCtx = pos0 + T;
+    const KvType type = cache.type();
+    const size_t stride = cache.rowBytes(), headBytes = kvRowBytes(type, D);
+    const int64_t bs = cache.blockSize();
+    const std::span<const int32_t> table = cache.blockTable(seq);  // logical block -> pool block
     const size_t scoresPerThread = static_cast<size_t>(G) * nCtx;
     const size_t rowsPerThread = static_cast<size_t>(8) * D;
     if (scratch.scores.size() < scoresPerThread * pool.size()) scratch.scores.resize(scoresPerThread * pool.size());
@@ -110,14 +140,18 @@ void causalAttention(const float* q, float* out, int64_t T, int64_t pos0, const 
         for (int64_t item = ith; item < T * s.nHeadKv; item += nth) {
             const int64_t t = item / s.nHeadKv, kvh = item % s.nHeadKv;
             const int64_t nPos = pos0 + t + 1;
-            const uint8_t* kBase = cache.kRow(layer, 0) + kvh * D * cache.elementBytes();
-            const uint8_t* vBase = cache.vRow(layer, 0) + kvh * D * cache.elementBytes();
             const float* qg = q + t * qDim + kvh * G * D;  // (G, D)
+            // Up to eight positions from p on, not crossing a block boundary; kvh's part of their rows.
+            auto span8 = [&](int64_t p, const uint8_t* (KvBlockPool::*blockBase)(int64_t, int32_t) const, int64_t& n) {
+                n = std::min<int64_t>({8, nPos - p, bs - p % bs});
+                return (cache.*blockBase)(layer, table[p / bs]) + (p % bs) * stride + kvh * headBytes;
+            };
 
-            // scores (G, nPos) = scale · q · Kᵀ, eight positions at a time (the tail padded).
-            for (int64_t p = 0; p < nPos; p += 8) {
-                const int64_t n = std::min<int64_t>(8, nPos - p);
-                load(kBase + p * stride, stride, f16, n, D, rows);
+            // scores (G, nPos) = scale · q · Kᵀ, eight positions at a time (a short group padded).
+            int64_t n = 0;
+            for (int64_t p = 0; p < nPos; p += n) {
+                const uint8_t* kRows = span8(p, &KvBlockPool::kBlock, n);
+                load(kRows, stride, type, n, D, rows);
                 if (n < 8) std::fill(rows + n * D, rows + 8 * D, 0.0f);
                 float tmp[8];
                 for (int64_t h = 0; h < G; ++h) {
@@ -130,13 +164,13 @@ void causalAttention(const float* q, float* out, int64_t T, int64_t pos0, const 
             // out (G, D) = scores · V
             float* og = out + t * qDim + kvh * G * D;
             std::fill(og, og + G * D, 0.0f);
-            for (int64_t p = 0; p < nPos; p += 8) {
-                const int64_t n = std::min<int64_t>(8, nPos - p);
-                load(vBase + p * stride, stride, f16, n, D, rows);
+            for (int64_t p = 0; p < nPos; p += n) {
+                const uint8_t* vRows = span8(p, &KvBlockPool::vBlock, n);
+                load(vRows, stride, type, n, D, rows);
+                if (n < 8) std::fill(rows + n * D, rows + 8 * D, 0.0f);
                 for (int64_t h = 0; h < G; ++h) {
                     float w[8] = {0, 0, 0, 0, 0, 0, 0, 0};
                     std::copy(scores + h * nCtx + p, scores + h * nCtx + p + n, w);
-                    if (n < 8) std::fill(rows + n * D, rows + 8 * D, 0.0f);
                     axpy8(w, rows, D, og + h * D);
                 }
             }

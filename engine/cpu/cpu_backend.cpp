@@ -1,4 +1,4 @@
-// The CPU forward pass for llama / qwen2 / gpt2 over a batch of tokens of one sequence.
+// The CPU forward pass for llama / qwen2 / gpt2 over a batch of tokens of one sequence of a paged KV cache.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -45,13 +45,11 @@ public:
     std::string_view name() const override { return exact_ ? "cpu-exact" : "cpu"; }
     int threads() const override { return pool_.size(); }
 
-    std::span<const float> forward(std::span<const TokenId> tokens, KvCache& cache, bool allLogits) override {
+protected:
+    std::span<const float> evaluate(std::span<const TokenId> tokens, KvBlockPool& cache, SeqId seq, int64_t pos0,
+                                    bool allLogits) override {
         const int64_t n = static_cast<int64_t>(tokens.size());
         if (n == 0) throw Error("nothing to evaluate: the batch holds no tokens");
-        const int64_t pos0 = cache.size();
-        if (pos0 + n > cache.capacity())
-            throw Error(std::to_string(pos0 + n) + " tokens do not fit the context of " + std::to_string(cache.capacity()) +
-                        " positions; shorten the prompt or raise the context size");
         if (hp_.arch == Arch::Gpt2 && pos0 + n > hp_.nCtxTrain)
             throw Error("GPT-2 models have learned positions for " + std::to_string(hp_.nCtxTrain) +
                         " tokens only; the batch would reach position " + std::to_string(pos0 + n));
@@ -59,7 +57,9 @@ public:
             if (t < 0 || t >= hp_.nVocab)
                 throw Error("token id " + std::to_string(t) + " is outside the vocabulary of " + std::to_string(hp_.nVocab) +
                             " tokens");
-        if (cache.kvDim() != hp_.kvDim()) throw Error("the KV cache was made for a different model");
+        if (cache.kvDim() != hp_.kvDim() || cache.nLayer() != hp_.nLayer) throw Error("the KV cache was made for a different model");
+        const int64_t len0 = cache.length(seq);
+        cache.prepareWrite(seq, pos0, n);  // throws (changing nothing) past the context or out of blocks
 
         const int64_t V = hp_.nVocab;
         if (allLogits && n > kMaxChunk) st_.out.resize(static_cast<size_t>(n) * V);
@@ -68,12 +68,12 @@ public:
             const bool last = begin + len == n;
             try {
                 const LogitRows rows = allLogits ? LogitRows::All : last ? LogitRows::Last : LogitRows::None;
-                runChunk(tokens.data() + begin, len, pos0 + begin, cache, rows);
+                runChunk(tokens.data() + begin, len, pos0 + begin, cache, seq, rows);
             } catch (...) {
-                cache.setSize(pos0);
+                cache.truncate(seq, std::min(len0, cache.length(seq)));  // frees the blocks prepared for this call
                 throw;
             }
-            cache.setSize(pos0 + begin + len);
+            cache.commit(seq, pos0 + begin, tokens.subspan(begin, len));
             if (allLogits && n > kMaxChunk)
                 std::memcpy(st_.out.data() + begin * V, st_.logits.data(), static_cast<size_t>(len) * V * sizeof(float));
         }
@@ -83,7 +83,7 @@ public:
     }
 
 private:
-    void ensureScratch(int64_t T, int64_t nCtx) {
+    void ensureScratch(int64_t T) {
         auto fit = [](std::vector<float>& b, size_t n) { if (b.size() < n) b.resize(n); };
         fit(st_.x, T * hp_.nEmbd);
         fit(st_.xn, T * hp_.nEmbd);
@@ -101,8 +101,8 @@ private:
 
     enum class LogitRows { None, Last, All };
 
-    void runChunk(const TokenId* tokens, int64_t T, int64_t pos0, KvCache& cache, LogitRows logitRows) {
-        ensureScratch(T, cache.capacity());
+    void runChunk(const TokenId* tokens, int64_t T, int64_t pos0, KvBlockPool& cache, SeqId seq, LogitRows logitRows) {
+        ensureScratch(T);
         const int64_t E = hp_.nEmbd;
         float* x = st_.x.data();
 
@@ -125,7 +125,7 @@ private:
         for (int64_t il = 0; il < hp_.nLayer; ++il) {
             if (cancelled()) throw Cancelled();
             const LayerWeights& L = model_.layers()[il];
-            attentionBlock(L, il, T, pos0, cache, rope);
+            attentionBlock(L, il, T, pos0, cache, seq, rope);
             feedForwardBlock(L, T);
         }
 
@@ -167,7 +167,8 @@ private:
         for (int64_t t = 0; t < T; ++t) ops::addInPlace(rows + t * n, bias.data(), n);
     }
 
-    void attentionBlock(const LayerWeights& L, int64_t il, int64_t T, int64_t pos0, KvCache& cache, const ops::RopeParams& rope) {
+    void attentionBlock(const LayerWeights& L, int64_t il, int64_t T, int64_t pos0, KvBlockPool& cache, SeqId seq,
+                        const ops::RopeParams& rope) {
         const int64_t E = hp_.nEmbd, qDim = hp_.qDim(), kvDim = hp_.kvDim(), D = hp_.headDim;
         float* x = st_.x.data();
         float* xn = st_.xn.data();
@@ -201,11 +202,11 @@ private:
             }
         }
         for (int64_t t = 0; t < T; ++t) {
-            cache.storeK(il, pos0 + t, k + t * kvDim);
-            cache.storeV(il, pos0 + t, v + t * kvDim);
+            cache.storeK(seq, il, pos0 + t, k + t * kvDim);
+            cache.storeV(seq, il, pos0 + t, v + t * kvDim);
         }
 
-        causalAttention(q, st_.att.data(), T, pos0, cache, il,
+        causalAttention(q, st_.att.data(), T, pos0, cache, seq, il,
                         AttentionShape{hp_.nHead, hp_.nHeadKv, D, 1.0f / std::sqrt(float(D))}, pool_, st_.attention);
 
         mm(L.wo, st_.att.data(), T, st_.proj.data());

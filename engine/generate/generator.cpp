@@ -33,7 +33,10 @@ GenerateResult generate(const Model& model, Backend& backend, KvCache& cache, co
                     std::to_string(cache.capacity() - cache.size()) + " more positions (raise --ctx or shorten the prompt)");
     options.sampler.validate();
 
-    Sampler sampler(options.sampler);
+    const bool tracing = static_cast<bool>(options.onTrace);
+    SamplerChain sampler(options.sampler, tracing ? options.traceTopN : 0);
+    SamplerState samplerState(options.sampler.seed);
+    std::vector<TokenId> history(prompt);  // prompt + generated, for the penalties
     StreamingDetokenizer detok(model.tokenizer());
     GenerateResult r;
     r.promptTokens = static_cast<int>(prompt.size());
@@ -48,11 +51,31 @@ GenerateResult generate(const Model& model, Backend& backend, KvCache& cache, co
         return r;
     }
     r.prefillMs = msSince(t0);
+    double forwardMs = r.prefillMs;  // of the forward pass that produced `logits`
 
     t0 = std::chrono::steady_clock::now();
-    for (;;) {
+    for (int step = 0;; ++step) {
         if (cancel && cancel->load()) { r.stop = StopReason::Cancelled; break; }
-        const TokenId next = sampler.sample(logits);
+        const auto s0 = std::chrono::steady_clock::now();
+        SampleResult sampled = sampler.sample(logits, History{history, prompt.size()}, samplerState, tracing);
+        const TokenId next = sampled.token;
+        if (tracing) {
+            StepTrace t;
+            t.step = step;
+            t.pos = cache.size();
+            t.phase = step == 0 ? Phase::Prefill : Phase::Decode;
+            t.evaluated = step == 0 ? static_cast<int>(prompt.size()) : 1;
+            t.chosen = next;
+            t.text = model.tokenizer().tokenToPiece(next, true);
+            t.chosenProbability = sampled.probability;
+            t.raw = sampled.raw;
+            t.stages = std::move(sampled.stages);
+            t.kv = kvTraceStats(cache.pool().stats(), cache.size());
+            t.forwardMs = forwardMs;
+            t.sampleMs = msSince(s0);
+            options.onTrace(t);
+        }
+        history.push_back(next);
         if (options.stopAtEndOfGeneration && model.tokenizer().isEndOfGeneration(next)) {
             r.stop = StopReason::EndOfGeneration;
             break;
@@ -65,7 +88,9 @@ GenerateResult generate(const Model& model, Backend& backend, KvCache& cache, co
         if (cache.size() >= cache.capacity()) { r.stop = StopReason::ContextFull; break; }
         try {
             const TokenId one[1] = {next};
+            const auto f0 = std::chrono::steady_clock::now();
             logits = backend.forward(one, cache, false);
+            forwardMs = msSince(f0);
         } catch (const Cancelled&) {
             r.stop = StopReason::Cancelled;
             break;

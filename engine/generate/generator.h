@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "generate/step_trace.h"
 #include "model/backend.h"
 #include "sampling/sampler.h"
 
@@ -15,6 +16,10 @@ struct GenerateOptions {
     int maxTokens = 128;          // >= 1
     SamplerParams sampler;
     bool stopAtEndOfGeneration = true;
+    // Called once per generated token with the step's full trace (per-stage snapshots of
+    // traceTopN candidates each); leave empty to skip the snapshot work.
+    std::function<void(const StepTrace&)> onTrace;
+    int traceTopN = 64;
 };
 
 enum class StopReason { MaxTokens, EndOfGeneration, ContextFull, Cancelled, Callback };

@@ -1,11 +1,13 @@
 #pragma once
 // A compute backend runs the transformer over a batch of tokens (like ggml's backend interface).
-// The model is immutable and shared; the caller owns the KV cache (candle's forward(x, pos, &cache)).
+// The model is immutable and shared; the caller owns the KV cache (candle's forward(x, pos, &cache)):
+// a paged KvBlockPool with the sequence to extend, or the single-sequence KvCache.
 #include <atomic>
 #include <memory>
 #include <span>
 #include <string_view>
 
+#include "model/kv_block_pool.h"
 #include "model/kv_cache.h"
 #include "model/model.h"
 
@@ -17,20 +19,36 @@ public:
     virtual std::string_view name() const = 0;
     virtual int threads() const = 0;
 
-    // Runs `tokens` at positions cache.size() .. cache.size() + n - 1, appends their keys and
-    // values to the cache and returns the logits:
+    // Runs `tokens` at positions length(seq) .. length(seq) + n - 1, appends their keys and
+    // values to the sequence and returns the logits:
     //   allLogits: (n, nVocab) row-major, one row per token; otherwise (1, nVocab) for the last.
     // The span stays valid until the next call. Throws dlab::Error for tokens outside the
-    // vocabulary or a batch that does not fit the cache, dlab::Cancelled if the cancel flag was
-    // raised (checked between layers); the cache is then left as it was before the call.
-    virtual std::span<const float> forward(std::span<const TokenId> tokens, KvCache& cache, bool allLogits) = 0;
+    // vocabulary, a batch past the context limit or a pool out of blocks, dlab::Cancelled if the
+    // cancel flag was raised (checked between layers); the sequence then keeps its old length.
+    std::span<const float> forward(std::span<const TokenId> tokens, KvBlockPool& pool, SeqId seq, bool allLogits);
+    std::span<const float> forward(std::span<const TokenId> tokens, KvCache& cache, bool allLogits) {
+        return forward(tokens, cache.pool(), cache.sequence(), allLogits);
+    }
 
     // A flag checked between layers and between prefill chunks; nullptr to disable.
     void setCancelFlag(const std::atomic<bool>* flag) { cancel_ = flag; }
 
+    // The lesson "why the KV cache exists": when on, every forward() recomputes K and V for the
+    // sequence's whole prefix (its cached tokens) together with the new tokens, instead of reading
+    // them from the cache. Same logits up to summation order, same tokens; the cost of a step
+    // grows with the position instead of staying flat.
+    void setRecomputePrefix(bool on) { recomputePrefix_ = on; }
+    bool recomputePrefix() const { return recomputePrefix_; }
+
 protected:
+    // Evaluates tokens at positions pos0 .. pos0 + n - 1 of seq (pos0 <= length(seq)), writing
+    // their K/V there, with forward()'s logits and error contract.
+    virtual std::span<const float> evaluate(std::span<const TokenId> tokens, KvBlockPool& pool, SeqId seq, int64_t pos0,
+                                            bool allLogits) = 0;
+
     bool cancelled() const { return cancel_ && cancel_->load(std::memory_order_relaxed); }
     const std::atomic<bool>* cancel_ = nullptr;
+    bool recomputePrefix_ = false;
 };
 
 // exactMatmul: multiply f32 copies of the weights with unquantized activations (4 bytes per

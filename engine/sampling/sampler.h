@@ -1,48 +1,32 @@
 #pragma once
-// Turns one step's logits into the next token: temperature, top-k and top-p (Hugging Face order:
-// temperature reshapes the distribution before the nucleus is chosen), then a seeded draw.
-// Temperature 0 is exact greedy (argmax, ties to the lowest id).
-#include <cstdint>
+// The simple face of the sampler chain: one object that owns its settings, chain and random state.
+// Sampler(params).sample(logits, history) draws the next token; distribution() shows what it draws
+// from. For the per-stage picture and re-sampling of cached steps use SamplerChain directly.
 #include <span>
-#include <string>
 #include <vector>
 
-#include "sampling/rng.h"
-#include "tokenizer/tokenizer.h"
+#include "sampling/sampler_chain.h"
+#include "sampling/sampler_params.h"
 
 namespace dlab {
 
-struct SamplerParams {
-    float temperature = 0.8f;  // [0, 100]; 0 = greedy
-    int topK = 40;             // 0 = off
-    float topP = 0.95f;        // (0, 1]; 1 = off
-    uint64_t seed = 0;
-
-    // Throws dlab::Error naming the option and its valid range.
-    void validate() const;
-};
-
-struct Candidate {
-    TokenId id;
-    float logit;
-    float p;
-};
-
 class Sampler {
 public:
-    explicit Sampler(const SamplerParams& params);
-    TokenId sample(std::span<const float> logits);
-    const SamplerParams& params() const { return params_; }
+    explicit Sampler(const SamplerParams& params);  // throws dlab::Error for invalid settings
+    TokenId sample(std::span<const float> logits, const History& history = {});
+    const SamplerParams& params() const { return chain_.params(); }
+    SamplerState& state() { return state_; }
 
-    // The candidates that survive temperature/top-k/top-p with their renormalised probabilities,
-    // most probable first (what sample() draws from).
-    std::vector<Candidate> distribution(std::span<const float> logits) const;
+    // The candidates the next draw would choose from, most probable first, p renormalised.
+    // Does not advance the random state (XTC's coin is tossed on a copy).
+    std::vector<Candidate> distribution(std::span<const float> logits, const History& history = {}) const;
 
 private:
-    SamplerParams params_;
-    SamplingRng rng_;
+    SamplerChain chain_;
+    SamplerState state_;
 };
 
+// The highest logit's token (ties to the lowest id). Throws for an empty span or a non-finite maximum.
 TokenId argmax(std::span<const float> logits);
 
 }  // namespace dlab

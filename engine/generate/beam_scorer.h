@@ -1,0 +1,28 @@
+#pragma once
+// What beam search needs from a language model, and nothing more: sequences that can be created,
+// forked, extended by one token and released, and the next-token logits of each. Tests implement
+// it with a fixed table; ModelBeamScorer (model_beam_scorer.h) implements it over the paged KV
+// cache, where fork() shares the parent's blocks.
+#include <span>
+#include <vector>
+
+#include "tokenizer/tokenizer.h"
+
+namespace dlab {
+
+class BeamScorer {
+public:
+    virtual ~BeamScorer() = default;
+    // A sequence holding `prompt`; returns its handle.
+    virtual int newSequence(const std::vector<TokenId>& prompt) = 0;
+    // A new sequence with the same tokens as `seq` (which stays valid).
+    virtual int fork(int seq) = 0;
+    // Extends `seq` by one token.
+    virtual void append(int seq, TokenId token) = 0;
+    // Frees `seq`; its handle is not used again.
+    virtual void release(int seq) = 0;
+    // The next-token logits of `seq`: (nVocab). Valid until the next call on this scorer.
+    virtual std::span<const float> logits(int seq) = 0;
+};
+
+}  // namespace dlab

@@ -1,0 +1,103 @@
+#include "generate/model_beam_scorer.h"
+
+#include <string>
+
+#include "core/error.h"
+
+namespace dlab {
+
+ModelBeamScorer::ModelBeamScorer(Backend& backend, KvBlockPool& pool) : backend_(backend), pool_(pool) {}
+
+ModelBeamScorer::~ModelBeamScorer() {
+    for (auto& [id, s] : seqs_)
+        if (pool_.contains(s.kv)) pool_.freeSequence(s.kv);
+}
+
+ModelBeamScorer::Seq& ModelBeamScorer::at(int seq) {
+    auto it = seqs_.find(seq);
+    if (it == seqs_.end()) throw Error("beam search used sequence " + std::to_string(seq) + " after releasing it (a bug in the caller)");
+    return it->second;
+}
+
+const ModelBeamScorer::Seq& ModelBeamScorer::at(int seq) const { return const_cast<ModelBeamScorer*>(this)->at(seq); }
+
+int ModelBeamScorer::newSequence(const std::vector<TokenId>& prompt) {
+    if (prompt.empty()) throw Error("the prompt is empty; give at least one token of text");
+    Seq s;
+    s.kv = pool_.newSequence();
+    s.pending = prompt;
+    seqs_.emplace(next_, std::move(s));
+    return next_++;
+}
+
+int ModelBeamScorer::fork(int seq) {
+    const Seq& parent = at(seq);
+    Seq child;
+    child.kv = pool_.fork(parent.kv, pool_.length(parent.kv));  // shares every block, copies none
+    child.pending = parent.pending;
+    child.logits = parent.logits;
+    seqs_.emplace(next_, std::move(child));
+    return next_++;
+}
+
+void ModelBeamScorer::append(int seq, TokenId token) { at(seq).pending.push_back(token); }
+
+void ModelBeamScorer::release(int seq) {
+    auto it = seqs_.find(seq);
+    if (it == seqs_.end()) return;
+    pool_.freeSequence(it->second.kv);
+    seqs_.erase(it);
+}
+
+std::span<const float> ModelBeamScorer::logits(int seq) {
+    Seq& s = at(seq);
+    if (!s.pending.empty()) {
+        const std::span<const float> out = backend_.forward(s.pending, pool_, s.kv, false);
+        ++forwardCalls_;
+        s.logits.assign(out.begin(), out.end());
+        s.pending.clear();
+    }
+    return s.logits;
+}
+
+SeqId ModelBeamScorer::kvSequence(int seq) const { return at(seq).kv; }
+
+int64_t beamPoolBlocks(int64_t promptTokens, int maxNewTokens, int width, int64_t blockSize) {
+    const int64_t perBeam = KvBlockPool::blocksFor(maxNewTokens, blockSize) + 1;
+    return KvBlockPool::blocksFor(promptTokens, blockSize) + static_cast<int64_t>(width) * perBeam;
+}
+
+BeamResult beamSearchModel(const Model& model, Backend& backend, const std::vector<TokenId>& prompt,
+                           const BeamOptions& options, KvType kvType, int64_t contextLimit,
+                           const BeamStepCallback& onStep, const std::atomic<bool>* cancel) {
+    const int64_t need = static_cast<int64_t>(prompt.size()) + options.maxNewTokens;
+    if (need > contextLimit)
+        throw Error("the prompt (" + std::to_string(prompt.size()) + " tokens) plus " + std::to_string(options.maxNewTokens) +
+                    " new tokens need " + std::to_string(need) + " positions but the context holds " +
+                    std::to_string(contextLimit) + " (raise --ctx, shorten the prompt or lower --max-tokens)");
+    constexpr int64_t kBlockSize = 16;
+    KvBlockPool pool(model.hparams(),
+                     beamPoolBlocks(static_cast<int64_t>(prompt.size()), std::max(options.maxNewTokens, 1),
+                                    std::max(options.width, 1), kBlockSize),
+                     kvType, kBlockSize);
+    pool.setContextLimit(contextLimit);
+    ModelBeamScorer scorer(backend, pool);
+    backend.setCancelFlag(cancel);
+    try {
+        BeamResult r = beamSearch(scorer, prompt, options, onStep, cancel);
+        backend.setCancelFlag(nullptr);
+        return r;
+    } catch (...) {
+        backend.setCancelFlag(nullptr);
+        throw;
+    }
+}
+
+std::vector<TokenId> endOfGenerationTokens(const Tokenizer& tokenizer) {
+    std::vector<TokenId> out;
+    for (TokenId id = 0; id < tokenizer.vocabSize(); ++id)
+        if (tokenizer.isEndOfGeneration(id)) out.push_back(id);
+    return out;
+}
+
+}  // namespace dlab

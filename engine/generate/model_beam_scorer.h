@@ -1,0 +1,69 @@
+#pragma once
+// BeamScorer over the real engine: every beam is a sequence in a paged KvBlockPool, so fork()
+// shares the parent's K/V blocks (the prompt's, and every common prefix) instead of copying or
+// recomputing them; the first write into a shared block copies that block (copy-on-write).
+//
+// Work is lazy: append() only queues the token, and logits() runs the queued tokens through the
+// backend (the whole prompt for a new sequence, one token per step afterwards). A fork copies the
+// parent's last logits and queued tokens. Backend::forward takes one sequence at a time, so the k
+// beams of a step are k forward passes (a batched forward would make it one).
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "generate/beam_search.h"
+#include "model/backend.h"
+
+namespace dlab {
+
+class ModelBeamScorer : public BeamScorer {
+public:
+    // `backend` and `pool` must outlive the scorer; sequences it made are freed by release() or
+    // by its destructor.
+    ModelBeamScorer(Backend& backend, KvBlockPool& pool);
+    ~ModelBeamScorer() override;
+    ModelBeamScorer(const ModelBeamScorer&) = delete;
+    ModelBeamScorer& operator=(const ModelBeamScorer&) = delete;
+
+    int newSequence(const std::vector<TokenId>& prompt) override;
+    int fork(int seq) override;
+    void append(int seq, TokenId token) override;
+    void release(int seq) override;
+    // Throws dlab::Error past the context limit or when the pool runs out of blocks (size it with
+    // beamPoolBlocks), dlab::Cancelled if the backend's cancel flag was raised.
+    std::span<const float> logits(int seq) override;
+
+    SeqId kvSequence(int seq) const;  // the pool's id of a beam (for KV statistics)
+    int forwardCalls() const { return forwardCalls_; }
+
+private:
+    struct Seq {
+        SeqId kv = -1;
+        std::vector<TokenId> pending;  // appended, not yet evaluated
+        std::vector<float> logits;     // (nVocab) after the last evaluated token; empty before
+    };
+    Seq& at(int seq);
+    const Seq& at(int seq) const;
+
+    Backend& backend_;
+    KvBlockPool& pool_;
+    std::map<int, Seq> seqs_;
+    int next_ = 0;
+    int forwardCalls_ = 0;
+};
+
+// Blocks a pool needs for beamSearch(width, maxNewTokens) after promptTokens: the shared prompt
+// once, and per beam its own generated blocks plus a copy of the prompt's partial last block.
+int64_t beamPoolBlocks(int64_t promptTokens, int maxNewTokens, int width, int64_t blockSize);
+
+// The usual set-up in one call: a pool sized by beamPoolBlocks and limited to `contextLimit`
+// positions, a ModelBeamScorer over it, and the search. Throws dlab::Error when the prompt plus
+// maxNewTokens do not fit the context, and whatever beamSearch throws.
+BeamResult beamSearchModel(const Model& model, Backend& backend, const std::vector<TokenId>& prompt,
+                           const BeamOptions& options, KvType kvType, int64_t contextLimit,
+                           const BeamStepCallback& onStep = {}, const std::atomic<bool>* cancel = nullptr);
+
+// Every id the tokenizer treats as end of generation (eos, eot, <|im_end|>, ...), ascending.
+std::vector<TokenId> endOfGenerationTokens(const Tokenizer& tokenizer);
+
+}  // namespace dlab

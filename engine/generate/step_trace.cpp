@@ -1,0 +1,100 @@
+#include "generate/step_trace.h"
+
+#include <charconv>
+#include <cmath>
+
+#include "core/json_writer.h"
+#include "model/kv_stats.h"
+#include "tokenizer/utf8.h"
+
+namespace dlab {
+
+const char* phaseName(Phase p) { return p == Phase::Prefill ? "prefill" : "decode"; }
+
+namespace {
+
+// A float as the double nearest its shortest decimal form, so the writer's %.9g prints "0.1"
+// rather than "0.100000001"; parsing the text back as a float gives the same float.
+double tidy(float f) {
+    if (!std::isfinite(f)) return f;
+    char buf[32];
+    const auto end = std::to_chars(buf, buf + sizeof buf, f).ptr;
+    double d = f;
+    std::from_chars(buf, end, d);
+    return d;
+}
+
+std::string hexBytes(std::string_view s) {
+    static const char digits[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(2 * s.size());
+    for (unsigned char c : s) {
+        out += digits[c >> 4];
+        out += digits[c & 15];
+    }
+    return out;
+}
+
+void writeText(JsonWriter& w, std::string_view bytes) {
+    w.field("text", utf8::sanitize(bytes));
+    w.field("bytes", hexBytes(bytes));
+}
+
+void writeCandidates(JsonWriter& w, const std::vector<Candidate>& top, const TokenText& tokenText) {
+    w.key("top").beginArray();
+    for (const Candidate& c : top) {
+        w.beginObject().field("id", c.id).field("logit", tidy(c.logit)).field("p", tidy(c.p));
+        if (tokenText) w.field("text", utf8::sanitize(tokenText(c.id)));
+        w.endObject();
+    }
+    w.endArray();
+}
+
+}  // namespace
+
+std::string stepTraceJson(const StepTrace& t, const TokenText& tokenText) {
+    JsonWriter w;
+    w.beginObject();
+    w.field("step", t.step).field("seq", t.seq).field("pos", t.pos).field("phase", phaseName(t.phase));
+    w.field("evaluated", t.evaluated);
+    w.field("chosen", t.chosen);
+    writeText(w, t.text);
+    w.field("p", tidy(t.chosenProbability));
+
+    w.key("raw").beginObject();
+    w.field("vocab", t.raw.vocab).field("finite", t.raw.finite).field("maxLogit", tidy(t.raw.maxLogit));
+    w.field("logSumExp", t.raw.logSumExp).field("entropy", tidy(t.raw.entropy));
+    w.endObject();
+
+    w.key("stages").beginArray();
+    for (const StageSnapshot& s : t.stages) {
+        w.beginObject();
+        w.field("stage", s.stage).field("kept", s.kept).field("massKept", tidy(s.massKept)).field("entropy", tidy(s.entropy));
+        w.field("changed", s.changed);
+        writeCandidates(w, s.top, tokenText);
+        w.endObject();
+    }
+    w.endArray();
+
+    w.key("kv").beginObject();
+    w.field("positions", t.kv.positions).field("blocksUsed", t.kv.blocksUsed).field("blocksFree", t.kv.blocksFree);
+    w.field("blocksShared", t.kv.blocksShared).field("bytesInUse", t.kv.bytesInUse).field("bytesSaved", t.kv.bytesSaved);
+    w.endObject();
+
+    w.field("forwardMs", t.forwardMs).field("sampleMs", t.sampleMs);
+    w.endObject();
+    return w.str();
+}
+
+KvTraceStats kvTraceStats(const KvStats& s, int64_t positions) {
+    KvTraceStats k;
+    k.positions = positions;
+    k.blocksUsed = s.blocksUsed;
+    k.blocksFree = s.blocksFree;
+    k.blocksShared = s.blocksShared;
+    k.bytesInUse = s.bytesInUse;
+    k.bytesSaved = s.bytesSavedBySharing;
+    return k;
+}
+
+}  // namespace dlab

@@ -1,0 +1,56 @@
+#include "model/kv_memory.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "core/error.h"
+
+namespace dlab {
+
+// Shapes from each model's config.json (num_hidden_layers, num_attention_heads,
+// num_key_value_heads, hidden_size / num_attention_heads, max_position_embeddings).
+const std::vector<KvShape>& kvPresets() {
+    static const std::vector<KvShape> presets = {
+        {"Llama 2 7B", "llama2-7b", 32, 32, 32, 128, 4096},
+        {"Llama 2 13B", "llama2-13b", 40, 40, 40, 128, 4096},
+        {"Llama 3 8B", "llama3-8b", 32, 32, 8, 128, 8192},
+        {"Llama 3 70B", "llama3-70b", 80, 64, 8, 128, 8192},
+        {"Mistral 7B", "mistral-7b", 32, 32, 8, 128, 32768},
+        {"Qwen2.5 0.5B", "qwen2.5-0.5b", 24, 14, 2, 64, 32768},
+        {"Qwen2.5 7B", "qwen2.5-7b", 28, 28, 4, 128, 32768},
+        {"SmolLM2 135M", "smollm2-135m", 30, 9, 3, 64, 8192},
+        {"GPT-2 124M", "gpt2", 12, 12, 12, 64, 1024},
+    };
+    return presets;
+}
+
+namespace {
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+    return s;
+}
+}  // namespace
+
+const KvShape& findKvPreset(const std::string& name) {
+    const std::string n = lower(name);
+    for (const KvShape& s : kvPresets())
+        if (n == s.key || n == lower(s.name)) return s;
+    std::string list;
+    for (const KvShape& s : kvPresets()) list += (list.empty() ? "" : ", ") + s.key;
+    throw Error("unknown preset '" + name + "' (presets: " + list + ")");
+}
+
+KvShape kvShapeOf(const HParams& hp, const std::string& name) {
+    return {name, name, hp.nLayer, hp.nHead, hp.nHeadKv, hp.headDim, hp.nCtxTrain};
+}
+
+int64_t kvBytesPerPosition(const KvShape& s, KvType t) {
+    checkKvTypeFits(t, s.headDim);
+    return 2 * s.nLayer * s.nHeadKv * static_cast<int64_t>(kvRowBytes(t, s.headDim));
+}
+
+int64_t kvCacheBytes(const KvShape& s, int64_t positions, KvType t, int64_t batch) {
+    return kvBytesPerPosition(s, t) * positions * batch;
+}
+
+}  // namespace dlab

@@ -1,0 +1,87 @@
+#include "sampling/sampler_chain.h"
+
+#include <algorithm>
+
+#include "core/error.h"
+
+namespace dlab {
+
+SamplerChain::SamplerChain(const SamplerParams& params, int topN) : params_(params), topN_(topN) {
+    params_.validate();
+    if (topN < 0) throw Error("--top-n must be 0 or more candidates per snapshot; got " + std::to_string(topN));
+    for (const auto& name : resolveStageOrder(params_.order)) stages_.push_back(makeStage(name, params_));
+}
+
+void SamplerChain::apply(CandidateArray& cands, const History& history) {
+    bool anyChanged = false;
+    for (auto& stage : stages_) {
+        cands.clearChanged();
+        if (stage->enabled()) stage->apply(cands, history);
+        anyChanged = anyChanged || cands.changed();
+        if (!record_) continue;
+        if (cands.changed()) {
+            record_->push_back(takeSnapshot(stage->name(), cands, raw_, rawSummary_->logSumExp, topN_, scratch_));
+        } else if (record_->empty()) {
+            record_->push_back(rawSnapshot(stage->name(), cands, *rawSummary_, topN_, scratch_));
+        } else {
+            // Nothing changed: the previous picture still holds.
+            StageSnapshot same = record_->back();
+            same.stage = std::string(stage->name());
+            same.changed = false;
+            record_->push_back(std::move(same));
+        }
+    }
+    if (anyChanged) cands.markChanged();
+}
+
+void SamplerChain::accept(TokenId token, float p, SamplerState& state) {
+    for (auto& stage : stages_)
+        if (stage->enabled()) stage->accept(token, p, state);
+}
+
+SampleResult SamplerChain::sample(std::span<const float> logits, const History& history, SamplerState& state, bool snapshots) {
+    SampleResult r;
+    r.raw = summarizeLogits(logits);
+    cands_.reset(logits, &state);
+    raw_ = logits;
+    rawSummary_ = &r.raw;
+    record_ = snapshots ? &r.stages : nullptr;
+    r.stages.reserve(snapshots ? stages_.size() : 0);
+    struct Reset {
+        SamplerChain* c;
+        ~Reset() { c->record_ = nullptr; c->rawSummary_ = nullptr; c->raw_ = {}; }
+    } reset{this};
+    apply(cands_, history);
+
+    if (cands_.maxLogit() == -std::numeric_limits<float>::infinity())
+        throw Error("no token is left to sample: the sampler stages removed every candidate "
+                    "(check --logit-bias, --no-repeat-ngram and the penalties)");
+    r.uniform = state.rng.uniform();  // exactly one draw per step (plus one for XTC when it is on)
+    const size_t i = drawIndex(cands_, r.uniform);
+    r.token = cands_[i].id;
+    r.probability = cands_[i].p;
+    accept(r.token, r.probability, state);
+    return r;
+}
+
+size_t drawIndex(CandidateArray& cands, double u) {
+    if (!cands.probsValid()) cands.softmax();
+    const size_t n = cands.size();
+    size_t sortedTo = std::min(n, std::max<size_t>(cands.sortedPrefix(), 64));
+    cands.sortTop(sortedTo);
+    double cum = 0.0;
+    size_t lastPositive = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (i == sortedTo) {
+            sortedTo = std::min(n, sortedTo * 4);
+            cands.sortTop(sortedTo);
+        }
+        if (!(cands[i].p > 0.0f)) continue;
+        cum += cands[i].p;
+        lastPositive = i;
+        if (u < cum) return i;
+    }
+    return lastPositive;  // rounding left the total just under 1
+}
+
+}  // namespace dlab

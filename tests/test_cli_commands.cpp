@@ -1,0 +1,115 @@
+// The command-line tool's commands do what they say, on a tiny model and a vocabulary-only file.
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTest>
+
+#include <fstream>
+
+#include "gguf/tiny_model.h"
+#include "test_paths.h"
+
+using namespace dlab;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+Run cli(const QStringList& args) {
+    QProcess p;
+    p.start(QString::fromStdString(test::cliPath()), args);
+    Run r;
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+QString tinyModel() { return QString::fromStdString(test::scratchDir() + "/tiny-llama.gguf"); }
+QString vocabOnly() { return QString::fromStdString(test::dataDir() + "/tokenizer/ggml-vocab-gpt-2.gguf"); }
+
+}  // namespace
+
+class TestCliCommands : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { writeTinyModel(TinyModelSpec{}, tinyModel().toStdString()); }
+
+    void infoJsonDescribesTheModel() {
+        const Run r = cli({"info", "--model", tinyModel(), "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["architecture"].toString(), QString("llama"));
+        QCOMPARE(o["n_layer"].toInt(), 2);
+        QCOMPARE(o["n_head_kv"].toInt(), 2);
+        // 2 (K and V) · 2 layers · 2 KV heads · 16 head size · 2 bytes
+        QCOMPARE(o["kv_bytes_per_token_f16"].toInt(), 2 * 2 * 2 * 16 * 2);
+        QCOMPARE(o["tokenizer"].toObject()["vocab"].toInt(), kTinyVocabSize);
+    }
+
+    void infoAndTokenizeWorkOnVocabularyOnlyFiles() {
+        const Run info = cli({"info", "--model", vocabOnly()});
+        QCOMPARE(info.exitCode, 0);
+        QVERIFY(info.out.contains("vocabulary-only"));
+        const Run tok = cli({"tokenize", "--model", vocabOnly(), "--text", "Hello world", "--ids-only"});
+        QCOMPARE(tok.exitCode, 0);
+        QCOMPARE(tok.out, QByteArray("15496 995\n"));  // GPT-2's ids, as llama.cpp gives them
+    }
+
+    void detokenizeInvertsTokenize() {
+        const Run tok = cli({"tokenize", "--model", vocabOnly(), "--text", "Decoding, step by step.", "--ids-only"});
+        QCOMPARE(tok.exitCode, 0);
+        QStringList args{"detokenize", "--model", vocabOnly()};
+        args << QString::fromUtf8(tok.out.trimmed()).split(' ');
+        const Run detok = cli(args);
+        QCOMPARE(detok.exitCode, 0);
+        QCOMPARE(detok.out, QByteArray("Decoding, step by step.\n"));
+    }
+
+    void generateIsReproducibleAcrossThreadCounts_data() {
+        QTest::addColumn<QString>("temperature");
+        QTest::newRow("greedy") << "0";
+        QTest::newRow("sampled") << "0.9";
+    }
+    void generateIsReproducibleAcrossThreadCounts() {
+        QFETCH(QString, temperature);
+        const QStringList common{"generate", "--model", tinyModel(), "--prompt", "the cat", "--max-tokens", "24",
+                                 "--temperature", temperature, "--seed", "11", "--quiet"};
+        const Run one = cli(common + QStringList{"--threads", "1"});
+        const Run two = cli(common + QStringList{"--threads", "2"});
+        QCOMPARE(one.exitCode, 0);
+        QCOMPARE(two.exitCode, 0);
+        QVERIFY(one.out.size() > 1);
+        QCOMPARE(one.out, two.out);
+    }
+
+    void benchReportsBothTests() {
+        const Run r = cli({"bench", "--model", tinyModel(), "-p", "32", "-n", "8", "--reps", "1", "--threads", "2", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QVERIFY(o["pp_tokens_per_s"].toDouble() > 0);
+        QVERIFY(o["tg_tokens_per_s"].toDouble() > 0);
+    }
+
+    void perplexityIsAPositiveNumberBelowTheVocabularySize() {
+        const std::string path = test::scratchDir() + "/text.txt";
+        std::ofstream(path) << QByteArray("the quick brown fox jumps over the lazy dog. ").repeated(20).toStdString();
+        const Run r = cli({"perplexity", "--model", tinyModel(), "--file", QString::fromStdString(path), "--ctx", "64"});
+        QCOMPARE(r.exitCode, 0);
+        const QList<QByteArray> words = r.out.split(' ');
+        QCOMPARE(words.value(0), QByteArray("perplexity"));
+        const double ppl = words.value(1).toDouble();
+        // A random-weights model is close to uniform over its 320 tokens, never better than 1.
+        QVERIFY2(ppl > 1.0 && ppl < 2.0 * kTinyVocabSize, r.out.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliCommands)
+#include "test_cli_commands.moc"

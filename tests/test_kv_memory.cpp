@@ -1,0 +1,67 @@
+// KV memory arithmetic: 2 · layers · kv_heads · head_dim · positions · bytes per value, for the
+// presets and through `decoding-lab-cli kv`.
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTest>
+
+#include "core/error.h"
+#include "model/kv_memory.h"
+#include "test_paths.h"
+
+using namespace dlab;
+
+class TestKvMemory : public QObject {
+    Q_OBJECT
+private slots:
+    void presetBytes_data() {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QString>("type");
+        QTest::addColumn<qint64>("positions");
+        QTest::addColumn<qint64>("batch");
+        QTest::addColumn<qint64>("bytes");
+        QTest::newRow("Llama 2 7B, 4096 f16 = 2 GiB") << "llama2-7b" << "f16" << 4096LL << 1LL << (2LL << 30);
+        QTest::newRow("Llama 3 8B, 1 f16 = 128 KiB") << "llama3-8b" << "f16" << 1LL << 1LL << (128LL << 10);
+        QTest::newRow("Llama 3 8B, 8192 f32 = 2 GiB") << "Llama 3 8B" << "f32" << 8192LL << 1LL << (2LL << 30);
+        QTest::newRow("Llama 3 70B, 1 f16 = 320 KiB") << "llama3-70b" << "f16" << 1LL << 1LL << (320LL << 10);
+        QTest::newRow("Mistral 7B, 1 f16 = 128 KiB") << "mistral-7b" << "f16" << 1LL << 1LL << (128LL << 10);
+        QTest::newRow("Qwen2.5 0.5B, 1 f16 = 12 KiB") << "qwen2.5-0.5b" << "f16" << 1LL << 1LL << (12LL << 10);
+        QTest::newRow("Qwen2.5 7B, 1 f16 = 56 KiB") << "qwen2.5-7b" << "f16" << 1LL << 1LL << (56LL << 10);
+        QTest::newRow("SmolLM2 135M, 1 f16 = 22.5 KiB") << "smollm2-135m" << "f16" << 1LL << 1LL << 23040LL;
+        // q8_0: 34 bytes per 32 values
+        QTest::newRow("Llama 2 7B, 4096 q8_0") << "llama2-7b" << "q8_0" << 4096LL << 1LL << (2LL << 30) / 2 * 34 / 32;
+        QTest::newRow("Llama 3 8B, 4096 f16 × 8") << "llama3-8b" << "f16" << 4096LL << 8LL << (4LL << 30);
+    }
+    void presetBytes() {
+        QFETCH(QString, preset);
+        QFETCH(QString, type);
+        QFETCH(qint64, positions);
+        QFETCH(qint64, batch);
+        QFETCH(qint64, bytes);
+        QCOMPARE(qint64(kvCacheBytes(findKvPreset(preset.toStdString()), positions, parseKvType(type.toStdString()), batch)), bytes);
+    }
+
+    void unknownPresetListsTheKnownOnes() {
+        try {
+            findKvPreset("llama9-1t");
+            QFAIL("no error");
+        } catch (const Error& e) {
+            QVERIFY2(QString(e.what()).contains("llama3-8b"), e.what());
+        }
+    }
+
+    void cliPrintsTheBytes() {
+        QProcess p;
+        p.start(QString::fromStdString(test::cliPath()),
+                {"kv", "--preset", "llama2-7b", "--context", "4096", "--dtype", "f16", "--batch", "2", "--json"});
+        QVERIFY(p.waitForFinished(30000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        const QJsonObject o = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+        QCOMPARE(o["bytes"].toDouble(), double(4LL << 30));
+        QCOMPARE(o["bytes_per_position"].toDouble(), double(512 << 10));
+        QCOMPARE(o["blocks"].toDouble(), 512.0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestKvMemory)
+#include "test_kv_memory.moc"
