@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 
+#include "cmd_compare.h"
 #include "cmd_kv.h"
 #include "cmd_sample.h"
 #include "commands.h"
@@ -34,6 +35,9 @@ commands:
               applies the sampler chain to given logits and prints every stage's distribution
   kv          --preset NAME | --model M [--context N] [--dtype f16|f32|q8_0] [--batch B] [--block-size 16] [--json] | --list
               KV-cache memory: 2 · layers · kv_heads · head_dim · positions · bytes
+  compare     --prompt T [--chat] --run SPEC [--run SPEC ...] [--max-tokens 32] [--threads N] [--ctx N]
+              [--kv-type f16|f32|q8_0] [--block-size 16] [--json]   one prefill, runs forked from it side by side;
+              SPEC: greedy | beam:k=4,lp=1.0,es=false | sample:t=0.7,p=0.9,k=40,minp=0.05,rep=1.1,seed=1
   make-tiny-model --arch llama|qwen2|gpt2 --out PATH [--seed N] [--type f32|f16|q8_0|q4_1] [--tied]
 )";
 
@@ -50,6 +54,7 @@ int main(int argc, char** argv) {
     const std::map<std::string, std::function<int(Args&)>> commands = {
         {"info", runInfo}, {"tokenize", runTokenize}, {"detokenize", runDetokenize}, {"generate", runGenerate},
         {"bench", runBench}, {"perplexity", runPerplexity}, {"sample", runSample}, {"kv", runKv},
+        {"compare", runCompare},
     };
     try {
 #ifdef DLAB_HAS_TINY_MODEL
