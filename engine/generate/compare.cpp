@@ -9,7 +9,6 @@
 
 #include "core/error.h"
 #include "generate/model_beam_scorer.h"
-#include "generate/prefix_beam_scorer.h"
 #include "sampling/sampler_chain.h"
 #include "tokenizer/utf8.h"
 
@@ -82,12 +81,12 @@ void runSampled(const Model& model, Backend& backend, KvBlockPool& pool, SeqId s
 
 void runBeam(const Model& model, Backend& backend, KvBlockPool& pool, SeqId seq, const std::vector<TokenId>& prompt,
              const std::vector<float>& promptLogits, int maxTokens, PeakTracker& tracker, RunResult& r) {
-    PrefixBeamScorer* self = nullptr;
+    ModelBeamScorer* self = nullptr;
     auto measure = [&] {
         tracker.sample();
         if (self) notePeak(pool, self->kvSequences(), r);
     };
-    PrefixBeamScorer scorer(backend, pool, seq, promptLogits, measure);
+    ModelBeamScorer scorer(backend, pool, seq, promptLogits, measure);
     self = &scorer;
     BeamOptions opt;
     opt.width = r.spec.beamWidth;

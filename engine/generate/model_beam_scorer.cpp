@@ -8,6 +8,15 @@ namespace dlab {
 
 ModelBeamScorer::ModelBeamScorer(Backend& backend, KvBlockPool& pool) : backend_(backend), pool_(pool) {}
 
+ModelBeamScorer::ModelBeamScorer(Backend& backend, KvBlockPool& pool, SeqId root, std::vector<float> rootLogits,
+                                 std::function<void()> afterForward)
+    : backend_(backend), pool_(pool), afterForward_(std::move(afterForward)), hasRoot_(true), next_(1) {
+    Seq s;
+    s.kv = root;
+    s.logits = std::move(rootLogits);
+    seqs_.emplace(0, std::move(s));
+}
+
 ModelBeamScorer::~ModelBeamScorer() {
     for (auto& [id, s] : seqs_)
         if (pool_.contains(s.kv)) pool_.freeSequence(s.kv);
@@ -23,6 +32,13 @@ const ModelBeamScorer::Seq& ModelBeamScorer::at(int seq) const { return const_ca
 
 int ModelBeamScorer::newSequence(const std::vector<TokenId>& prompt) {
     if (prompt.empty()) throw Error("the prompt is empty; give at least one token of text");
+    if (hasRoot_) {
+        if (rootTaken_ || !seqs_.count(0)) throw Error("a prefilled beam scorer runs one search; make a new scorer for the next");
+        if (prompt != pool_.tokens(seqs_.at(0).kv))
+            throw Error("beam search was given a prompt other than the one evaluated in the shared KV sequence (a bug in the caller)");
+        rootTaken_ = true;
+        return 0;
+    }
     Seq s;
     s.kv = pool_.newSequence();
     s.pending = prompt;
@@ -56,11 +72,18 @@ std::span<const float> ModelBeamScorer::logits(int seq) {
         ++forwardCalls_;
         s.logits.assign(out.begin(), out.end());
         s.pending.clear();
+        if (afterForward_) afterForward_();
     }
     return s.logits;
 }
 
 SeqId ModelBeamScorer::kvSequence(int seq) const { return at(seq).kv; }
+
+std::vector<SeqId> ModelBeamScorer::kvSequences() const {
+    std::vector<SeqId> ids;
+    for (const auto& [id, s] : seqs_) ids.push_back(s.kv);
+    return ids;
+}
 
 int64_t beamPoolBlocks(int64_t promptTokens, int maxNewTokens, int width, int64_t blockSize) {
     const int64_t perBeam = KvBlockPool::blocksFor(maxNewTokens, blockSize) + 1;

@@ -8,6 +8,7 @@
 // parent's last logits and queued tokens. Backend::forward takes one sequence at a time, so the k
 // beams of a step are k forward passes (a batched forward would make it one).
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <vector>
 
@@ -21,6 +22,13 @@ public:
     // `backend` and `pool` must outlive the scorer; sequences it made are freed by release() or
     // by its destructor.
     ModelBeamScorer(Backend& backend, KvBlockPool& pool);
+    // A search that starts from a prompt already evaluated in the pool: `root` holds the prompt and
+    // rootLogits (nVocab) follow its last token; newSequence() then returns it without recomputing
+    // anything (and checks it was given the same tokens), so every beam forks from the shared
+    // prefill. The scorer takes the root over. afterForward runs after every forward pass (for a
+    // caller that tracks the pool's high-water mark). compareRuns() uses this.
+    ModelBeamScorer(Backend& backend, KvBlockPool& pool, SeqId root, std::vector<float> rootLogits,
+                    std::function<void()> afterForward = {});
     ~ModelBeamScorer() override;
     ModelBeamScorer(const ModelBeamScorer&) = delete;
     ModelBeamScorer& operator=(const ModelBeamScorer&) = delete;
@@ -33,7 +41,8 @@ public:
     // beamPoolBlocks), dlab::Cancelled if the backend's cancel flag was raised.
     std::span<const float> logits(int seq) override;
 
-    SeqId kvSequence(int seq) const;  // the pool's id of a beam (for KV statistics)
+    SeqId kvSequence(int seq) const;        // the pool's id of a beam (for KV statistics)
+    std::vector<SeqId> kvSequences() const;  // the pool ids of the live beams
     int forwardCalls() const { return forwardCalls_; }
 
 private:
@@ -47,7 +56,10 @@ private:
 
     Backend& backend_;
     KvBlockPool& pool_;
+    std::function<void()> afterForward_;
     std::map<int, Seq> seqs_;
+    bool hasRoot_ = false;   // constructed over a prefilled root (id 0)
+    bool rootTaken_ = false;
     int next_ = 0;
     int forwardCalls_ = 0;
 };
