@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "tokenizer/utf8.h"
 
 namespace dlab::cli {
 
@@ -77,7 +78,7 @@ public:
                         pos_ += 6;
                         cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
                     }
-                    appendUtf8(out, cp);
+                    utf8::append(out, static_cast<char32_t>(cp));
                     break;
                 }
                 default: out += c;  // \" \\ \/
@@ -122,20 +123,6 @@ public:
     size_t pos() const { return pos_; }
 
 private:
-    static void appendUtf8(std::string& out, unsigned cp) {
-        if (cp < 0x80) out += static_cast<char>(cp);
-        else if (cp < 0x800) { out += static_cast<char>(0xC0 | (cp >> 6)); out += static_cast<char>(0x80 | (cp & 0x3F)); }
-        else if (cp < 0x10000) {
-            out += static_cast<char>(0xE0 | (cp >> 12));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else {
-            out += static_cast<char>(0xF0 | (cp >> 18));
-            out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        }
-    }
     const std::string& s_;
     const std::string& file_;
     size_t pos_ = 0;
