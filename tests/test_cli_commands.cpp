@@ -98,6 +98,17 @@ private slots:
         QVERIFY(o["tg_tokens_per_s"].toDouble() > 0);
     }
 
+    void branchEvaluatesOnlyTheNewTokens() {
+        // 24 steps, branch at step 20: the branch takes steps 20..23, one new token each; the
+        // prompt and steps 0..19 are shared with the original, not evaluated again.
+        const Run r = cli({"branch", "--model", tinyModel(), "--prompt", "the quick brown fox jumps", "--max-tokens", "24",
+                           "--at", "20", "--temperature", "0", "--alternative", "2"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(", 3 more for the branch"), r.out.constData());
+        QVERIFY2(r.out.contains("shared by both branches"), r.out.constData());
+        QVERIFY(!r.out.contains(" 0 shared by both branches"));
+    }
+
     void perplexityIsAPositiveNumberBelowTheVocabularySize() {
         const std::string path = test::scratchDir() + "/text.txt";
         std::ofstream(path) << QByteArray("the quick brown fox jumps over the lazy dog. ").repeated(20).toStdString();

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "cmd_compare.h"
+#include "cmd_branch.h"
 #include "cmd_kv.h"
 #include "cmd_sample.h"
 #include "commands.h"
@@ -33,6 +34,8 @@ commands:
   perplexity  --file F [--ctx 512] [--threads N]
   sample      --logits FILE.json [sampler options] [--order hf|llama.cpp|mirostat|LIST] [--top-n N] [--json]
               applies the sampler chain to given logits and prints every stage's distribution
+  branch      --prompt T [--chat] [--max-tokens 32] [--at STEP] [--token ID | --alternative K] [sampler options]
+              generate, then force another token at STEP and continue; the prefix's KV blocks are shared
   kv          --preset NAME | --model M [--context N] [--dtype f16|f32|q8_0] [--batch B] [--block-size 16] [--json] | --list
               KV-cache memory: 2 · layers · kv_heads · head_dim · positions · bytes
   compare     --prompt T [--chat] --run SPEC [--run SPEC ...] [--max-tokens 32] [--threads N] [--ctx N]
@@ -53,7 +56,7 @@ int main(int argc, char** argv) {
     using namespace dlab::cli;
     const std::map<std::string, std::function<int(Args&)>> commands = {
         {"info", runInfo}, {"tokenize", runTokenize}, {"detokenize", runDetokenize}, {"generate", runGenerate},
-        {"bench", runBench}, {"perplexity", runPerplexity}, {"sample", runSample}, {"kv", runKv},
+        {"bench", runBench}, {"perplexity", runPerplexity}, {"sample", runSample}, {"kv", runKv}, {"branch", runBranch},
         {"compare", runCompare},
     };
     try {

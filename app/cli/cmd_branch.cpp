@@ -1,0 +1,108 @@
+#include "cmd_branch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+#include "cmd_sample.h"
+#include "commands.h"
+#include "core/error.h"
+#include "generate/chat_prompt.h"
+#include "generate/session.h"
+
+namespace dlab::cli {
+
+namespace {
+
+struct Alternative {
+    TokenId id;
+    double p;
+};
+
+// The k most probable tokens of raw logits (softmax at temperature 1), most probable first.
+std::vector<Alternative> topAlternatives(std::span<const float> logits, int k) {
+    std::vector<TokenId> ids(logits.size());
+    std::iota(ids.begin(), ids.end(), 0);
+    k = std::min<int>(k, static_cast<int>(ids.size()));
+    std::partial_sort(ids.begin(), ids.begin() + k, ids.end(),
+                      [&](TokenId a, TokenId b) { return logits[a] > logits[b] || (logits[a] == logits[b] && a < b); });
+    const float mx = logits[ids[0]];
+    double z = 0.0;
+    for (float l : logits) z += std::exp(double(l) - mx);
+    std::vector<Alternative> out;
+    for (int i = 0; i < k; ++i) out.push_back({ids[i], std::exp(double(logits[ids[i]]) - mx) / z});
+    return out;
+}
+
+std::string shown(const Tokenizer& tok, TokenId id) {
+    std::string s = tok.tokenToPiece(id, true), out;
+    for (char c : s) out += c == '\n' ? std::string("\\n") : std::string(1, c);
+    return out;
+}
+
+std::string continuation(const Session& s, BranchId b, const Tokenizer& tok) {
+    const auto& all = s.tokens(b);
+    return tok.decode(std::vector<TokenId>(all.begin() + static_cast<long>(s.prompt().size()), all.end()));
+}
+
+}  // namespace
+
+int runBranch(Args& args) {
+    const std::string path = modelPathOption(args);
+    const int threads = threadsOption(args);
+    const auto prompt = args.value("--prompt");
+    const bool chat = args.flag("--chat");
+    const int maxTokens = static_cast<int>(args.integer("--max-tokens", 32, 1, 1 << 16));
+    const int at = static_cast<int>(args.integer("--at", 0, 0, 1 << 16));
+    const auto forced = args.value("--token");
+    const int alternative = static_cast<int>(args.integer("--alternative", 2, 1, 100));
+    SessionOptions opt;
+    readSamplerOptions(args, opt.sampler);
+    opt.contextLength = args.integer("--ctx", 0, 0, 1 << 24);
+    opt.kvType = parseKvType(args.value("--kv-type", "f16"));
+    opt.stopAtEndOfGeneration = false;
+    args.finish();
+    if (!prompt) throw Error("branch: --prompt is required");
+    if (at >= maxTokens) throw Error("branch: --at must be below --max-tokens (" + std::to_string(maxTokens) + ")");
+    opt.sampler.validate();
+
+    auto model = Model::load(path);
+    const Tokenizer& tok = model->tokenizer();
+    const auto ids = chat ? chatPromptTokens(*model, {{"user", *prompt}}) : tok.encode(*prompt, tok.addsBosByDefault(), false);
+    auto backend = makeCpuBackend(*model, threads);
+    Session session(*model, *backend, ids, opt);
+
+    session.run(maxTokens);
+    const BranchId original = session.current();
+    const int64_t evaluatedBefore = session.evaluatedTokens();
+    std::printf("original (%d tokens):\n%s\n\n", session.steps(), continuation(session, original, tok).c_str());
+
+    const auto alts = topAlternatives(session.logits(at), std::max(5, alternative));
+    const TokenId chosen = session.tokens(original)[session.prompt().size() + at];
+    std::printf("step %d chose '%s'; the most probable tokens there:\n", at, shown(tok, chosen).c_str());
+    for (size_t i = 0; i < alts.size(); ++i)
+        std::printf("  %zu. %6d  p %.4f  '%s'%s\n", i + 1, alts[i].id, alts[i].p, shown(tok, alts[i].id).c_str(),
+                    alts[i].id == chosen ? "  <- chosen" : "");
+
+    TokenId token = alts[alternative - 1].id;
+    if (forced) {
+        char* end = nullptr;
+        const long v = std::strtol(forced->c_str(), &end, 10);
+        if (forced->empty() || *end != '\0') throw Error("branch: --token must be a token id; got '" + *forced + "'");
+        token = static_cast<TokenId>(v);
+    }
+    session.branch(at, token);
+    session.run(maxTokens - at - 1);
+    const KvStats kv = session.kvStats();
+    std::printf("\nbranch at step %d with '%s' (%d tokens):\n%s\n\n", at, shown(tok, token).c_str(), session.steps(),
+                continuation(session, session.current(), tok).c_str());
+    std::printf("tokens evaluated: %lld for the original (prompt %zu + %d steps), %lld more for the branch "
+                "(the shared prefix was not recomputed)\n",
+                (long long)evaluatedBefore, ids.size(), maxTokens - 1, (long long)(session.evaluatedTokens() - evaluatedBefore));
+    std::printf("KV blocks: %lld in use, %lld shared by both branches, %lld bytes saved by sharing\n", (long long)kv.blocksUsed,
+                (long long)kv.blocksShared, (long long)kv.bytesSavedBySharing);
+    return 0;
+}
+
+}  // namespace dlab::cli
