@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <memory>
 
+#include "model/model_locator.h"
+
 namespace dlab::test {
 
 std::string dataDir() { return DLAB_TEST_DATA_DIR; }
@@ -20,10 +22,7 @@ std::string scratchDir() {
 
 std::string defaultModelPath() {
     if (const char* env = std::getenv("DECODING_LAB_MODEL"); env && *env) return env;
-    std::string base;
-    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg) base = xdg;
-    else if (const char* home = std::getenv("HOME"); home && *home) base = std::string(home) + "/.local/share";
-    const std::string path = base + "/decoding-lab/models/SmolLM2-135M-Instruct.Q4_1.gguf";
+    const std::string path = modelDirectory() + "/" + kDefaultModelFile;
     return std::filesystem::exists(path) ? path : std::string();
 }
 
