@@ -7,7 +7,8 @@ BUILD_DIR="${DLAB_BUILD_DIR:-$ROOT/build}"
 
 PACKAGES=(build-essential cmake ninja-build pkg-config git python3 python3-pip ca-certificates
           libeigen3-dev libspdlog-dev libfmt-dev libpcre2-dev
-          qt6-base-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libgl-dev
+          qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+          libgl-dev libxkbcommon-dev
           clang libclang-rt-14-dev xvfb xauth time)
 
 missing=()

@@ -8,7 +8,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${DLAB_BUILD_DIR:-$ROOT/build}"
 LOG="$(mktemp)"
 trap 'rm -f "$LOG"' EXIT
-ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)" | tee "$LOG"
+ctest --test-dir "$BUILD_DIR" --output-on-failure --no-tests=error -j"$(nproc)" | tee "$LOG"
 suites=$(sed -n 's/.*tests passed, 0 tests failed out of \([0-9]*\).*/\1/p' "$LOG" | tail -n 1)
 "$ROOT/tests/fuzz/run_fuzzers.sh" "${DLAB_FUZZ_SECONDS:-60}"
 echo "all: $((suites + 2)) passed, 0 failed"
