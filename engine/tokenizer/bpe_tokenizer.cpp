@@ -3,6 +3,7 @@
 #include <queue>
 
 #include "tokenizer/byte_unicode.h"
+#include "tokenizer/utf8.h"
 
 namespace dlab {
 namespace {
@@ -120,9 +121,7 @@ void BpeTokenizer::encodeWord(const std::string& word, std::vector<TokenId>& out
     std::vector<Symbol> symbols;
     symbols.reserve(word.size());
     for (size_t pos = 0; pos < word.size();) {
-        const uint8_t lead = static_cast<uint8_t>(word[pos]);
-        size_t n = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
-        n = std::min(n, word.size() - pos);
+        const size_t n = utf8::charLengthAt(word, pos);
         const int index = static_cast<int>(symbols.size());
         symbols.push_back({static_cast<uint32_t>(pos), static_cast<uint32_t>(n), index - 1, -1,
                            vocab_.find(std::string_view(word).substr(pos, n))});

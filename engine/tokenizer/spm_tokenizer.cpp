@@ -4,6 +4,7 @@
 #include <queue>
 
 #include "core/error.h"
+#include "tokenizer/utf8.h"
 
 namespace dlab {
 namespace {
@@ -95,9 +96,7 @@ void SpmTokenizer::encodeText(const std::string& text, std::vector<TokenId>& out
     std::vector<Symbol> symbols;
     symbols.reserve(text.size());
     for (size_t pos = 0; pos < text.size();) {
-        const uint8_t lead = static_cast<uint8_t>(text[pos]);
-        size_t n = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
-        n = std::min(n, text.size() - pos);
+        const size_t n = utf8::charLengthAt(text, pos);
         const int index = static_cast<int>(symbols.size());
         symbols.push_back({static_cast<uint32_t>(pos), static_cast<uint32_t>(n), index - 1, -1});
         if (index > 0) symbols[static_cast<size_t>(index - 1)].next = index;

@@ -21,6 +21,14 @@ size_t firstInvalidOffset(std::string_view text);
 // Throws dlab::Error("text is not valid UTF-8 (invalid byte 0xC3 at offset 7)") when needed.
 void requireValid(std::string_view text);
 
+// Bytes of the character whose lead byte is text[pos], clipped to the text's end; for text
+// already checked with requireValid(), where the lead byte alone tells the length.
+inline size_t charLengthAt(std::string_view text, size_t pos) {
+    const auto lead = static_cast<unsigned char>(text[pos]);
+    const size_t n = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+    return n < text.size() - pos ? n : text.size() - pos;
+}
+
 // Decodes the character at text[pos] (which must be valid) and advances pos past it.
 char32_t decode(std::string_view text, size_t& pos);
 // Appends the UTF-8 encoding of cp (cp must be a valid scalar value).
