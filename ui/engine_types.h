@@ -11,6 +11,8 @@
 #include "sampling/sampler_chain.h"
 #include "sampling/sampler_params.h"
 #include "widgets/distribution_chart.h"
+#include "widgets/sampler_waterfall.h"
+#include "widgets/token_strip.h"
 
 namespace dlab::ui {
 
@@ -21,18 +23,59 @@ struct ModelSummary {
     qint64 parameters = 0;
     qint64 vocab = 0;
     qint64 layers = 0;
-    qint64 contextLength = 0;
+    qint64 contextLength = 0; // positions a session may use (min(trained context, 2048))
+    qint64 fileBytes = 0;
     QString tensorTypes;      // "Q4_1 (210), F32 (61)"
     QString backend;          // "cpu (2 threads)"
+};
+
+// The loop the repetition detector found at the end of the generated tokens (strip indices).
+struct RepetitionView {
+    bool found = false;
+    int first = 0;            // first strip index of the looping span
+    int count = 0;            // tokens in the span
+    int period = 0;           // tokens in the repeated block
+    int repeats = 0;          // whole repetitions
 };
 
 // What the playground shows for one step (or one re-sample of it), ready to draw.
 struct StepView {
     int step = -1;
     QList<widgets::DistributionBar> bars;   // top-N by raw logit
+    QList<double> logits;                   // their raw logits (same order)
+    widgets::DistributionCutoffs cutoffs;   // cumulative line and top-k / top-p markers
+    QList<widgets::StagePanel> stages;      // "raw", then one panel per chain stage
+    widgets::StripToken token;              // the chosen token as a strip chip
     QString chosenText;                     // the chosen token, printable
     float chosenProbability = 0.0f;
     QString generatedText;                  // everything generated so far on this branch
+    RepetitionView repetition;              // over the whole strip of this branch
+    qint64 contextUsed = 0;                 // positions of this branch (prompt + generated)
+    qint64 kvBytes = 0;                     // KV cache bytes in use
+};
+
+// A branch replaced the strip from some step on: the whole strip of the new current branch.
+struct BranchView {
+    int branch = 0;
+    int step = -1;                          // the step that took the chosen alternative
+    QList<widgets::StripToken> strip;       // every generated token of the new branch
+    StepView view;                          // that step re-sampled under the page's settings
+};
+
+// One chat message as the chat page and the worker exchange it.
+struct ChatTurn {
+    QString role;             // "system", "user", "assistant"
+    QString text;
+};
+
+// How one answer went.
+struct ChatStats {
+    int promptTokens = 0;
+    int tokens = 0;                 // generated
+    double timeToFirstTokenMs = 0.0;
+    double tokensPerSecond = 0.0;   // decode rate after the first token
+    QString stopReason;             // "eos", "length", "context", "stopped"
+    bool stopped = false;           // Stop was pressed
 };
 
 // Printable form of a token piece for labels: spaces as '␣', newlines as '↵', tabs as '⇥'.
@@ -44,6 +87,9 @@ void registerEngineTypes();
 
 Q_DECLARE_METATYPE(dlab::ui::ModelSummary)
 Q_DECLARE_METATYPE(dlab::ui::StepView)
+Q_DECLARE_METATYPE(dlab::ui::BranchView)
+Q_DECLARE_METATYPE(dlab::ui::ChatTurn)
+Q_DECLARE_METATYPE(dlab::ui::ChatStats)
 Q_DECLARE_METATYPE(dlab::StepTrace)
 Q_DECLARE_METATYPE(dlab::SampleResult)
 Q_DECLARE_METATYPE(dlab::SamplerParams)

@@ -5,12 +5,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
 #include "core/error.h"
+#include "generate/repetition.h"
 #include "generate/session.h"
 #include "model/backend.h"
 #include "model/model.h"
+#include "ui/step_views.h"
 
 namespace dlab::ui {
 
@@ -25,25 +26,42 @@ QString printableToken(const std::string& piece) {
 void registerEngineTypes() {
     qRegisterMetaType<dlab::ui::ModelSummary>();
     qRegisterMetaType<dlab::ui::StepView>();
+    qRegisterMetaType<dlab::ui::BranchView>();
+    qRegisterMetaType<dlab::ui::ChatTurn>();
+    qRegisterMetaType<QList<dlab::ui::ChatTurn>>();
+    qRegisterMetaType<dlab::ui::ChatStats>();
     qRegisterMetaType<dlab::StepTrace>();
     qRegisterMetaType<dlab::SampleResult>();
     qRegisterMetaType<dlab::SamplerParams>();
     qRegisterMetaType<dlab::widgets::DistributionBar>();
+    qRegisterMetaType<dlab::widgets::DistributionCutoffs>();
+    qRegisterMetaType<dlab::widgets::StagePanel>();
+    qRegisterMetaType<dlab::widgets::StripToken>();
+    qRegisterMetaType<QList<dlab::widgets::StripToken>>();
 }
+
+namespace {
+QString stopReasonText(StopReason r) {
+    switch (r) {
+    case StopReason::EndOfGeneration: return QStringLiteral("eos");
+    case StopReason::ContextFull: return QStringLiteral("context");
+    case StopReason::Cancelled: return QStringLiteral("stopped");
+    default: return QStringLiteral("length");
+    }
+}
+}  // namespace
 
 EngineWorker::EngineWorker(QObject* parent) : QObject(parent) {}
 
 EngineWorker::~EngineWorker() {
+    chatSession_.reset();
     session_.reset();
     backend_.reset();
     model_.reset();
 }
 
-void EngineWorker::loadModel(const QString& path) {
+void EngineWorker::loadModel(const QString& path, int threads) {
     cancel_.store(false);
-    session_.reset();
-    backend_.reset();
-    model_.reset();
     try {
         int lastPercent = -1;
         auto model = Model::load(path.toStdString(), [&](float f) {
@@ -55,9 +73,14 @@ void EngineWorker::loadModel(const QString& path) {
             }
             return !cancel_.load();
         });
-        const int threads = std::max(1, std::min(QThread::idealThreadCount(), 8));
-        backend_ = makeCpuBackend(*model, threads);
-        backend_->setCancelFlag(&cancel_);
+        if (threads <= 0) threads = std::max(1, std::min(QThread::idealThreadCount(), 8));
+        auto backend = makeCpuBackend(*model, threads);
+        backend->setCancelFlag(&cancel_);
+        // Only now is the previous model replaced: a failed or cancelled load leaves it usable.
+        chatSession_.reset();
+        session_.reset();
+        strips_.clear();
+        backend_ = std::move(backend);
         model_ = std::move(model);
 
         const GgufFile& f = model_->file();
@@ -70,23 +93,21 @@ void EngineWorker::loadModel(const QString& path) {
         s.parameters = model_->parameterCount();
         s.vocab = model_->hparams().nVocab;
         s.layers = model_->hparams().nLayer;
-        s.contextLength = model_->hparams().nCtxTrain;
+        s.contextLength = std::min<int64_t>(model_->hparams().nCtxTrain, 2048);
+        s.fileBytes = static_cast<qint64>(f.fileSize());
         s.tensorTypes = QString::fromStdString(model_->tensorTypeSummary());
-        s.backend = tr("%1 (%2 threads)").arg(QString::fromUtf8(backend_->name())).arg(backend_->threads());
+        s.backend = tr("CPU, %n thread(s)", nullptr, backend_->threads());
         emit modelLoaded(s);
     } catch (const Cancelled&) {
-        backend_.reset();
-        model_.reset();
         emit cancelled();
     } catch (const std::exception& e) {
-        backend_.reset();
-        model_.reset();
         emit failed(QString::fromUtf8(e.what()));
     }
 }
 
 void EngineWorker::startSession(const QString& prompt, const SamplerParams& params) {
     session_.reset();
+    strips_.clear();
     if (!model_) {
         emit failed(tr("No model is loaded."));
         return;
@@ -99,11 +120,28 @@ void EngineWorker::startSession(const QString& prompt, const SamplerParams& para
         SessionOptions options;
         options.sampler = params;
         session_ = std::make_unique<Session>(*model_, *backend_, std::move(ids), options);
+        strips_[session_->current()] = {};
         emit sessionStarted(static_cast<int>(session_->prompt().size()));
     } catch (const std::exception& e) {
         session_.reset();
         emit failed(QString::fromUtf8(e.what()));
     }
+}
+
+void EngineWorker::emitStep(const StepTrace& trace) {
+    const Tokenizer& tok = model_->tokenizer();
+    const auto& all = session_->tokens(session_->current());
+    const size_t promptSize = session_->prompt().size();
+    // The chosen token is the last one of the branch; everything before it sets the UTF-8 state.
+    const std::span<const TokenId> before(all.data() + promptSize, all.size() - promptSize - 1);
+    QString text = tokenTexts(tok, before, std::span(&trace.chosen, 1)).front();
+    if (text.isEmpty() && tok.isEndOfGeneration(trace.chosen)) text = QString::fromStdString(tok.tokenToPiece(trace.chosen, true));
+    QList<widgets::StripToken>& strip = strips_[session_->current()];
+    strip.resize(trace.step);  // a step replaces anything at or after it (it cannot, but be exact)
+    strip << stripToken(tok, trace.step, trace.chosen, trace.chosenProbability, text, session_->logits(trace.step), trace.raw,
+                        trace.stages, kAlternatives);
+    StepView view = makeView(trace.step, trace.raw, trace.stages, trace.chosen, trace.chosenProbability, session_->samplerParams());
+    emit stepDone(trace, view);
 }
 
 void EngineWorker::step() {
@@ -113,9 +151,7 @@ void EngineWorker::step() {
     }
     cancel_.store(false);
     try {
-        StepTrace trace = session_->step();
-        StepView view = makeView(trace.step, trace.raw, trace.stages, trace.chosen, trace.chosenProbability);
-        emit stepDone(trace, view);
+        emitStep(session_->step());
     } catch (const Cancelled&) {
         emit cancelled();
     } catch (const std::exception& e) {
@@ -123,12 +159,64 @@ void EngineWorker::step() {
     }
 }
 
+void EngineWorker::run(int maxSteps) {
+    if (!session_) {
+        emit failed(tr("Start a session before running."));
+        return;
+    }
+    cancel_.store(false);
+    try {
+        const SessionRunResult r = session_->run(maxSteps, &cancel_, [this](const StepTrace& t) { emitStep(t); });
+        backend_->setCancelFlag(&cancel_);  // run() unsets the flag it was given
+        emit runFinished(stopReasonText(r.stop));
+    } catch (const std::exception& e) {
+        backend_->setCancelFlag(&cancel_);
+        emit failed(QString::fromUtf8(e.what()));
+        emit runFinished(QStringLiteral("error"));
+    }
+}
+
 void EngineWorker::resample(int step, const SamplerParams& params) {
     if (!session_) return;  // nothing to re-sample yet: not an error for a slider move
     try {
         SampleResult r = session_->resample(step, params);
-        StepView view = makeView(step, r.raw, r.stages, r.token, r.probability);
+        StepView view = makeView(step, r.raw, r.stages, r.token, r.probability, params);
         emit resampled(step, r, view);
+    } catch (const std::exception& e) {
+        emit failed(QString::fromUtf8(e.what()));
+    }
+}
+
+void EngineWorker::branch(int step, int token, const SamplerParams& params) {
+    if (!session_) {
+        emit failed(tr("Start a session before branching."));
+        return;
+    }
+    try {
+        const BranchId parent = session_->current();
+        const BranchId id = session_->branch(step, token);
+        const Tokenizer& tok = model_->tokenizer();
+        const auto& all = session_->tokens(id);
+        const size_t promptSize = session_->prompt().size();
+        const std::span<const TokenId> before(all.data() + promptSize, static_cast<size_t>(step));
+        QString text = tokenTexts(tok, before, std::span(all.data() + promptSize + step, 1)).front();
+
+        // The forced token's probability under the page's settings, from the cached logits.
+        const SampleResult r = session_->resample(step, params);
+        float p = 0.0f;
+        for (const Candidate& c : r.stages.empty() ? std::vector<Candidate>{} : r.stages.back().top)
+            if (c.id == token && std::isfinite(c.logit)) p = c.p;
+
+        QList<widgets::StripToken> strip = strips_[parent].mid(0, step);
+        strip << stripToken(tok, step, token, p, text, session_->logits(step), r.raw, r.stages, kAlternatives, true);
+        strips_[id] = strip;
+
+        BranchView b;
+        b.branch = id;
+        b.step = step;
+        b.strip = strip;
+        b.view = makeView(step, r.raw, r.stages, token, p, params);
+        emit branched(b);
     } catch (const std::exception& e) {
         emit failed(QString::fromUtf8(e.what()));
     }
@@ -144,47 +232,37 @@ void EngineWorker::setSamplerParams(const SamplerParams& params) {
     }
 }
 
-StepView EngineWorker::makeView(int step, const LogitSummary& raw, const std::vector<StageSnapshot>& stages,
-                                TokenId chosen, float chosenP) const {
+StepView EngineWorker::makeView(int step, const LogitSummary& raw, const std::vector<StageSnapshot>& stages, TokenId chosen,
+                                float chosenP, const SamplerParams& params) const {
     const Tokenizer& tok = model_->tokenizer();
+    const std::span<const float> logits = session_->logits(step);
     StepView v;
     v.step = step;
     v.chosenText = printableToken(tok.tokenToPiece(chosen, true));
     v.chosenProbability = chosenP;
+    v.bars = distributionBars(tok, logits, raw, stages, kChartBars);
+    for (const auto& bar : v.bars) v.logits << logits[static_cast<size_t>(bar.id)];
+    v.cutoffs = distributionCutoffs(v.bars, logits, raw, stages, params.topK, params.topP);
+    v.stages = stagePanels(tok, logits, raw, stages, kPanelBars);
 
-    // Top-N by raw logit (the chain's stages here never reorder survivors, so "before" and
-    // "after" line up token by token).
-    std::span<const float> logits = session_->logits(step);
-    const int n = std::min<int>(kChartBars, static_cast<int>(logits.size()));
-    std::vector<int> ids(logits.size());
-    std::iota(ids.begin(), ids.end(), 0);
-    std::partial_sort(ids.begin(), ids.begin() + n, ids.end(), [&](int a, int b) {
-        return logits[a] > logits[b] || (logits[a] == logits[b] && a < b);
-    });
-    const StageSnapshot* last = stages.empty() ? nullptr : &stages.back();
-    // The last snapshot lists all survivors when there are no more of them than it holds.
-    const bool lastIsComplete = last && last->kept <= static_cast<int>(last->top.size());
-    for (int i = 0; i < n; ++i) {
-        widgets::DistributionBar bar;
-        bar.id = ids[i];
-        bar.label = printableToken(tok.tokenToPiece(ids[i], true));
-        bar.before = std::exp(double(logits[ids[i]]) - raw.logSumExp);
-        bar.after = 0.0;
-        bar.removed = lastIsComplete;
-        if (last) {
-            for (const Candidate& c : last->top) {
-                if (c.id == ids[i]) {
-                    bar.after = c.p;
-                    bar.removed = !std::isfinite(c.logit);
-                    break;
-                }
-            }
-        }
-        v.bars << bar;
+    const BranchId current = session_->current();
+    const auto& all = session_->tokens(current);
+    const size_t promptSize = session_->prompt().size();
+    const std::span<const TokenId> generated(all.data() + promptSize, all.size() - promptSize);
+    v.generatedText = QString::fromStdString(tok.decode(std::vector<TokenId>(generated.begin(), generated.end()), false));
+    const auto strip = strips_.find(current);
+    if (strip != strips_.end() && step < strip->second.size()) v.token = strip->second[step];
+
+    const RepetitionSpan loop = findRepetition(generated);
+    if (loop.found) {
+        v.repetition.found = true;
+        v.repetition.first = static_cast<int>(loop.start);
+        v.repetition.count = static_cast<int>(loop.length);
+        v.repetition.period = loop.period;
+        v.repetition.repeats = loop.repeats;
     }
-    const auto& all = session_->tokens(session_->current());
-    std::vector<TokenId> generated(all.begin() + static_cast<std::ptrdiff_t>(session_->prompt().size()), all.end());
-    v.generatedText = QString::fromStdString(tok.decode(generated, false));
+    v.contextUsed = static_cast<qint64>(all.size());
+    v.kvBytes = session_->kvStats().bytesInUse;
     return v;
 }
 

@@ -1,13 +1,15 @@
 #pragma once
 // The engine on its own thread: a QObject moved to a QThread (not a QThread subclass) that owns
-// the Model, the Backend and the Session. The GUI talks to it only through queued slots and gets
-// values back through signals, so it never blocks on the engine. cancel() is the one call that
-// may come from another thread: it raises an atomic flag that model loading (between tensors)
-// and the backend (between layers) check.
+// the Model, the Backend and two Sessions (the playground's and the chat's). The GUI talks to it
+// only through queued slots and gets values back through signals, so it never blocks on the
+// engine. cancel() is the one call that may come from another thread: it raises an atomic flag
+// that model loading (between tensors), run()/chat() (between steps) and the backend (between
+// layers) check.
 #include <QObject>
 #include <QString>
 
 #include <atomic>
+#include <map>
 #include <memory>
 
 #include "ui/engine_types.h"
@@ -26,41 +28,67 @@ public:
     explicit EngineWorker(QObject* parent = nullptr);
     ~EngineWorker() override;
 
-    // Thread-safe: asks the running load or step to stop (it then emits cancelled()).
+    // Thread-safe: asks the running load, run, chat answer or step to stop (it then emits
+    // cancelled(), runFinished() or chatFinished(stopped = true)).
     void cancel() { cancel_.store(true); }
 
     static constexpr int kChartBars = 20;
+    static constexpr int kAlternatives = 8;     // per strip token
+    static constexpr int kPanelBars = 8;        // per waterfall panel
 
 public slots:
-    void loadModel(const QString& path);
+    // Loads a model; on success the previous one (and both sessions) are replaced. On failure or
+    // cancel the previous model stays loaded and usable.
+    void loadModel(const QString& path, int threads = 0);
     // Tokenizes the prompt (with the model's default BOS) and starts a fresh session; the first
     // step() prefills it.
     void startSession(const QString& prompt, const dlab::SamplerParams& params);
     void step();
+    // Up to maxSteps step()s, one stepDone() each, then runFinished(). Stops early at an
+    // end-of-generation token, a full context or cancel().
+    void run(int maxSteps);
     // Re-runs only the sampler chain of `step` on its cached logits; no forward pass.
     void resample(int step, const dlab::SamplerParams& params);
+    // Forks the current branch at `step` with `token` instead of the sampled one (the prefix is
+    // shared, not recomputed) and emits branched().
+    void branch(int step, int token, const dlab::SamplerParams& params);
     // Parameters for later steps.
     void setSamplerParams(const dlab::SamplerParams& params);
+
+    // Chat: renders the conversation with the model's chat template, then streams the answer
+    // (chatTokens batches, at most one per ~30 ms) until end-of-generation, maxTokens, a full
+    // context or cancel(); then chatFinished(). Implemented in engine_worker_chat.cpp.
+    void chat(const QList<dlab::ui::ChatTurn>& conversation, const dlab::SamplerParams& params, int maxTokens);
 
 signals:
     void progress(float fraction);
     void modelLoaded(const dlab::ui::ModelSummary& summary);
     void sessionStarted(int promptTokens);
     void stepDone(const dlab::StepTrace& trace, const dlab::ui::StepView& view);
+    void runFinished(const QString& reason);  // "eos", "length", "context", "stopped"
     void resampled(int step, const dlab::SampleResult& result, const dlab::ui::StepView& view);
+    void branched(const dlab::ui::BranchView& view);
     void cancelled();
     void failed(const QString& message);
 
+    void chatStarted(int promptTokens);
+    void chatTokens(const QList<dlab::widgets::StripToken>& tokens);
+    void chatFinished(const dlab::ui::ChatStats& stats);
+
 private:
     StepView makeView(int step, const LogitSummary& raw, const std::vector<StageSnapshot>& stages,
-                      TokenId chosen, float chosenP) const;
+                      TokenId chosen, float chosenP, const SamplerParams& params) const;
+    void emitStep(const StepTrace& trace);
 
     std::atomic<bool> cancel_{false};
-    // Destruction order matters: the session refers to the backend and model, the backend to the model.
+    // Destruction order matters: sessions refer to the backend and model, the backend to the model.
     std::unique_ptr<Model> model_;
     std::unique_ptr<Backend> backend_;
     std::unique_ptr<Session> session_;
+    std::unique_ptr<Session> chatSession_;
     SamplerParams params_;
+    // Strip chips of every branch of session_, step by step (branch id -> chips).
+    std::map<int, QList<widgets::StripToken>> strips_;
 };
 
 }  // namespace dlab::ui

@@ -1,20 +1,31 @@
 #include "ui/main_window.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
+#include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QThread>
 #include <QTimer>
 
 #include "model/model_locator.h"
+#include "ui/app_settings.h"
+#include "ui/chat_page.h"
 #include "ui/engine_worker.h"
+#include "ui/language_manager.h"
 #include "ui/playground_page.h"
+#include "ui/theme.h"
 
 namespace dlab::ui {
 
@@ -25,38 +36,56 @@ QString humanCount(qint64 n) {
     if (n >= 1'000) return QString::number(n / 1e3, 'f', 1) + QStringLiteral(" K");
     return QString::number(n);
 }
+
+QString humanBytes(qint64 n) {
+    if (n >= (1LL << 30)) return QString::number(double(n) / (1LL << 30), 'f', 2) + QStringLiteral(" GiB");
+    if (n >= (1LL << 20)) return QString::number(double(n) / (1LL << 20), 'f', 1) + QStringLiteral(" MiB");
+    if (n >= (1LL << 10)) return QString::number(double(n) / (1LL << 10), 'f', 1) + QStringLiteral(" KiB");
+    return QString::number(n) + QStringLiteral(" B");
+}
+
+// The first local .gguf file among dropped URLs, or "".
+QString droppedModel(const QMimeData* mime) {
+    if (!mime || !mime->hasUrls()) return {};
+    for (const QUrl& url : mime->urls())
+        if (url.isLocalFile() && url.toLocalFile().endsWith(QLatin1String(".gguf"), Qt::CaseInsensitive))
+            return url.toLocalFile();
+    return {};
+}
 }  // namespace
 
 MainWindow::MainWindow(const QString& modelPath, QWidget* parent) : QMainWindow(parent) {
     registerEngineTypes();
-    setWindowTitle(tr("Decoding Lab"));
-    resize(1100, 760);
+    setAcceptDrops(true);
+    resize(1280, 820);
 
-    playground_ = new PlaygroundPage(this);
-    setCentralWidget(playground_);
+    tabs_ = new QTabWidget(this);
+    playground_ = new PlaygroundPage(tabs_);
+    chat_ = new ChatPage(tabs_);
+    tabs_->addTab(playground_, QString());
+    tabs_->addTab(chat_, QString());
+    setCentralWidget(tabs_);
 
-    // Menus.
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open = file->addAction(tr("&Open model…"), this, &MainWindow::openModel);
-    open->setShortcut(QKeySequence::Open);
-    file->addSeparator();
-    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
-
-    // Status bar: model | step time ... progress + Cancel while loading.
-    modelLabel_ = new QLabel(tr("No model"), this);
-    stepTimeLabel_ = new QLabel(this);
+    // Status bar: model | context | memory | speed ... progress + Cancel while loading.
+    modelLabel_ = new QLabel(this);
+    contextLabel_ = new QLabel(this);
+    memoryLabel_ = new QLabel(this);
+    speedLabel_ = new QLabel(this);
     progressBar_ = new QProgressBar(this);
     progressBar_->setRange(0, 100);
     progressBar_->setMaximumWidth(200);
-    cancelButton_ = new QPushButton(tr("Cancel"), this);
+    cancelButton_ = new QPushButton(this);
     statusBar()->addWidget(modelLabel_, 1);
-    statusBar()->addPermanentWidget(stepTimeLabel_);
+    statusBar()->addPermanentWidget(contextLabel_);
+    statusBar()->addPermanentWidget(memoryLabel_);
+    statusBar()->addPermanentWidget(speedLabel_);
     statusBar()->addPermanentWidget(progressBar_);
     statusBar()->addPermanentWidget(cancelButton_);
     progressBar_->hide();
     cancelButton_->hide();
     connect(cancelButton_, &QPushButton::clicked, this, &MainWindow::cancelLoad);
+
+    buildMenus();
 
     // The worker: moved to its own thread; every connection below is queued across threads.
     worker_ = new EngineWorker;
@@ -69,14 +98,32 @@ MainWindow::MainWindow(const QString& modelPath, QWidget* parent) : QMainWindow(
     connect(worker_, &EngineWorker::failed, this, &MainWindow::onFailed);
     connect(worker_, &EngineWorker::stepDone, this, &MainWindow::onStepDone);
 
+    // cancel() is the worker's one thread-safe call: Stop reaches it directly, not through the
+    // (busy) worker thread's event queue.
+    const auto stop = [this] { worker_->cancel(); };
+
     connect(playground_, &PlaygroundPage::startSessionRequested, worker_, &EngineWorker::startSession);
     connect(playground_, &PlaygroundPage::stepRequested, worker_, &EngineWorker::step);
+    connect(playground_, &PlaygroundPage::runRequested, worker_, &EngineWorker::run);
+    connect(playground_, &PlaygroundPage::stopRequested, this, stop);
     connect(playground_, &PlaygroundPage::resampleRequested, worker_, &EngineWorker::resample);
+    connect(playground_, &PlaygroundPage::branchRequested, worker_, &EngineWorker::branch);
     connect(playground_, &PlaygroundPage::samplerParamsChanged, worker_, &EngineWorker::setSamplerParams);
+    connect(playground_, &PlaygroundPage::samplerParamsChanged, chat_, &ChatPage::setSamplerParams);
     connect(worker_, &EngineWorker::stepDone, playground_, &PlaygroundPage::showStep);
+    connect(worker_, &EngineWorker::runFinished, playground_, &PlaygroundPage::runFinished);
     connect(worker_, &EngineWorker::resampled, playground_, &PlaygroundPage::showResample);
+    connect(worker_, &EngineWorker::branched, playground_, &PlaygroundPage::showBranch);
     connect(worker_, &EngineWorker::failed, playground_, &PlaygroundPage::requestFailed);
     connect(worker_, &EngineWorker::cancelled, playground_, &PlaygroundPage::requestFailed);
+
+    connect(chat_, &ChatPage::chatRequested, worker_, &EngineWorker::chat);
+    connect(chat_, &ChatPage::stopRequested, this, stop);
+    connect(worker_, &EngineWorker::chatStarted, chat_, &ChatPage::onChatStarted);
+    connect(worker_, &EngineWorker::chatTokens, chat_, &ChatPage::onChatTokens);
+    connect(worker_, &EngineWorker::chatFinished, chat_, &ChatPage::onChatFinished);
+    connect(worker_, &EngineWorker::failed, chat_, &ChatPage::requestFailed);
+    connect(chat_, &ChatPage::answerFinished, this, &MainWindow::onAnswerFinished);
     thread_.setObjectName(QStringLiteral("engine"));
     thread_.start();
 
@@ -86,12 +133,22 @@ MainWindow::MainWindow(const QString& modelPath, QWidget* parent) : QMainWindow(
         box->open();  // window-modal, returns at once: the event loop (and the tests) keep running
     };
 
-    // Open onto the given or default model once the window is up.
-    QTimer::singleShot(0, this, [this, modelPath] {
+    restoreSettings();
+    chat_->setSamplerParams(playground_->samplerParams());
+    retranslate();
+
+    // Open onto the given, the last used or the default model once the window is up.
+    QString start = modelPath;
+    if (start.isEmpty()) {
+        const QString last = openSettings()->value(QStringLiteral("model/last")).toString();
+        if (!last.isEmpty() && QFileInfo::exists(last)) start = last;
+    }
+    QTimer::singleShot(0, this, [this, start] {
         try {
-            loadModel(QString::fromStdString(resolveModelPath(modelPath.toStdString())));
+            loadModel(QString::fromStdString(resolveModelPath(start.toStdString())));
         } catch (const std::exception& e) {
             showError(QString::fromUtf8(e.what()));
+            updateModelLabel();
         }
     });
 }
@@ -102,16 +159,189 @@ MainWindow::~MainWindow() {
     thread_.wait();
 }
 
+void MainWindow::buildMenus() {
+    fileMenu_ = menuBar()->addMenu(QString());
+    openAction_ = fileMenu_->addAction(QString(), this, &MainWindow::openModel);
+    openAction_->setShortcut(QKeySequence::Open);
+    recentMenu_ = fileMenu_->addMenu(QString());
+    fileMenu_->addSeparator();
+    quitAction_ = fileMenu_->addAction(QString(), this, &QWidget::close);
+    quitAction_->setShortcut(QKeySequence::Quit);
+
+    settingsMenu_ = menuBar()->addMenu(QString());
+    languageMenu_ = settingsMenu_->addMenu(QString());
+    languageGroup_ = new QActionGroup(this);
+    for (const Language& lang : LanguageManager::languages()) {
+        QAction* a = languageMenu_->addAction(lang.nativeName);  // each language in its own words
+        a->setCheckable(true);
+        a->setData(lang.code);
+        languageGroup_->addAction(a);
+        connect(a, &QAction::triggered, this, [this, code = lang.code] { setLanguage(code); });
+    }
+
+    // Backends this build has: the CPU always; CUDA joins the menu when its backend is built and
+    // a GPU is present.
+    backendMenu_ = settingsMenu_->addMenu(QString());
+    cpuAction_ = backendMenu_->addAction(QString());
+    cpuAction_->setCheckable(true);
+    cpuAction_->setChecked(true);
+    threadsMenu_ = settingsMenu_->addMenu(QString());
+    threadsGroup_ = new QActionGroup(this);
+    for (int n : {0, 1, 2, 4, 8, 16}) {
+        if (n > 0 && n > std::max(2, QThread::idealThreadCount())) break;
+        QAction* a = threadsMenu_->addAction(QString());
+        a->setCheckable(true);
+        a->setData(n);
+        threadsGroup_->addAction(a);
+        connect(a, &QAction::triggered, this, [this, n] { setThreads(n); });
+    }
+
+    themeMenu_ = settingsMenu_->addMenu(QString());
+    themeGroup_ = new QActionGroup(this);
+    for (const char* name : {"system", "light", "dark"}) {
+        QAction* a = themeMenu_->addAction(QString());
+        a->setCheckable(true);
+        a->setData(QString::fromLatin1(name));
+        themeGroup_->addAction(a);
+        connect(a, &QAction::triggered, this, [this, n = QString::fromLatin1(name)] { setTheme(n); });
+    }
+
+    helpMenu_ = menuBar()->addMenu(QString());
+    aboutAction_ = helpMenu_->addAction(QString(), this, [this] {
+        QMessageBox::about(this, tr("About Decoding Lab"),
+                           tr("<p><b>Decoding Lab %1</b></p><p>See how a language model picks each token: the logits, "
+                              "what temperature, top-k, top-p and the penalties do to them, and the text that comes out.</p>")
+                               .arg(QApplication::applicationVersion()));
+    });
+}
+
+void MainWindow::retranslate() {
+    tabs_->setTabText(0, tr("&Playground"));
+    tabs_->setTabText(1, tr("C&hat"));
+    tabs_->setTabToolTip(0, tr("Step through generation one token at a time and see what the sampler does"));
+    tabs_->setTabToolTip(1, tr("Talk to the model with its chat template, with the playground's sampler settings"));
+    fileMenu_->setTitle(tr("&File"));
+    openAction_->setText(tr("&Open model…"));
+    recentMenu_->setTitle(tr("Open &recent"));
+    quitAction_->setText(tr("&Quit"));
+    settingsMenu_->setTitle(tr("&Settings"));
+    languageMenu_->setTitle(tr("&Language"));
+    backendMenu_->setTitle(tr("&Backend"));
+    cpuAction_->setText(tr("CPU"));
+    cpuAction_->setToolTip(tr("Runs the model on the processor (this build has no GPU backend)"));
+    threadsMenu_->setTitle(tr("CPU &threads"));
+    for (QAction* a : threadsGroup_->actions()) {
+        const int n = a->data().toInt();
+        a->setText(n == 0 ? tr("Automatic") : tr("%n thread(s)", nullptr, n));
+    }
+    themeMenu_->setTitle(tr("&Appearance"));
+    for (QAction* a : themeGroup_->actions()) {
+        const QString n = a->data().toString();
+        a->setText(n == QLatin1String("light") ? tr("Light") : n == QLatin1String("dark") ? tr("Dark") : tr("Follow the system"));
+    }
+    helpMenu_->setTitle(tr("&Help"));
+    aboutAction_->setText(tr("&About Decoding Lab"));
+    cancelButton_->setText(tr("Cancel"));
+    cancelButton_->setToolTip(tr("Stop loading the model (Esc)"));
+    rebuildRecentMenu();
+    updateModelLabel();
+}
+
+void MainWindow::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::LanguageChange) retranslate();
+    QMainWindow::changeEvent(e);
+}
+
+void MainWindow::rebuildRecentMenu() {
+    recentMenu_->clear();
+    for (const QString& path : recent_) {
+        QAction* a = recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] { loadModel(path); });
+        a->setToolTip(path);
+        a->setStatusTip(path);
+    }
+    if (!recent_.isEmpty()) {
+        recentMenu_->addSeparator();
+        recentMenu_->addAction(tr("Clear the list"), this, [this] {
+            recent_.clear();
+            rebuildRecentMenu();
+        });
+    }
+    recentMenu_->setEnabled(!recent_.isEmpty());
+}
+
+void MainWindow::addRecent(const QString& path) {
+    const QString canonical = QFileInfo(path).absoluteFilePath();
+    recent_.removeAll(canonical);
+    recent_.prepend(canonical);
+    while (recent_.size() > kMaxRecent) recent_.removeLast();
+    rebuildRecentMenu();
+}
+
+void MainWindow::restoreSettings() {
+    const auto s = openSettings();
+    restoreGeometry(s->value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(s->value(QStringLiteral("window/state")).toByteArray());
+    tabs_->setCurrentIndex(s->value(QStringLiteral("window/tab"), 0).toInt());
+    recent_ = s->value(QStringLiteral("model/recent")).toStringList();
+    threads_ = s->value(QStringLiteral("backend/threads"), 0).toInt();
+    for (QAction* a : threadsGroup_->actions()) a->setChecked(a->data().toInt() == threads_);
+    playground_->restoreSettings(*s);
+    setTheme(s->value(QStringLiteral("appearance/theme"), QStringLiteral("system")).toString());
+    const QString lang = s->value(QStringLiteral("language"), LanguageManager::systemLanguage()).toString();
+    setLanguage(lang);
+}
+
+void MainWindow::saveSettings() const {
+    const auto s = openSettings();
+    s->setValue(QStringLiteral("window/geometry"), saveGeometry());
+    s->setValue(QStringLiteral("window/state"), saveState());
+    s->setValue(QStringLiteral("window/tab"), tabs_->currentIndex());
+    s->setValue(QStringLiteral("model/recent"), recent_);
+    if (hasModel()) s->setValue(QStringLiteral("model/last"), model_.path);
+    s->setValue(QStringLiteral("backend/threads"), threads_);
+    s->setValue(QStringLiteral("appearance/theme"), theme_);
+    s->setValue(QStringLiteral("language"), LanguageManager::instance().current());
+    playground_->saveSettings(*s);
+    s->sync();
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    saveSettings();
+    QMainWindow::closeEvent(e);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    if (!droppedModel(e->mimeData()).isEmpty()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    const QString path = droppedModel(e->mimeData());
+    if (path.isEmpty()) return;
+    e->acceptProposedAction();
+    loadModel(path);
+}
+
 void MainWindow::loadModel(const QString& path) {
-    model_ = {};
+    if (loading_) {
+        showError(tr("A model is still loading; cancel it first."));
+        return;
+    }
+    // A missing file is reported here, before the worker is asked: the current model stays.
+    if (!QFileInfo::exists(path)) {
+        showError(tr("%1: the file does not exist (it may have been moved or deleted).").arg(path));
+        recent_.removeAll(QFileInfo(path).absoluteFilePath());
+        rebuildRecentMenu();
+        return;
+    }
+    loadingPath_ = path;
     modelLabel_->setText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
-    playground_->setModelReady(false);
+    tabs_->setEnabled(false);   // the pages wait; the current model stays until the new one is in
     setLoading(true);
-    emit loadRequested(path);
+    emit loadRequested(path, threads_);
 }
 
 void MainWindow::openModel() {
-    const QString start = QString::fromStdString(modelDirectory());
+    const QString start = hasModel() ? QFileInfo(model_.path).absolutePath() : QString::fromStdString(modelDirectory());
     const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), start, tr("GGUF models (*.gguf);;All files (*)"));
     if (!path.isEmpty()) loadModel(path);
 }
@@ -120,40 +350,97 @@ void MainWindow::cancelLoad() {
     if (loading_) worker_->cancel();
 }
 
+void MainWindow::setThreads(int threads) {
+    for (QAction* a : threadsGroup_->actions()) a->setChecked(a->data().toInt() == threads);
+    if (threads == threads_) return;
+    threads_ = threads;
+    if (hasModel() && !loading_) loadModel(model_.path);
+}
+
+void MainWindow::setLanguage(const QString& code) {
+    if (!LanguageManager::instance().setLanguage(code)) LanguageManager::instance().setLanguage(QStringLiteral("en"));
+    const QString current = LanguageManager::instance().current();
+    for (QAction* a : languageGroup_->actions()) a->setChecked(a->data().toString() == current);
+}
+
+void MainWindow::setTheme(const QString& name) {
+    const Theme theme = themeFromString(name);
+    theme_ = themeName(theme);
+    applyTheme(theme);
+    for (QAction* a : themeGroup_->actions()) a->setChecked(a->data().toString() == theme_);
+}
+
 void MainWindow::onProgress(float fraction) { progressBar_->setValue(static_cast<int>(fraction * 100.0f)); }
 
 void MainWindow::onModelLoaded(const ModelSummary& summary) {
     model_ = summary;
     setLoading(false);
-    modelLabel_->setText(tr("%1 — %2, %3 parameters, %4 layers, vocabulary %5 — %6")
-                             .arg(summary.name, summary.arch, humanCount(summary.parameters))
-                             .arg(summary.layers)
-                             .arg(summary.vocab)
-                             .arg(summary.backend));
-    modelLabel_->setToolTip(summary.path + QLatin1Char('\n') + summary.tensorTypes);
-    setWindowTitle(tr("Decoding Lab — %1").arg(summary.name));
+    tabs_->setEnabled(true);
+    addRecent(summary.path);
+    contextLabel_->clear();
+    speedLabel_->clear();
+    updateModelLabel();
     playground_->setModelReady(true);
+    chat_->setModelReady(true);
+}
+
+void MainWindow::updateModelLabel() {
+    if (loading_) return;
+    if (!hasModel()) {
+        modelLabel_->setText(tr("No model — File → Open model… or drop a .gguf file here"));
+        memoryLabel_->clear();
+        setWindowTitle(tr("Decoding Lab"));
+        return;
+    }
+    modelLabel_->setText(tr("%1 — %2, %3 parameters, %4 layers, vocabulary %5 — %6")
+                             .arg(model_.name, model_.arch, humanCount(model_.parameters))
+                             .arg(model_.layers)
+                             .arg(model_.vocab)
+                             .arg(model_.backend));
+    modelLabel_->setToolTip(model_.path + QLatin1Char('\n') + model_.tensorTypes);
+    if (memoryLabel_->text().isEmpty()) memoryLabel_->setText(tr("model %1").arg(humanBytes(model_.fileBytes)));
+    setWindowTitle(tr("Decoding Lab — %1").arg(model_.name));
 }
 
 void MainWindow::onLoadCancelled() {
     if (!loading_) return;  // a cancelled step: nothing to undo here
     setLoading(false);
-    modelLabel_->setText(tr("Loading cancelled — File → Open model… to choose one"));
+    tabs_->setEnabled(true);
+    updateModelLabel();
+    statusBar()->showMessage(tr("Loading cancelled; %1 is still in use.").arg(hasModel() ? model_.name : tr("no model")), 5000);
 }
 
 void MainWindow::onFailed(const QString& message) {
     if (loading_) {
         setLoading(false);
-        modelLabel_->setText(tr("No model — File → Open model… to choose one"));
+        tabs_->setEnabled(true);
+        updateModelLabel();
     }
     showError(message);
 }
 
-void MainWindow::onStepDone(const StepTrace& trace) {
-    stepTimeLabel_->setText(tr("last step: %1 ms (forward %2 ms, sampling %3 ms)")
-                                .arg(trace.forwardMs + trace.sampleMs, 0, 'f', 1)
-                                .arg(trace.forwardMs, 0, 'f', 1)
-                                .arg(trace.sampleMs, 0, 'f', 2));
+void MainWindow::onStepDone(const StepTrace& trace, const StepView& view) {
+    contextLabel_->setText(tr("context %1 / %2").arg(view.contextUsed).arg(model_.contextLength));
+    memoryLabel_->setText(tr("model %1 · KV cache %2").arg(humanBytes(model_.fileBytes), humanBytes(view.kvBytes)));
+    const double ms = trace.forwardMs + trace.sampleMs;
+    if (ms > 0.0) {
+        const double perSecond = 1000.0 * trace.evaluated / ms;
+        speedLabel_->setText(trace.phase == Phase::Prefill ? tr("prompt %1 tokens/s").arg(perSecond, 0, 'f', 0)
+                                                           : tr("%1 tokens/s").arg(perSecond, 0, 'f', 1));
+        speedLabel_->setToolTip(tr("last step: %1 ms (forward %2 ms, sampling %3 ms)")
+                                    .arg(ms, 0, 'f', 1)
+                                    .arg(trace.forwardMs, 0, 'f', 1)
+                                    .arg(trace.sampleMs, 0, 'f', 2));
+    }
+}
+
+void MainWindow::onAnswerFinished(const ChatStats& stats) {
+    speedLabel_->setText(tr("%1 tokens/s").arg(stats.tokensPerSecond, 0, 'f', 1));
+    speedLabel_->setToolTip(tr("time to first token %1 ms").arg(stats.timeToFirstTokenMs, 0, 'f', 0));
+}
+
+QString MainWindow::statusText() const {
+    return QStringList{modelLabel_->text(), contextLabel_->text(), memoryLabel_->text(), speedLabel_->text()}.join(QLatin1String(" | "));
 }
 
 void MainWindow::setLoading(bool loading) {

@@ -1,7 +1,10 @@
 #pragma once
-// The main window: menus, the playground page, a status bar (model, parameters, last step time,
-// load progress with Cancel) and the engine worker's thread. Errors from the engine are shown
-// without blocking (QMessageBox::open) and never end the application.
+// The main window: the Playground and Chat pages as tabs, menus (File with recent models,
+// Settings with language, backend / threads and appearance), drag-and-drop of a .gguf file, a
+// status bar (model, backend, parameters, context used, memory, last tokens/s, load progress
+// with Cancel) and the engine worker's thread. Errors from the engine are shown without blocking
+// (QMessageBox::open) and never end the application; a model that fails to load leaves the
+// previous one in use. Settings persist with QSettings (see app_settings.h) when the window closes.
 #include <QMainWindow>
 #include <QThread>
 
@@ -10,59 +13,111 @@
 #include "ui/engine_types.h"
 
 QT_BEGIN_NAMESPACE
+class QActionGroup;
 class QLabel;
+class QMenu;
 class QProgressBar;
 class QPushButton;
+class QTabWidget;
 QT_END_NAMESPACE
 
 namespace dlab::ui {
 
+class ChatPage;
 class EngineWorker;
 class PlaygroundPage;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    // modelPath empty: the default model (resolveModelPath("")), loaded once the event loop runs.
+    // modelPath empty: the last model used (settings), else the default model, loaded once the
+    // event loop runs.
     explicit MainWindow(const QString& modelPath = {}, QWidget* parent = nullptr);
     ~MainWindow() override;
 
     PlaygroundPage* playground() const { return playground_; }
+    ChatPage* chat() const { return chat_; }
+    QTabWidget* tabs() const { return tabs_; }
     EngineWorker* worker() const { return worker_; }
     bool isLoading() const { return loading_; }
     const ModelSummary& model() const { return model_; }
     bool hasModel() const { return !model_.path.isEmpty(); }
     QString lastError() const { return lastError_; }
+    QStringList recentModels() const { return recent_; }
+    int threads() const { return threads_; }   // 0 = automatic
+    QString statusText() const;                 // every status-bar label, for tests
     // How errors reach the user; the default opens a window-modal QMessageBox without blocking.
     using ErrorReporter = std::function<void(const QString& message)>;
     void setErrorReporter(ErrorReporter reporter) { reportError_ = std::move(reporter); }
+
+    static constexpr int kMaxRecent = 8;
 
 public slots:
     void loadModel(const QString& path);
     void openModel();          // File → Open model…
     void cancelLoad();
+    void setThreads(int threads);   // reloads the model on the new backend settings
+    void setLanguage(const QString& code);
+    void setTheme(const QString& name);   // "system", "light", "dark"
+    void saveSettings() const;
 
 signals:
-    void loadRequested(const QString& path);
+    void loadRequested(const QString& path, int threads);
+
+protected:
+    void closeEvent(QCloseEvent* e) override;
+    void changeEvent(QEvent* e) override;
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
 
 private:
+    void buildMenus();
+    void retranslate();
+    void rebuildRecentMenu();
+    void addRecent(const QString& path);
+    void restoreSettings();
     void onProgress(float fraction);
     void onModelLoaded(const dlab::ui::ModelSummary& summary);
     void onLoadCancelled();
     void onFailed(const QString& message);
-    void onStepDone(const dlab::StepTrace& trace);
+    void onStepDone(const dlab::StepTrace& trace, const dlab::ui::StepView& view);
+    void onAnswerFinished(const dlab::ui::ChatStats& stats);
     void setLoading(bool loading);
     void showError(const QString& message);
+    void updateModelLabel();
 
     QThread thread_;
     EngineWorker* worker_ = nullptr;   // lives on thread_, deleted when it finishes
+    QTabWidget* tabs_ = nullptr;
     PlaygroundPage* playground_ = nullptr;
+    ChatPage* chat_ = nullptr;
+    QMenu* fileMenu_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
+    QMenu* settingsMenu_ = nullptr;
+    QMenu* languageMenu_ = nullptr;
+    QMenu* backendMenu_ = nullptr;
+    QMenu* threadsMenu_ = nullptr;
+    QMenu* themeMenu_ = nullptr;
+    QMenu* helpMenu_ = nullptr;
+    QAction* openAction_ = nullptr;
+    QAction* quitAction_ = nullptr;
+    QAction* aboutAction_ = nullptr;
+    QAction* cpuAction_ = nullptr;
+    QActionGroup* languageGroup_ = nullptr;
+    QActionGroup* threadsGroup_ = nullptr;
+    QActionGroup* themeGroup_ = nullptr;
     QLabel* modelLabel_ = nullptr;
-    QLabel* stepTimeLabel_ = nullptr;
+    QLabel* contextLabel_ = nullptr;
+    QLabel* memoryLabel_ = nullptr;
+    QLabel* speedLabel_ = nullptr;
     QProgressBar* progressBar_ = nullptr;
     QPushButton* cancelButton_ = nullptr;
     ModelSummary model_;
+    QString loadingPath_;
     bool loading_ = false;
+    int threads_ = 0;
+    QString theme_ = QStringLiteral("system");
+    QStringList recent_;
     QString lastError_;
     ErrorReporter reportError_;
 };

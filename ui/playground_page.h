@@ -1,7 +1,10 @@
 #pragma once
-// The playground: a prompt, Step, the temperature / top-k / top-p controls and the distribution
-// chart. The page never calls the engine: it emits requests (MainWindow wires them to the
-// EngineWorker's queued slots) and draws the StepViews that come back.
+// The playground: a prompt, Step / Run / Stop / Reset, every sampler knob with a slider and a spin
+// box, the stage-order list, and the views of the current step: the distribution chart (with the
+// cumulative line and the top-k / top-p cut-offs), the candidate table, the sampler waterfall and
+// the token strip (hover for alternatives, click to branch). The page never calls the engine: it
+// emits requests (MainWindow wires them to the EngineWorker's queued slots) and draws the
+// StepViews that come back.
 #include <QWidget>
 
 #include <memory>
@@ -10,8 +13,11 @@
 
 QT_BEGIN_NAMESPACE
 class QAbstractButton;
+class QAbstractSlider;
 class QPlainTextEdit;
+class QSettings;
 class QSlider;
+class QTimer;
 QT_END_NAMESPACE
 
 namespace Ui {
@@ -20,9 +26,14 @@ class PlaygroundPage;
 
 namespace dlab::widgets {
 class DistributionChart;
-}
+class SamplerWaterfall;
+class TokenStrip;
+}  // namespace dlab::widgets
 
 namespace dlab::ui {
+
+class CandidateTableModel;
+class StageOrderModel;
 
 class PlaygroundPage : public QWidget {
     Q_OBJECT
@@ -30,48 +41,105 @@ public:
     explicit PlaygroundPage(QWidget* parent = nullptr);
     ~PlaygroundPage() override;
 
+    // The knobs and the stage order as engine parameters (stages switched off are neutral).
     SamplerParams samplerParams() const;
     widgets::DistributionChart* chart() const { return chart_; }
+    widgets::SamplerWaterfall* waterfall() const { return waterfall_; }
+    widgets::TokenStrip* strip() const { return strip_; }
+    StageOrderModel* stageModel() const { return stageModel_; }
+    CandidateTableModel* candidateModel() const { return candidateModel_; }
     QString generatedText() const;
     int currentStep() const { return currentStep_; }
-    // A step or a re-sample is on its way to the worker or back.
-    bool busy() const { return stepInFlight_ || resampleInFlight_ || resamplePending_; }
+    bool running() const { return running_; }
+    // A step, run, branch or re-sample is on its way to the worker or back.
+    bool busy() const { return stepInFlight_ || running_ || resampleInFlight_ || resamplePending_; }
+    const RepetitionView& repetition() const { return repetition_; }
+    QString repetitionText() const;
 
     // Test and automation hooks onto the controls.
     QPlainTextEdit* promptEdit() const;
     QAbstractButton* stepButton() const;
+    QAbstractButton* runButton() const;
+    QAbstractButton* stopButton() const;
+    QAbstractButton* resetButton() const;
+    QAbstractButton* loopDemoButton() const;
     QSlider* temperatureSlider() const;
     QSlider* topKSlider() const;
     QSlider* topPSlider() const;
+    QSlider* minPSlider() const;
+    QSlider* repeatPenaltySlider() const;
+    QSlider* frequencyPenaltySlider() const;
+    QSlider* presencePenaltySlider() const;
+    QSlider* seedSlider() const;
+    void setRunLength(int tokens);
+
+    void saveSettings(QSettings& settings) const;
+    void restoreSettings(QSettings& settings);
+
+    static QString loopDemoPrompt();
 
 public slots:
     void setModelReady(bool ready);   // a model is loaded: Step may be used; a new model restarts
     void step();                      // starts the session on first use, then asks for one step
+    void run();                       // starts the session on first use, then Run
+    void stop();
     void restart();
+    void resetSampler();              // every knob and the stage order to the defaults
+    void startLoopDemo();
     void showStep(const dlab::StepTrace& trace, const dlab::ui::StepView& view);
     void showResample(int step, const dlab::SampleResult& result, const dlab::ui::StepView& view);
+    void showBranch(const dlab::ui::BranchView& branch);
+    void runFinished(const QString& reason);
     void requestFailed();             // the worker reported an error: unblock the controls
 
 signals:
     void startSessionRequested(const QString& prompt, const dlab::SamplerParams& params);
     void stepRequested();
+    void runRequested(int maxSteps);
+    void stopRequested();
     void resampleRequested(int step, const dlab::SamplerParams& params);
+    void branchRequested(int step, int token, const dlab::SamplerParams& params);
     void samplerParamsChanged(const dlab::SamplerParams& params);
+    // The current step's views were drawn (the slider-to-repaint benchmark listens to this).
+    void viewsUpdated();
+
+protected:
+    void changeEvent(QEvent* e) override;
 
 private:
     void onParamsEdited();
     void sendResample();
     void updateEnabled();
+    void startSessionIfNeeded();
+    void drawView(const StepView& view);
+    void showChosen(const StepView& view, int kept, bool resampled);
+    void showRepetition(const RepetitionView& r);
+    void onAlternativeChosen(int step, int token);
+    void retranslate();
 
     std::unique_ptr<Ui::PlaygroundPage> ui_;
     widgets::DistributionChart* chart_ = nullptr;
+    widgets::SamplerWaterfall* waterfall_ = nullptr;
+    widgets::TokenStrip* strip_ = nullptr;
+    StageOrderModel* stageModel_ = nullptr;
+    CandidateTableModel* candidateModel_ = nullptr;
+    // While running, views are drawn at most once per frame: the newest waits in pendingView_.
+    QTimer* drawTimer_ = nullptr;
+    StepView pendingView_;
+    bool viewPending_ = false;
     bool modelReady_ = false;
     bool sessionStarted_ = false;
     bool stepInFlight_ = false;
+    bool running_ = false;
+    bool demo_ = false;               // the greedy loop demo is running
     // Slider moves are coalesced: one resample in flight, the newest parameters queued behind it.
     bool resampleInFlight_ = false;
     bool resamplePending_ = false;
     int currentStep_ = -1;
+    int lastKept_ = 0;
+    StepView lastView_;
+    RepetitionView repetition_;
+    QString lastStop_;
 };
 
 }  // namespace dlab::ui

@@ -1,12 +1,16 @@
-// decoding-lab: the desktop application. Usage: decoding-lab [--model PATH]
+// decoding-lab: the desktop application. Usage: decoding-lab [--model PATH] [--language CODE]
 #include <QApplication>
 #include <QCommandLineParser>
 
 #include "ui/main_window.h"
 
 int main(int argc, char** argv) {
+    // Fractional scale factors (150 % on a laptop, 125 % on a projector) are used as they are,
+    // not rounded to 1x or 2x: charts and the token strip are drawn at the real size.
+    QApplication::setHighDpiScaleFactorRoundingPolicy(Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Decoding Lab"));
+    QApplication::setOrganizationName(QStringLiteral("Decoding Lab"));
     QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
 
     QCommandLineParser parser;
@@ -14,12 +18,17 @@ int main(int argc, char** argv) {
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption model(QStringList{QStringLiteral("m"), QStringLiteral("model")},
-                                   QApplication::translate("main", "GGUF model to open (default: the installed default model)."),
+                                   QApplication::translate("main", "GGUF model to open (default: the last one used, else the installed default model)."),
                                    QStringLiteral("PATH"));
     parser.addOption(model);
+    const QCommandLineOption language(QStringList{QStringLiteral("l"), QStringLiteral("language")},
+                                      QApplication::translate("main", "User interface language: en, de or zh_CN (default: the last one chosen)."),
+                                      QStringLiteral("CODE"));
+    parser.addOption(language);
     parser.process(app);
 
     dlab::ui::MainWindow window(parser.value(model));
+    if (parser.isSet(language)) window.setLanguage(parser.value(language));
     window.show();
     return app.exec();
 }

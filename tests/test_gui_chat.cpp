@@ -1,0 +1,734 @@
+// The chat page, offscreen (QT_QPA_PLATFORM=offscreen):
+//  * ChatModel keeps QAbstractItemModelTester happy while rows are appended, streamed into,
+//    finished, removed and cleared;
+//  * the page and an EngineWorker on its own thread, wired as MainWindow wires them, on tiny random
+//    models: Send (Ctrl+Return) asks with the system prompt and the conversation, the answer streams
+//    into the model's last row and its TokenStrip, and the caption shows TTFT and tokens/s;
+//    multi-turn, Regenerate, Clear; Stop (Esc) ends the answer within 100 ms and keeps its text;
+//    the GUI thread never stalls for 50 ms while a long answer streams, and the transcript follows
+//    the tail unless the user scrolled up; errors (no model, a conversation longer than the
+//    context, bad settings) are reported and leave the page usable;
+//  * the same on the default model when it is installed (realistic timings);
+//  * the page inside MainWindow.
+#include <QAbstractItemModelTester>
+#include <QtTest>
+#include <QtWidgets>
+
+#include <limits>
+#include <memory>
+
+#include "gguf/tiny_model.h"
+#include "model/model.h"
+#include "test_paths.h"
+#include "ui/chat_model.h"
+#include "ui/chat_page.h"
+#include "ui/engine_worker.h"
+#include "ui/main_window.h"
+#include "widgets/token_strip.h"
+
+using namespace dlab;
+using ui::ChatModel;
+using ui::ChatPage;
+using ui::ChatStats;
+using ui::ChatTurn;
+using ui::EngineWorker;
+using widgets::StripToken;
+using widgets::TokenStrip;
+
+namespace {
+
+// The page and a worker on its own thread, connected as MainWindow connects them.
+struct Rig {
+    QThread thread;
+    EngineWorker* worker = nullptr;  // lives on thread, deleted when it finishes
+    ChatPage page;
+    QStringList errors;              // failed() messages, in order
+    bool ready = false;              // modelLoaded() reached the page
+    int promptTokens = -1;           // chatStarted()'s last value
+    int tokensReceived = 0;          // chips chatTokens() delivered to the GUI thread
+    QList<ChatStats> finished;       // the page's answerFinished()
+    QList<QList<ChatTurn>> requests; // chatRequested()'s conversations
+    QList<SamplerParams> requestParams;
+    QList<int> requestMaxTokens;
+
+    Rig() {
+        ui::registerEngineTypes();
+        worker = new EngineWorker;
+        worker->moveToThread(&thread);
+        QObject::connect(&thread, &QThread::finished, worker, &QObject::deleteLater);
+        QObject::connect(&page, &ChatPage::chatRequested, worker, &EngineWorker::chat);
+        // MainWindow connects Stop straight to cancel(): the flag is raised on the GUI thread.
+        QObject::connect(&page, &ChatPage::stopRequested, worker, [w = worker] { w->cancel(); }, Qt::DirectConnection);
+        QObject::connect(worker, &EngineWorker::chatStarted, &page, &ChatPage::onChatStarted);
+        QObject::connect(worker, &EngineWorker::chatTokens, &page, &ChatPage::onChatTokens);
+        QObject::connect(worker, &EngineWorker::chatFinished, &page, &ChatPage::onChatFinished);
+        QObject::connect(worker, &EngineWorker::failed, &page, &ChatPage::requestFailed);
+        // What reached the GUI thread, recorded there.
+        QObject::connect(worker, &EngineWorker::failed, &page, [this](const QString& m) { errors << m; });
+        QObject::connect(worker, &EngineWorker::modelLoaded, &page, [this] {
+            ready = true;
+            page.setModelReady(true);
+        });
+        QObject::connect(worker, &EngineWorker::chatStarted, &page, [this](int n) { promptTokens = n; });
+        QObject::connect(worker, &EngineWorker::chatTokens, &page,
+                         [this](const QList<StripToken>& t) { tokensReceived += static_cast<int>(t.size()); });
+        QObject::connect(&page, &ChatPage::answerFinished, &page, [this](const ChatStats& s) { finished << s; });
+        QObject::connect(&page, &ChatPage::chatRequested, &page,
+                         [this](const QList<ChatTurn>& c, const SamplerParams& p, int maxTokens) {
+                             requests << c;
+                             requestParams << p;
+                             requestMaxTokens << maxTokens;
+                         });
+        thread.start();
+        page.resize(720, 520);
+        page.show();
+    }
+    ~Rig() {
+        worker->cancel();
+        thread.quit();
+        thread.wait();
+    }
+    // Queues a load; the caller waits for `ready`.
+    void load(const QString& path, int threads) {
+        QMetaObject::invokeMethod(worker, "loadModel", Qt::QueuedConnection, Q_ARG(QString, path), Q_ARG(int, threads));
+    }
+};
+
+// Tiny random models end often (3 of 320 tokens end a generation); ban the control tokens.
+SamplerParams endlessParams() {
+    SamplerParams p;
+    const TinyVocab& v = tinyVocab();
+    for (int id : {v.endOfText, v.imStart, v.imEnd, v.pad}) p.logitBias.push_back({id, -std::numeric_limits<float>::infinity()});
+    return p;
+}
+
+QSpinBox* maxTokensSpin(ChatPage& page) { return page.findChild<QSpinBox*>(QStringLiteral("maxTokensSpin")); }
+
+QList<TokenStrip*> strips(ChatPage& page) {
+    return page.transcriptArea()->widget()->findChildren<TokenStrip*>(QStringLiteral("answerStrip"));
+}
+QList<QLabel*> captions(ChatPage& page) {
+    return page.transcriptArea()->widget()->findChildren<QLabel*>(QStringLiteral("captionLabel"));
+}
+
+QString lastText(const ChatModel& m) { return m.rowCount() ? m.message(m.rowCount() - 1).text : QString(); }
+
+void send(ChatPage& page, const QString& text) {
+    page.inputEdit()->setPlainText(text);
+    QVERIFY(page.sendButton()->isEnabled());
+    QTest::mouseClick(page.sendButton(), Qt::LeftButton);
+}
+
+bool sameTurns(const QList<ChatTurn>& a, const QList<ChatTurn>& b) {
+    if (a.size() != b.size()) return false;
+    for (qsizetype i = 0; i < a.size(); ++i)
+        if (a[i].role != b[i].role || a[i].text != b[i].text) return false;
+    return true;
+}
+
+QString describe(const QList<ChatTurn>& turns) {
+    QStringList out;
+    for (const ChatTurn& t : turns) out << t.role + QStringLiteral(": ") + t.text.left(40);
+    return out.join(QStringLiteral(" | "));
+}
+
+}  // namespace
+
+class TestGuiChat : public QObject {
+    Q_OBJECT
+
+    QString tinyPath_;      // 128 positions
+    QString tinyLongPath_;  // 2048 positions
+
+    // Waits for the answer in flight; false on timeout.
+    static bool waitAnswer(Rig& rig, int timeoutMs = 60000) {
+        QDeadlineTimer deadline(timeoutMs);
+        while (rig.page.generating() && !deadline.hasExpired()) QTest::qWait(5);
+        return !rig.page.generating();
+    }
+
+private slots:
+    void initTestCase() {
+        // MainWindow keeps settings: not in the user's (CTest may have set a file already).
+        if (qEnvironmentVariableIsEmpty("DLAB_SETTINGS"))
+            qputenv("DLAB_SETTINGS", QByteArray::fromStdString(test::scratchDir() + "/chat-settings.ini"));
+        ui::registerEngineTypes();
+        tinyPath_ = QString::fromStdString(test::scratchDir() + "/chat-tiny.gguf");
+        writeTinyModel(TinyModelSpec{}, tinyPath_.toStdString());
+        // Wider and deeper, so a long answer takes a second or so: Stop can land in the middle.
+        TinyModelSpec longSpec;
+        longSpec.nCtx = 2048;
+        longSpec.nEmbd = 256;
+        longSpec.nFf = 768;
+        longSpec.nLayer = 4;
+        tinyLongPath_ = QString::fromStdString(test::scratchDir() + "/chat-tiny-2048.gguf");
+        writeTinyModel(longSpec, tinyLongPath_.toStdString());
+    }
+
+    void chatModelIsConsistent() {
+        ChatModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy inserted(&m, &QAbstractItemModel::rowsInserted);
+        QSignalSpy changed(&m, &QAbstractItemModel::dataChanged);
+
+        QCOMPARE(m.appendMessage(QStringLiteral("user"), QStringLiteral("Hello")), 0);
+        QCOMPARE(m.appendMessage(QStringLiteral("assistant"), {}, true), 1);
+        QCOMPARE(inserted.count(), 2);
+        QCOMPARE(m.rowCount(), 2);
+        QVERIFY(m.isStreaming());
+        QVERIFY(m.hasUserMessage());
+        // The answer still streaming is not part of the conversation yet.
+        QVERIFY(sameTurns(m.conversation(), {{QStringLiteral("user"), QStringLiteral("Hello")}}));
+
+        const StripToken a{0, 10, QStringLiteral("Hi"), 0.5};
+        const StripToken b{1, 11, QStringLiteral(" there"), 0.25};
+        const StripToken c{2, 12, QStringLiteral("!"), 0.9};
+        m.appendTokensToLast({a});
+        m.appendTokensToLast({b, c});
+        m.appendTokensToLast({});  // nothing to say: no signal
+        QCOMPARE(changed.count(), 2);
+        for (const auto& args : changed) {
+            QCOMPARE(args.at(0).toModelIndex(), m.index(1));
+            QCOMPARE(args.at(1).toModelIndex(), m.index(1));
+            QVERIFY(args.at(2).value<QList<int>>().contains(ChatModel::TokensRole));
+        }
+        const QModelIndex answer = m.index(1);
+        QCOMPARE(answer.data().toString(), QStringLiteral("Hi there!"));
+        QCOMPARE(answer.data(ChatModel::RoleRole).toString(), QStringLiteral("assistant"));
+        QCOMPARE(answer.data(ChatModel::TokensRole).value<QList<StripToken>>().size(), 3);
+        QVERIFY(answer.data(ChatModel::StreamingRole).toBool());
+        QVERIFY(!answer.data(ChatModel::StatsRole).isValid());
+        QVERIFY(!m.index(0).data(ChatModel::StreamingRole).toBool());
+        QCOMPARE(m.index(0).data(ChatModel::TokensRole).value<QList<StripToken>>().size(), 0);
+
+        ChatStats s;
+        s.tokens = 3;
+        s.stopReason = QStringLiteral("eos");
+        m.finishLast(s);
+        QCOMPARE(changed.count(), 3);
+        QVERIFY(changed.last().at(2).value<QList<int>>().contains(ChatModel::StreamingRole));
+        QVERIFY(!m.isStreaming());
+        QVERIFY(!answer.data(ChatModel::StreamingRole).toBool());
+        QCOMPARE(answer.data(ChatModel::StatsRole).value<ChatStats>().tokens, 3);
+        QCOMPARE(answer.data(ChatModel::StatsRole).value<ChatStats>().stopReason, QStringLiteral("eos"));
+        // A finished answer takes no more chips.
+        m.appendTokensToLast({a});
+        QCOMPARE(answer.data().toString(), QStringLiteral("Hi there!"));
+        QVERIFY(sameTurns(m.conversation(), {{QStringLiteral("user"), QStringLiteral("Hello")},
+                                             {QStringLiteral("assistant"), QStringLiteral("Hi there!")}}));
+        QVERIFY(m.roleNames().value(ChatModel::TokensRole) == "tokens");
+
+        // System rows stay out of the conversation (the page adds its own system prompt).
+        m.appendMessage(QStringLiteral("system"), QStringLiteral("ignored"));
+        QCOMPARE(m.conversation().size(), 2);
+        m.removeLast();
+        m.removeLast();
+        QCOMPARE(m.rowCount(), 1);
+        m.appendMessage(QStringLiteral("assistant"), {}, true);
+        m.appendTokensToLast({c});
+        m.clear();
+        QCOMPARE(m.rowCount(), 0);
+        QVERIFY(!m.isStreaming() && !m.hasUserMessage() && m.conversation().isEmpty());
+        m.removeLast();  // empty: nothing happens
+        m.finishLast(s);
+        m.clear();
+        QCOMPARE(m.rowCount(), 0);
+    }
+
+    // Ctrl+Return sends; the answer streams into the last row and its strip; the caption tells how it went.
+    void sendStreamsAnswer() {
+        Rig rig;
+        rig.load(tinyPath_, 1);
+        QTRY_VERIFY_WITH_TIMEOUT(rig.ready, 30000);
+        ChatPage& page = rig.page;
+        QVERIFY(QTest::qWaitForWindowActive(&page));
+        page.setSamplerParams(endlessParams());
+        QCOMPARE(page.maxTokens(), 256);  // the default
+        maxTokensSpin(page)->setValue(40);
+        QVERIFY(!page.sendButton()->isEnabled());  // nothing typed yet
+        QVERIFY(!page.stopButton()->isEnabled());
+
+        // Every chip update of the streaming row: the row says it streams, and the strip already
+        // shows what the model holds.
+        int updates = 0;
+        bool allStreaming = true, stripInStep = true;
+        connect(page.model(), &QAbstractItemModel::dataChanged, &page,
+                [&](const QModelIndex& tl, const QModelIndex&, const QList<int>& roles) {
+                    if (!roles.contains(ChatModel::TokensRole)) return;
+                    ++updates;
+                    allStreaming = allStreaming && tl.data(ChatModel::StreamingRole).toBool();
+                    const auto s = strips(page);
+                    stripInStep = stripInStep && !s.isEmpty() && s.last()->text() == tl.data().toString();
+                });
+
+        page.inputEdit()->setFocus();
+        page.inputEdit()->setPlainText(QStringLiteral("Hello there"));
+        QVERIFY(page.sendButton()->isEnabled());
+        QTest::keyClick(page.inputEdit(), Qt::Key_Return, Qt::ControlModifier);
+        QCOMPARE(rig.requests.size(), 1);
+        QVERIFY(page.generating());
+        QVERIFY(page.stopButton()->isEnabled());
+        QVERIFY(!page.regenerateButton()->isEnabled() && !page.clearButton()->isEnabled());
+        QVERIFY(page.inputEdit()->toPlainText().isEmpty());
+        QVERIFY2(sameTurns(rig.requests[0], {{QStringLiteral("system"), page.systemPromptEdit()->toPlainText()},
+                                             {QStringLiteral("user"), QStringLiteral("Hello there")}}),
+                 qPrintable(describe(rig.requests[0])));
+        QVERIFY(!page.systemPromptEdit()->toPlainText().isEmpty());
+        QCOMPARE(rig.requestMaxTokens[0], 40);
+        QCOMPARE(rig.requestParams[0].logitBias.size(), size_t(4));
+
+        QVERIFY(waitAnswer(rig));
+        QVERIFY2(rig.errors.isEmpty(), qPrintable(rig.errors.join('\n')));
+        QCOMPARE(rig.finished.size(), 1);
+        const ChatStats stats = rig.finished[0];
+        const ChatModel& m = *page.model();
+        QCOMPARE(m.rowCount(), 2);
+        QCOMPARE(m.index(0).data(ChatModel::RoleRole).toString(), QStringLiteral("user"));
+        QCOMPARE(m.index(0).data().toString(), QStringLiteral("Hello there"));
+        QCOMPARE(m.index(1).data(ChatModel::RoleRole).toString(), QStringLiteral("assistant"));
+        QVERIFY(!m.index(1).data(ChatModel::StreamingRole).toBool());
+        QCOMPARE(m.index(1).data(ChatModel::StatsRole).value<ChatStats>().tokens, stats.tokens);
+        QVERIFY(updates >= 1);
+        QVERIFY(allStreaming);
+        QVERIFY(stripInStep);
+
+        // The control tokens are banned: the answer runs to max tokens.
+        QCOMPARE(stats.stopReason, QStringLiteral("length"));
+        QVERIFY(!stats.stopped);
+        QCOMPARE(stats.tokens, 40);
+        QCOMPARE(rig.tokensReceived, stats.tokens);
+        QCOMPARE(stats.promptTokens, rig.promptTokens);
+        QVERIFY(stats.promptTokens > 5);
+        QVERIFY(stats.timeToFirstTokenMs > 0.0);
+        QVERIFY(stats.tokensPerSecond > 0.0);
+
+        const auto s = strips(page);
+        QCOMPARE(s.size(), 1);
+        QCOMPARE(s[0]->tokens().size(), qsizetype(40));
+        QCOMPARE(s[0]->text(), m.index(1).data().toString());
+        QVERIFY(!s[0]->text().isEmpty());
+        QVERIFY(!s[0]->branchingEnabled());
+        for (const StripToken& t : s[0]->tokens()) {
+            QVERIFY(t.id >= 0 && t.id < kTinyVocabSize);
+            QVERIFY(t.p > 0.0 && t.p <= 1.0);
+            QCOMPARE(t.alternatives.size(), qsizetype(EngineWorker::kAlternatives));
+            for (qsizetype i = 1; i < t.alternatives.size(); ++i) QVERIFY(t.alternatives[i].p <= t.alternatives[i - 1].p);
+        }
+        QCOMPARE(s[0]->tokens()[0].step, 0);
+        QCOMPARE(s[0]->tokens().last().step, 39);
+        QVERIFY(!s[0]->toolTipFor(0).isEmpty());
+
+        const auto c = captions(page);
+        QCOMPARE(c.size(), 1);
+        const QString want = QStringLiteral("TTFT %1 ms · %2 tokens/s · 40 tokens · max tokens reached")
+                                 .arg(qRound(stats.timeToFirstTokenMs))
+                                 .arg(stats.tokensPerSecond, 0, 'f', 1);
+        QCOMPARE(c[0]->text(), want);
+        qInfo("caption: %s", qPrintable(c[0]->text()));
+
+        QVERIFY(!page.stopButton()->isEnabled());
+        QVERIFY(page.regenerateButton()->isEnabled());
+        QVERIFY(page.clearButton()->isEnabled());
+        QVERIFY(!page.sendButton()->isEnabled());  // the input is empty again
+
+        // A language change re-sets what the code wrote (captions, headers, the status line).
+        const QString status = page.findChild<QLabel*>(QStringLiteral("statusLabel"))->text();
+        QEvent languageChange(QEvent::LanguageChange);
+        QCoreApplication::sendEvent(&page, &languageChange);
+        QCOMPARE(captions(page)[0]->text(), want);
+        QCOMPARE(page.findChild<QLabel*>(QStringLiteral("statusLabel"))->text(), status);
+        QCOMPARE(page.sendButton()->text(), QStringLiteral("Send"));
+    }
+
+    // The second question carries the first answer; Regenerate replaces the last answer; Clear empties.
+    void multiTurnRegenerateClear() {
+        Rig rig;
+        rig.load(tinyPath_, 1);
+        QTRY_VERIFY_WITH_TIMEOUT(rig.ready, 30000);
+        ChatPage& page = rig.page;
+        page.setSamplerParams(endlessParams());
+        maxTokensSpin(page)->setValue(24);
+        page.systemPromptEdit()->setPlainText(QStringLiteral("Answer briefly."));
+
+        send(page, QStringLiteral("First question"));
+        QVERIFY(waitAnswer(rig));
+        const QString first = lastText(*page.model());
+        QVERIFY(!first.isEmpty());
+
+        send(page, QStringLiteral("Second question"));
+        QVERIFY(waitAnswer(rig));
+        QVERIFY2(rig.errors.isEmpty(), qPrintable(rig.errors.join('\n')));
+        const QList<ChatTurn> withHistory = {{QStringLiteral("system"), QStringLiteral("Answer briefly.")},
+                                             {QStringLiteral("user"), QStringLiteral("First question")},
+                                             {QStringLiteral("assistant"), first},
+                                             {QStringLiteral("user"), QStringLiteral("Second question")}};
+        QCOMPARE(rig.requests.size(), 2);
+        QVERIFY2(sameTurns(rig.requests[1], withHistory), qPrintable(describe(rig.requests[1])));
+        QCOMPARE(page.model()->rowCount(), 4);
+        // The longer conversation is a longer prompt.
+        QVERIFY(rig.finished[1].promptTokens > rig.finished[0].promptTokens);
+        const QString second = lastText(*page.model());
+
+        // Regenerate: same conversation asked again (the old answer is not in it), another seed.
+        QTest::mouseClick(page.regenerateButton(), Qt::LeftButton);
+        QCOMPARE(rig.requests.size(), 3);
+        QVERIFY2(sameTurns(rig.requests[2], withHistory), qPrintable(describe(rig.requests[2])));
+        QVERIFY(rig.requestParams[2].seed != rig.requestParams[1].seed);
+        QCOMPARE(page.model()->rowCount(), 4);
+        QVERIFY(waitAnswer(rig));
+        QCOMPARE(page.model()->rowCount(), 4);
+        QCOMPARE(rig.finished.size(), 3);
+        QCOMPARE(page.model()->message(3).stats.tokens, rig.finished[2].tokens);
+        QCOMPARE(page.model()->message(3).stats.timeToFirstTokenMs, rig.finished[2].timeToFirstTokenMs);
+        QVERIFY(lastText(*page.model()) != second);  // 24 random tokens from another seed
+        QCOMPARE(strips(page).size(), 2);
+        QCOMPARE(strips(page).last()->text(), lastText(*page.model()));
+        QCOMPARE(captions(page).size(), 2);
+
+        // Clear: nothing left, in the model or on screen; the next question starts afresh.
+        QTest::mouseClick(page.clearButton(), Qt::LeftButton);
+        QCOMPARE(page.model()->rowCount(), 0);
+        QVERIFY(strips(page).isEmpty());
+        QVERIFY(page.transcriptArea()->widget()->findChildren<QLabel*>(QStringLiteral("messageLabel")).isEmpty());
+        QVERIFY(!page.clearButton()->isEnabled());
+        QVERIFY(!page.regenerateButton()->isEnabled());
+        send(page, QStringLiteral("First question"));
+        QVERIFY(waitAnswer(rig));
+        QCOMPARE(rig.requests.size(), 4);
+        QCOMPARE(rig.requests[3].size(), 2);
+        // After Clear the seeds start over: the same question gets the same answer as at first.
+        QCOMPARE(rig.requestParams[3].seed, rig.requestParams[0].seed);
+        QCOMPARE(lastText(*page.model()), first);
+        QVERIFY2(rig.errors.isEmpty(), qPrintable(rig.errors.join('\n')));
+    }
+
+    // Esc during a long answer: chatFinished(stopped) reaches the page within 100 ms; the text stays.
+    void escStopsQuickly() {
+        Rig rig;
+        rig.load(tinyLongPath_, 1);
+        QTRY_VERIFY_WITH_TIMEOUT(rig.ready, 30000);
+        ChatPage& page = rig.page;
+        QVERIFY(QTest::qWaitForWindowActive(&page));
+        page.setSamplerParams(endlessParams());
+        maxTokensSpin(page)->setValue(2048);
+
+        QElapsedTimer sinceStop;
+        double latencyMs = -1.0;
+        connect(&page, &ChatPage::answerFinished, &page, [&] { latencyMs = sinceStop.nsecsElapsed() / 1e6; });
+        send(page, QStringLiteral("Tell me everything."));
+        QDeadlineTimer firstTokens(30000);
+        while (rig.tokensReceived == 0 && !firstTokens.hasExpired()) QTest::qWait(1);
+        QVERIFY(rig.tokensReceived > 0);
+        QVERIFY(page.generating());
+        page.inputEdit()->setFocus();
+        sinceStop.start();
+        QTest::keyClick(page.inputEdit(), Qt::Key_Escape);
+        QVERIFY(waitAnswer(rig, 10000));
+        qInfo("tiny model: Stop to chatFinished %.1f ms", latencyMs);
+        QVERIFY2(latencyMs >= 0.0 && latencyMs < 100.0, qPrintable(QString::number(latencyMs)));
+
+        QVERIFY2(rig.errors.isEmpty(), qPrintable(rig.errors.join('\n')));
+        QCOMPARE(rig.finished.size(), 1);
+        const ChatStats stats = rig.finished[0];
+        QVERIFY(stats.stopped);
+        QCOMPARE(stats.stopReason, QStringLiteral("stopped"));
+        QVERIFY(stats.tokens < 2048);
+        QCOMPARE(stats.tokens, rig.tokensReceived);
+        const ChatModel::Message answer = page.model()->message(1);  // a copy: more rows come
+        QCOMPARE(answer.tokens.size(), qsizetype(stats.tokens));
+        QVERIFY(!answer.text.isEmpty());
+        QCOMPARE(strips(page).last()->text(), answer.text);
+        QVERIFY(captions(page).last()->text().endsWith(QStringLiteral(" · stopped")));
+        QVERIFY(!page.stopButton()->isEnabled());
+        QVERIFY(page.regenerateButton()->isEnabled() && page.clearButton()->isEnabled());
+        page.inputEdit()->setPlainText(QStringLiteral("Go on"));
+        QVERIFY(page.sendButton()->isEnabled());
+
+        // The stopped answer is part of the conversation; the next answer starts normally.
+        maxTokensSpin(page)->setValue(8);
+        QTest::mouseClick(page.sendButton(), Qt::LeftButton);
+        QCOMPARE(rig.requests.last().at(2).text, answer.text);
+        QVERIFY(waitAnswer(rig));
+        QCOMPARE(rig.finished.last().stopReason, QStringLiteral("length"));
+        QCOMPARE(rig.finished.last().tokens, 8);
+    }
+
+    // Without the ban the tiny model soon samples an end-of-generation token: the answer ends
+    // there ("eos") and that token is not part of the text.
+    void endOfGenerationEndsAnswer() {
+        Rig rig;
+        rig.load(tinyLongPath_, 1);
+        QTRY_VERIFY_WITH_TIMEOUT(rig.ready, 30000);
+        ChatPage& page = rig.page;
+        maxTokensSpin(page)->setValue(2048);
+        send(page, QStringLiteral("Hi"));
+        QVERIFY(waitAnswer(rig));
+        QVERIFY2(rig.errors.isEmpty(), qPrintable(rig.errors.join('\n')));
+        const ChatStats stats = rig.finished.value(0);
+        qInfo("tiny model, no ban: %d tokens, %s", stats.tokens, qPrintable(stats.stopReason));
+        QCOMPARE(stats.stopReason, QStringLiteral("eos"));
+        QVERIFY(stats.tokens < 2048);
+        QCOMPARE(rig.tokensReceived, stats.tokens);
+        const TinyVocab& v = tinyVocab();
+        for (const StripToken& t : page.model()->message(1).tokens) QVERIFY(t.id != v.endOfText && t.id != v.imEnd);
+        QVERIFY(captions(page).last()->text().endsWith(QStringLiteral(" · end of answer")));
+    }
+
+    // Clear while an answer streams: it is stopped, and what still arrives goes nowhere.
+    void clearWhileStreaming() {
+        Rig rig;
+        rig.load(tinyLongPath_, 1);
+        QTRY_VERIFY_WITH_TIMEOUT(rig.ready, 30000);
+        ChatPage& page = rig.page;
+        page.setSamplerParams(endlessParams());
+        maxTokensSpin(page)->setValue(2048);
+        send(page, QStringLiteral("Hi"));
+        QDeadlineTimer firstTokens(30000);
+        while (rig.tokensReceived == 0 && !firstTokens.hasExpired()) QTest::qWait(1);
+        QVERIFY(page.generating());
+        page.clearChat();
+        QCOMPARE(page.model()->rowCount(), 0);
+        QVERIFY(strips(page).isEmpty());
+        QVERIFY(waitAnswer(rig, 10000));
+        QVERIFY(rig.finished.value(0).stopped);
+        QCOMPARE(page.model()->rowCount(), 0);
+        QVERIFY(strips(page).isEmpty());
+        // Usable afterwards.
+        maxTokensSpin(page)->setValue(4);
+        send(page, QStringLiteral("Hello"));
+        QVERIFY(waitAnswer(rig));
+        QCOMPARE(page.model()->rowCount(), 2);
+        QCOMPARE(rig.finished.last().tokens, 4);
+    }
+
+    // A long answer streams in batches; a 5 ms timer on the GUI thread never waits 50 ms. The
+    // transcript follows the tail until the user scrolls up, and again after the next Send.
+    void longAnswerDoesNotStallTheGui() {
+        Rig rig;
+        rig.load(tinyLongPath_, 1);
+        QTRY_VERIFY_WITH_TIMEOUT(rig.ready, 30000);
+        ChatPage& page = rig.page;
+        page.setSamplerParams(endlessParams());
+        maxTokensSpin(page)->setValue(1500);
+        QScrollBar* bar = page.transcriptArea()->verticalScrollBar();
+
+        QElapsedTimer clock;
+        qint64 lastTick = 0, maxGapNs = 0;
+        bool followed = false, scrolledUp = false;
+        QTimer ticker;
+        ticker.setInterval(5);
+        connect(&ticker, &QTimer::timeout, &page, [&] {
+            const qint64 now = clock.nsecsElapsed();
+            maxGapNs = std::max(maxGapNs, now - lastTick);
+            lastTick = now;
+            // Once the answer overflows the view: it is at the bottom; then the user scrolls up.
+            if (!scrolledUp && bar->maximum() > 100) {
+                followed = bar->value() == bar->maximum();
+                bar->setValue(0);
+                scrolledUp = true;
+            }
+        });
+        clock.start();
+        ticker.start();
+        send(page, QStringLiteral("Write a very long essay."));
+        QVERIFY(waitAnswer(rig));
+        ticker.stop();
+        const double maxGapMs = maxGapNs / 1e6;
+        const ChatStats stats = rig.finished.value(0);
+        qInfo("tiny model: %d tokens at %.0f tokens/s in %.0f ms; max GUI-thread gap %.1f ms", stats.tokens,
+              stats.tokensPerSecond, clock.elapsed() * 1.0, maxGapMs);
+        QVERIFY2(rig.errors.isEmpty(), qPrintable(rig.errors.join('\n')));
+        QCOMPARE(stats.tokens, 1500);
+        QCOMPARE(rig.tokensReceived, 1500);
+        QCOMPARE(strips(page).last()->tokens().size(), qsizetype(1500));
+        QVERIFY2(maxGapMs < 50.0, qPrintable(QString::number(maxGapMs)));
+
+        QVERIFY(scrolledUp);
+        QVERIFY(followed);
+        QCOMPARE(bar->value(), 0);  // the user's position was kept while the answer grew
+
+        // Sending again scrolls to the new answer and follows it.
+        maxTokensSpin(page)->setValue(300);
+        send(page, QStringLiteral("Shorter, please."));
+        QVERIFY(waitAnswer(rig));
+        QTRY_COMPARE(bar->value(), bar->maximum());
+        QVERIFY(bar->maximum() > 0);
+    }
+
+    // No model: the page asks nothing; the worker answers chat() with an error; the page recovers.
+    void noModelIsAnError() {
+        Rig rig;
+        ChatPage& page = rig.page;
+        page.inputEdit()->setPlainText(QStringLiteral("Hello?"));
+        QVERIFY(!page.sendButton()->isEnabled());
+        QVERIFY(page.findChild<QLabel*>(QStringLiteral("statusLabel"))->text().contains(QStringLiteral("No model")));
+        page.send();
+        QVERIFY(rig.requests.isEmpty());
+        QCOMPARE(page.model()->rowCount(), 0);
+
+        // Asked anyway (the page thinks a model is there): failed(), the empty answer goes, the
+        // question stays for a Regenerate.
+        page.setModelReady(true);
+        send(page, QStringLiteral("Hello?"));
+        QTRY_COMPARE_WITH_TIMEOUT(rig.errors.size(), 1, 10000);
+        QCOMPARE(rig.errors[0], QStringLiteral("No model is loaded."));
+        QTRY_VERIFY(!page.generating());
+        QCOMPARE(page.model()->rowCount(), 1);
+        QCOMPARE(page.model()->message(0).role, QStringLiteral("user"));
+        QVERIFY(rig.finished.isEmpty());
+        QVERIFY(!page.stopButton()->isEnabled());
+        QVERIFY(page.regenerateButton()->isEnabled());
+
+        // Now load one: Regenerate answers the question.
+        rig.load(tinyPath_, 1);
+        QTRY_VERIFY_WITH_TIMEOUT(rig.ready, 30000);
+        maxTokensSpin(page)->setValue(5);
+        QTest::mouseClick(page.regenerateButton(), Qt::LeftButton);
+        QVERIFY(waitAnswer(rig));
+        QCOMPARE(rig.errors.size(), 1);
+        QCOMPARE(page.model()->rowCount(), 2);
+        QCOMPARE(rig.finished.size(), 1);
+    }
+
+    // A conversation longer than the context (128 positions): a clear error, the page stays usable;
+    // an answer that runs into the end of the context stops there.
+    void contextLimits() {
+        Rig rig;
+        rig.load(tinyPath_, 1);
+        QTRY_VERIFY_WITH_TIMEOUT(rig.ready, 30000);
+        ChatPage& page = rig.page;
+        page.setSamplerParams(endlessParams());
+        page.systemPromptEdit()->setPlainText(QStringLiteral("word ").repeated(300));
+        send(page, QStringLiteral("Hi"));
+        QTRY_COMPARE_WITH_TIMEOUT(rig.errors.size(), 1, 30000);
+        const QString message = rig.errors[0];
+        qInfo("%s", qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("context holds only 128 positions")), qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("Clear the chat")), qPrintable(message));
+        QTRY_VERIFY(!page.generating());
+        QCOMPARE(page.model()->rowCount(), 1);
+        QVERIFY(page.regenerateButton()->isEnabled() && page.clearButton()->isEnabled());
+
+        // A short system prompt: the same question is answered, up to the end of the context.
+        page.systemPromptEdit()->setPlainText(QStringLiteral("Be brief."));
+        maxTokensSpin(page)->setValue(2048);
+        QTest::mouseClick(page.regenerateButton(), Qt::LeftButton);
+        QVERIFY(waitAnswer(rig));
+        QCOMPARE(rig.errors.size(), 1);
+        const ChatStats stats = rig.finished.value(0);
+        QCOMPARE(stats.stopReason, QStringLiteral("context"));
+        // Every position holds a token; the last one sampled needs no position of its own.
+        QCOMPARE(stats.promptTokens + stats.tokens, 129);
+        QVERIFY(captions(page).last()->text().endsWith(QStringLiteral(" · context full")));
+
+        // Settings the sampler rejects: the engine's message, the page unblocks.
+        QTest::mouseClick(page.clearButton(), Qt::LeftButton);
+        SamplerParams bad;
+        bad.topP = 0.0f;
+        page.setSamplerParams(bad);
+        send(page, QStringLiteral("Again"));
+        QTRY_COMPARE_WITH_TIMEOUT(rig.errors.size(), 2, 30000);
+        QVERIFY2(rig.errors[1].contains(QStringLiteral("top")), qPrintable(rig.errors[1]));
+        QTRY_VERIFY(!page.generating());
+        QCOMPARE(page.model()->rowCount(), 1);
+        QVERIFY(page.regenerateButton()->isEnabled());
+    }
+
+    // The default model, with its own chat template, on realistic timings: a 200-token answer
+    // without a GUI stall of 50 ms, then a Stop within 100 ms.
+    void defaultModelTimings() {
+        const std::string path = test::defaultModelPath();
+        if (path.empty()) QSKIP("the default model is not installed (scripts/setup.sh)");
+        SamplerParams params;  // the answer must not end before it is measured
+        {
+            auto model = Model::load(path);
+            for (int id = 0; id < model->hparams().nVocab; ++id)
+                if (model->tokenizer().isEndOfGeneration(id)) params.logitBias.push_back({id, -std::numeric_limits<float>::infinity()});
+        }
+        Rig rig;
+        rig.load(QString::fromStdString(path), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(rig.ready, 60000);
+        ChatPage& page = rig.page;
+        page.setSamplerParams(params);
+        maxTokensSpin(page)->setValue(200);
+
+        QElapsedTimer clock;
+        qint64 lastTick = 0, maxGapNs = 0;
+        QTimer ticker;
+        ticker.setInterval(5);
+        connect(&ticker, &QTimer::timeout, &page, [&] {
+            const qint64 now = clock.nsecsElapsed();
+            maxGapNs = std::max(maxGapNs, now - lastTick);
+            lastTick = now;
+        });
+        clock.start();
+        ticker.start();
+        send(page, QStringLiteral("Write a long story about a dragon who learns to cook."));
+        QVERIFY(waitAnswer(rig, 120000));
+        ticker.stop();
+        QVERIFY2(rig.errors.isEmpty(), qPrintable(rig.errors.join('\n')));
+        const ChatStats stats = rig.finished.value(0);
+        const double maxGapMs = maxGapNs / 1e6;
+        qInfo("default model: prompt %d tokens, TTFT %.0f ms, %d tokens at %.1f tokens/s; max GUI-thread gap %.1f ms",
+              stats.promptTokens, stats.timeToFirstTokenMs, stats.tokens, stats.tokensPerSecond, maxGapMs);
+        qInfo("answer: %s", qPrintable(lastText(*page.model()).left(200)));
+        QCOMPARE(stats.tokens, 200);
+        QCOMPARE(rig.tokensReceived, 200);
+        QVERIFY2(maxGapMs < 50.0, qPrintable(QString::number(maxGapMs)));
+
+        QElapsedTimer sinceStop;
+        double latencyMs = -1.0;
+        connect(&page, &ChatPage::answerFinished, &page, [&] { latencyMs = sinceStop.nsecsElapsed() / 1e6; });
+        maxTokensSpin(page)->setValue(2048);
+        send(page, QStringLiteral("Go on."));
+        QTRY_VERIFY_WITH_TIMEOUT(rig.tokensReceived > 203, 60000);
+        sinceStop.start();
+        page.stop();
+        QVERIFY(waitAnswer(rig, 10000));
+        qInfo("default model: Stop to chatFinished %.1f ms", latencyMs);
+        QVERIFY2(latencyMs >= 0.0 && latencyMs < 100.0, qPrintable(QString::number(latencyMs)));
+        QVERIFY(rig.finished.last().stopped);
+        QVERIFY(!lastText(*page.model()).isEmpty());
+    }
+
+    // The page inside MainWindow: the window wires it to its worker.
+    void insideMainWindow() {
+        QStringList errors;
+        ui::MainWindow w(tinyLongPath_);
+        w.setErrorReporter([&errors](const QString& m) { errors << m; });
+        w.show();
+        QTRY_VERIFY_WITH_TIMEOUT(w.hasModel(), 30000);
+        ChatPage* page = w.chat();
+        QVERIFY(page);
+        page->setSamplerParams(endlessParams());
+        maxTokensSpin(*page)->setValue(16);
+        QSignalSpy finished(page, &ChatPage::answerFinished);
+        page->inputEdit()->setPlainText(QStringLiteral("Hello"));
+        QTRY_VERIFY(page->sendButton()->isEnabled());
+        QTest::mouseClick(page->sendButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+        QCOMPARE(finished[0][0].value<ChatStats>().tokens, 16);
+        QCOMPARE(page->model()->rowCount(), 2);
+        QCOMPARE(strips(*page).last()->tokens().size(), qsizetype(16));
+
+        // Stop through the window's connection to the worker.
+        maxTokensSpin(*page)->setValue(2048);
+        page->inputEdit()->setPlainText(QStringLiteral("More"));
+        QTest::mouseClick(page->sendButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(page->model()->rowCount() == 4 && page->model()->message(3).tokens.size() > 0, 30000);
+        QElapsedTimer sinceStop;
+        double latencyMs = -1.0;
+        connect(page, &ChatPage::answerFinished, page, [&] { latencyMs = sinceStop.nsecsElapsed() / 1e6; });
+        sinceStop.start();
+        page->stop();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 10000);
+        qInfo("MainWindow: Stop to answerFinished %.1f ms", latencyMs);
+        QVERIFY(finished[1][0].value<ChatStats>().stopped);
+        QVERIFY2(latencyMs >= 0.0 && latencyMs < 100.0, qPrintable(QString::number(latencyMs)));
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+};
+
+QTEST_MAIN(TestGuiChat)
+#include "test_gui_chat.moc"

@@ -1,0 +1,870 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de_DE" sourcelanguage="en">
+<context>
+    <name>ChatPage</name>
+    <message>
+        <source>System prompt</source>
+        <translation>System-Prompt</translation>
+    </message>
+    <message>
+        <source>Sent first, as the system message of every answer. Empty: no system message (the chat template may add its own default).</source>
+        <translation>Wird zuerst gesendet, als Systemnachricht jeder Antwort. Leer: keine Systemnachricht (die Chat-Vorlage fügt eventuell ihre eigene Standardnachricht ein).</translation>
+    </message>
+    <message>
+        <source>No system message</source>
+        <translation>Keine Systemnachricht</translation>
+    </message>
+    <message>
+        <source>Type a message; Ctrl+Return sends it</source>
+        <translation>Nachricht eingeben; Strg+Return sendet sie</translation>
+    </message>
+    <message>
+        <source>Max tokens</source>
+        <translation>Max. Tokens</translation>
+    </message>
+    <message>
+        <source>The longest answer, in tokens</source>
+        <translation>Die längste Antwort, in Tokens</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>Senden</translation>
+    </message>
+    <message>
+        <source>Send the message and stream the answer (Ctrl+Return)</source>
+        <translation>Nachricht senden und die Antwort laufend anzeigen (Strg+Return)</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stopp</translation>
+    </message>
+    <message>
+        <source>Stop the answer here; the text so far stays (Esc)</source>
+        <translation>Antwort hier anhalten; der bisherige Text bleibt (Esc)</translation>
+    </message>
+    <message>
+        <source>Regenerate</source>
+        <translation>Neu erzeugen</translation>
+    </message>
+    <message>
+        <source>Drop the last answer and ask for a new one</source>
+        <translation>Letzte Antwort verwerfen und eine neue anfordern</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>Leeren</translation>
+    </message>
+    <message>
+        <source>Forget the whole conversation</source>
+        <translation>Das ganze Gespräch vergessen</translation>
+    </message>
+</context>
+<context>
+    <name>PlaygroundPage</name>
+    <message>
+        <source>Prompt</source>
+        <translation>Prompt</translation>
+    </message>
+    <message>
+        <source>Step (F10)</source>
+        <translation>Schritt (F10)</translation>
+    </message>
+    <message>
+        <source>Generate one token and show what the sampler chain did</source>
+        <translation>Ein Token erzeugen und zeigen, was die Sampler-Kette getan hat</translation>
+    </message>
+    <message>
+        <source>Forget the generated tokens and start again from the prompt</source>
+        <translation>Die erzeugten Tokens verwerfen und wieder beim Prompt beginnen</translation>
+    </message>
+    <message>
+        <source>Sampler</source>
+        <translation>Sampler</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>Temperatur</translation>
+    </message>
+    <message>
+        <source>Top-k</source>
+        <translation>Top-k</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>aus</translation>
+    </message>
+    <message>
+        <source>Top-p</source>
+        <translation>Top-p</translation>
+    </message>
+    <message>
+        <source>Press Step to generate the first token.</source>
+        <translation>„Schritt“ drücken, um das erste Token zu erzeugen.</translation>
+    </message>
+    <message>
+        <source>The text the model continues. Editing it starts over.</source>
+        <translation>Der Text, den das Modell fortsetzt. Eine Änderung beginnt von vorn.</translation>
+    </message>
+    <message>
+        <source>Run (F5)</source>
+        <translation>Ausführen (F5)</translation>
+    </message>
+    <message>
+        <source>Generate tokens one after another until Stop, the end of the text or the run length</source>
+        <translation>Tokens nacheinander erzeugen – bis „Stopp“, bis zum Textende oder bis die Lauflänge erreicht ist</translation>
+    </message>
+    <message>
+        <source>Stop (Esc)</source>
+        <translation>Stopp (Esc)</translation>
+    </message>
+    <message>
+        <source>Stop a run after the current token</source>
+        <translation>Den Lauf nach dem aktuellen Token anhalten</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>Zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Tokens per run</source>
+        <translation>Tokens pro Lauf</translation>
+    </message>
+    <message>
+        <source>How many tokens Run generates at most</source>
+        <translation>Wie viele Tokens „Ausführen“ höchstens erzeugt</translation>
+    </message>
+    <message>
+        <source>Greedy loop demo</source>
+        <translation>Greedy-Schleife vorführen</translation>
+    </message>
+    <message>
+        <source>Greedy decoding (temperature 0, no penalties) on a prompt where it falls into a loop; the repeated span is highlighted</source>
+        <translation>Greedy-Decoding (Temperatur 0, keine Strafen) mit einem Prompt, bei dem es in eine Schleife gerät; der wiederholte Abschnitt wird hervorgehoben</translation>
+    </message>
+    <message>
+        <source>Divides the logits by T before softmax: below 1 the favourite gets likelier (0 = always the most likely token), above 1 the distribution flattens.</source>
+        <translation>Teilt die Logits vor Softmax durch T: Unter 1 wird der Favorit wahrscheinlicher (0 = immer das wahrscheinlichste Token), über 1 wird die Verteilung flacher.</translation>
+    </message>
+    <message>
+        <source>Keeps only the k most likely tokens (0 = off).</source>
+        <translation>Behält nur die k wahrscheinlichsten Tokens (0 = aus).</translation>
+    </message>
+    <message>
+        <source>Keeps the smallest set of most likely tokens whose probabilities add up to p (1 = off).</source>
+        <translation>Behält die kleinste Menge der wahrscheinlichsten Tokens, deren Wahrscheinlichkeiten zusammen p erreichen (1 = aus).</translation>
+    </message>
+    <message>
+        <source>Min-p</source>
+        <translation>Min-p</translation>
+    </message>
+    <message>
+        <source>Drops every token less likely than min-p times the most likely one (0 = off).</source>
+        <translation>Verwirft jedes Token, das weniger wahrscheinlich ist als min-p mal das wahrscheinlichste (0 = aus).</translation>
+    </message>
+    <message>
+        <source>Repetition penalty</source>
+        <translation>Wiederholungsstrafe</translation>
+    </message>
+    <message>
+        <source>Makes tokens that already appeared less likely: positive logits are divided by it, negative ones multiplied (1 = off).</source>
+        <translation>Macht bereits vorgekommene Tokens unwahrscheinlicher: Positive Logits werden durch sie geteilt, negative mit ihr multipliziert (1 = aus).</translation>
+    </message>
+    <message>
+        <source>Frequency penalty</source>
+        <translation>Häufigkeitsstrafe</translation>
+    </message>
+    <message>
+        <source>Subtracts this from a token&apos;s logit once for every time it already appeared (0 = off).</source>
+        <translation>Zieht diesen Wert für jedes bisherige Vorkommen eines Tokens einmal von seinem Logit ab (0 = aus).</translation>
+    </message>
+    <message>
+        <source>Presence penalty</source>
+        <translation>Präsenzstrafe</translation>
+    </message>
+    <message>
+        <source>Subtracts this from the logit of every token that appeared at least once (0 = off).</source>
+        <translation>Zieht diesen Wert vom Logit jedes Tokens ab, das mindestens einmal vorkam (0 = aus).</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Seed</translation>
+    </message>
+    <message>
+        <source>Starts the random draws: the same seed and settings give the same text. Takes effect at Reset.</source>
+        <translation>Startwert der Zufallsziehungen: Gleicher Seed und gleiche Einstellungen ergeben denselben Text. Wirkt ab dem nächsten Zurücksetzen.</translation>
+    </message>
+    <message>
+        <source>Defaults</source>
+        <translation>Standardwerte</translation>
+    </message>
+    <message>
+        <source>Put every sampler setting and the stage order back to the defaults</source>
+        <translation>Alle Sampler-Einstellungen und die Reihenfolge der Stufen auf die Standardwerte zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Stage order</source>
+        <translation>Reihenfolge der Stufen</translation>
+    </message>
+    <message>
+        <source>The order in which the stages change the distribution. Drag a stage to move it; untick it to switch it off.</source>
+        <translation>Die Reihenfolge, in der die Stufen die Verteilung verändern. Eine Stufe ziehen, um sie zu verschieben; Häkchen entfernen, um sie abzuschalten.</translation>
+    </message>
+    <message>
+        <source>Drag to reorder; untick to switch a stage off. The order matters: top-p after a hot temperature keeps more tokens than before it.</source>
+        <translation>Ziehen zum Umsortieren; Häkchen entfernen schaltet eine Stufe ab. Die Reihenfolge zählt: Top-p nach einer hohen Temperatur behält mehr Tokens als davor.</translation>
+    </message>
+    <message>
+        <source>Distribution</source>
+        <translation>Verteilung</translation>
+    </message>
+    <message>
+        <source>Candidates</source>
+        <translation>Kandidaten</translation>
+    </message>
+    <message>
+        <source>What each stage did</source>
+        <translation>Was jede Stufe getan hat</translation>
+    </message>
+    <message>
+        <source>Generated text</source>
+        <translation>Erzeugter Text</translation>
+    </message>
+    <message>
+        <source>Each token&apos;s background shows how likely it was. Hover a token to see the alternatives; click it to continue from another one.</source>
+        <translation>Der Hintergrund jedes Tokens zeigt, wie wahrscheinlich es war. Mit der Maus auf ein Token zeigen, um die Alternativen zu sehen; anklicken, um mit einem anderen fortzufahren.</translation>
+    </message>
+</context>
+<context>
+    <name>SamplerWaterfall</name>
+    <message>
+        <source>Raw</source>
+        <translation>Roh</translation>
+    </message>
+    <message>
+        <source>The model&apos;s own prediction: the softmax of its logits before any sampler stage.</source>
+        <translation>Die eigene Vorhersage des Modells: Softmax seiner Logits vor jeder Sampler-Stufe.</translation>
+    </message>
+    <message>
+        <source>Logit bias</source>
+        <translation>Logit-Bias</translation>
+    </message>
+    <message>
+        <source>Adds a fixed amount to the logits of chosen tokens, making them more or less likely (minus infinity bans a token).</source>
+        <translation>Addiert einen festen Betrag zu den Logits ausgewählter Tokens und macht sie so wahrscheinlicher oder unwahrscheinlicher (minus unendlich sperrt ein Token).</translation>
+    </message>
+    <message>
+        <source>Repetition penalty</source>
+        <translation>Wiederholungsstrafe</translation>
+    </message>
+    <message>
+        <source>Makes tokens that already appeared less likely (positive logits divided by the penalty, negative ones multiplied).</source>
+        <translation>Macht bereits vorgekommene Tokens unwahrscheinlicher (positive Logits werden durch die Strafe geteilt, negative mit ihr multipliziert).</translation>
+    </message>
+    <message>
+        <source>Frequency / presence</source>
+        <translation>Häufigkeit / Präsenz</translation>
+    </message>
+    <message>
+        <source>Subtracts the frequency penalty once per earlier occurrence and the presence penalty once if the token appeared at all.</source>
+        <translation>Zieht die Häufigkeitsstrafe einmal pro früherem Vorkommen ab und die Präsenzstrafe einmal, wenn das Token überhaupt vorkam.</translation>
+    </message>
+    <message>
+        <source>No-repeat n-gram</source>
+        <translation>N-Gramm-Sperre</translation>
+    </message>
+    <message>
+        <source>Bans every token that would repeat a run of n tokens that already appears in the text.</source>
+        <translation>Sperrt jedes Token, das eine Folge von n Tokens wiederholen würde, die schon im Text steht.</translation>
+    </message>
+    <message>
+        <source>DRY</source>
+        <translation>DRY</translation>
+    </message>
+    <message>
+        <source>&quot;Don&apos;t repeat yourself&quot;: penalises a token that would continue a repeat of earlier text, more strongly the longer the repeated run already is.</source>
+        <translation>„Don&apos;t repeat yourself“: Bestraft ein Token, das eine Wiederholung früheren Textes fortsetzen würde – umso stärker, je länger die wiederholte Folge schon ist.</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>Temperatur</translation>
+    </message>
+    <message>
+        <source>Divides every logit by T: below 1 the likely tokens get likelier, above 1 the distribution flattens.</source>
+        <translation>Teilt jedes Logit durch T: Unter 1 werden wahrscheinliche Tokens noch wahrscheinlicher, über 1 wird die Verteilung flacher.</translation>
+    </message>
+    <message>
+        <source>Top-k</source>
+        <translation>Top-k</translation>
+    </message>
+    <message>
+        <source>Keeps only the k most likely tokens and renormalises them.</source>
+        <translation>Behält nur die k wahrscheinlichsten Tokens und normiert sie neu.</translation>
+    </message>
+    <message>
+        <source>Top-p (nucleus)</source>
+        <translation>Top-p (Nucleus)</translation>
+    </message>
+    <message>
+        <source>Keeps the smallest set of most likely tokens whose probabilities add up to p.</source>
+        <translation>Behält die kleinste Menge der wahrscheinlichsten Tokens, deren Wahrscheinlichkeiten zusammen p erreichen.</translation>
+    </message>
+    <message>
+        <source>Min-p</source>
+        <translation>Min-p</translation>
+    </message>
+    <message>
+        <source>Drops every token less likely than min-p times the most likely token.</source>
+        <translation>Verwirft jedes Token, das weniger wahrscheinlich ist als min-p mal das wahrscheinlichste Token.</translation>
+    </message>
+    <message>
+        <source>Typical</source>
+        <translation>Typical</translation>
+    </message>
+    <message>
+        <source>Keeps the tokens whose surprise is closest to the average surprise (the entropy), until their probabilities add up to p.</source>
+        <translation>Behält die Tokens, deren Überraschung der durchschnittlichen Überraschung (der Entropie) am nächsten liegt, bis ihre Wahrscheinlichkeiten zusammen p erreichen.</translation>
+    </message>
+    <message>
+        <source>XTC</source>
+        <translation>XTC</translation>
+    </message>
+    <message>
+        <source>&quot;Exclude top choices&quot;: now and then removes every token above the threshold except the least likely of them, so the text gets less predictable.</source>
+        <translation>„Exclude Top Choices“: Entfernt ab und zu alle Tokens über der Schwelle bis auf das unwahrscheinlichste von ihnen, sodass der Text weniger vorhersehbar wird.</translation>
+    </message>
+    <message>
+        <source>Top-nσ</source>
+        <translation>Top-nσ</translation>
+    </message>
+    <message>
+        <source>Keeps only the tokens whose logit lies within n standard deviations of the highest logit.</source>
+        <translation>Behält nur die Tokens, deren Logit höchstens n Standardabweichungen unter dem höchsten Logit liegt.</translation>
+    </message>
+    <message>
+        <source>Mirostat</source>
+        <translation>Mirostat</translation>
+    </message>
+    <message>
+        <source>Moves its cut-off after every token so that the average surprise of the chosen tokens stays near a target value τ.</source>
+        <translation>Verschiebt seine Schwelle nach jedem Token so, dass die durchschnittliche Überraschung der gewählten Tokens nahe am Zielwert τ bleibt.</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::CandidateTableModel</name>
+    <message>
+        <source>removed</source>
+        <translation>entfernt</translation>
+    </message>
+    <message>
+        <source>chosen</source>
+        <translation>gewählt</translation>
+    </message>
+    <message>
+        <source>The step picked this token.</source>
+        <translation>Der Schritt hat dieses Token gewählt.</translation>
+    </message>
+    <message>
+        <source>A stage of the sampler chain removed this token: it cannot be picked at this step.</source>
+        <translation>Eine Stufe der Sampler-Kette hat dieses Token entfernt: Es kann in diesem Schritt nicht gewählt werden.</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rang</translation>
+    </message>
+    <message>
+        <source>Token</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <source>Token id</source>
+        <translation>Token-ID</translation>
+    </message>
+    <message>
+        <source>Logit</source>
+        <translation>Logit</translation>
+    </message>
+    <message>
+        <source>p raw</source>
+        <translation>p roh</translation>
+    </message>
+    <message>
+        <source>p after chain</source>
+        <translation>p nach Kette</translation>
+    </message>
+    <message>
+        <source>Kept</source>
+        <translation>Behalten</translation>
+    </message>
+    <message>
+        <source>Position of the token when all candidates are sorted by their raw logit.</source>
+        <translation>Position des Tokens, wenn alle Kandidaten nach ihrem rohen Logit sortiert sind.</translation>
+    </message>
+    <message>
+        <source>The text the token adds (␣ is a space, ↵ a new line).</source>
+        <translation>Der Text, den das Token hinzufügt (␣ ist ein Leerzeichen, ↵ ein Zeilenumbruch).</translation>
+    </message>
+    <message>
+        <source>The token&apos;s number in the model&apos;s vocabulary.</source>
+        <translation>Die Nummer des Tokens im Vokabular des Modells.</translation>
+    </message>
+    <message>
+        <source>The model&apos;s raw score for the token, before any sampler stage.</source>
+        <translation>Die rohe Bewertung des Tokens durch das Modell, vor jeder Sampler-Stufe.</translation>
+    </message>
+    <message>
+        <source>The probability softmax gives the raw logits, before the sampler chain.</source>
+        <translation>Die Wahrscheinlichkeit, die Softmax den rohen Logits zuordnet, vor der Sampler-Kette.</translation>
+    </message>
+    <message>
+        <source>The probability after every stage of the sampler chain; the step samples from this.</source>
+        <translation>Die Wahrscheinlichkeit nach allen Stufen der Sampler-Kette; aus ihr zieht der Schritt.</translation>
+    </message>
+    <message>
+        <source>Whether the token survived the sampler chain or a stage removed it.</source>
+        <translation>Ob das Token die Sampler-Kette überstanden hat oder eine Stufe es entfernt hat.</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::ChatPage</name>
+    <message>
+        <source>You</source>
+        <translation>Du</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>Assistent</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>System</translation>
+    </message>
+    <message>
+        <source>Reading the prompt…</source>
+        <translation>Prompt wird gelesen…</translation>
+    </message>
+    <message>
+        <source>Generating… %1 tokens</source>
+        <translation>Erzeuge… %1 Tokens</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>gestoppt</translation>
+    </message>
+    <message>
+        <source>end of answer</source>
+        <translation>Ende der Antwort</translation>
+    </message>
+    <message>
+        <source>max tokens reached</source>
+        <translation>Höchstzahl an Tokens erreicht</translation>
+    </message>
+    <message>
+        <source>context full</source>
+        <translation>Kontext voll</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>TTFT %1 ms · %2 tokens/s · %3 tokens · %4</source>
+        <translation>TTFT %1 ms · %2 Tokens/s · %3 Tokens · %4</translation>
+    </message>
+    <message>
+        <source>Answering a prompt of %1 tokens… (Esc stops)</source>
+        <translation>Beantworte einen Prompt aus %1 Tokens… (Esc hält an)</translation>
+    </message>
+    <message>
+        <source>Waiting for the model…</source>
+        <translation>Warte auf das Modell…</translation>
+    </message>
+    <message>
+        <source>No model loaded.</source>
+        <translation>Kein Modell geladen.</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::EngineWorker</name>
+    <message numerus="yes">
+        <source>CPU, %n thread(s)</source>
+        <translation>
+            <numerusform>CPU, %n Thread</numerusform>
+            <numerusform>CPU, %n Threads</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No model is loaded.</source>
+        <translation>Es ist kein Modell geladen.</translation>
+    </message>
+    <message>
+        <source>Start a session before stepping.</source>
+        <translation>Vor einem Schritt zuerst eine Sitzung starten.</translation>
+    </message>
+    <message>
+        <source>Start a session before running.</source>
+        <translation>Vor dem Ausführen zuerst eine Sitzung starten.</translation>
+    </message>
+    <message>
+        <source>Start a session before branching.</source>
+        <translation>Vor dem Verzweigen zuerst eine Sitzung starten.</translation>
+    </message>
+    <message>
+        <source>An answer needs at least 1 token (max tokens is %1).</source>
+        <translation>Eine Antwort braucht mindestens 1 Token (max. Tokens ist %1).</translation>
+    </message>
+    <message>
+        <source>The conversation is %1 tokens long but the model&apos;s context holds only %2 positions. Clear the chat or shorten the system prompt, then try again.</source>
+        <translation>Das Gespräch ist %1 Tokens lang, der Kontext des Modells fasst aber nur %2 Positionen. Chat leeren oder den System-Prompt kürzen und es erneut versuchen.</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::MainWindow</name>
+    <message>
+        <source>Decoding Lab</source>
+        <translation>Decoding Lab</translation>
+    </message>
+    <message>
+        <source>About Decoding Lab</source>
+        <translation>Über Decoding Lab</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Decoding Lab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;See how a language model picks each token: the logits, what temperature, top-k, top-p and the penalties do to them, and the text that comes out.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Decoding Lab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Zeigt, wie ein Sprachmodell jedes Token auswählt: die Logits, was Temperatur, Top-k, Top-p und die Strafen mit ihnen machen, und den Text, der dabei entsteht.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Playground</source>
+        <translation>&amp;Playground</translation>
+    </message>
+    <message>
+        <source>C&amp;hat</source>
+        <translation>&amp;Chat</translation>
+    </message>
+    <message>
+        <source>Step through generation one token at a time and see what the sampler does</source>
+        <translation>Die Generierung Token für Token durchgehen und sehen, was der Sampler tut</translation>
+    </message>
+    <message>
+        <source>Talk to the model with its chat template, with the playground&apos;s sampler settings</source>
+        <translation>Mit dem Modell chatten – über seine Chat-Vorlage und mit den Sampler-Einstellungen des Playgrounds</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;Open model…</source>
+        <translation>Modell ö&amp;ffnen…</translation>
+    </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>&amp;Zuletzt geöffnet</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;Settings</source>
+        <translation>&amp;Einstellungen</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Sprache</translation>
+    </message>
+    <message>
+        <source>&amp;Backend</source>
+        <translation>&amp;Backend</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>Runs the model on the processor (this build has no GPU backend)</source>
+        <translation>Führt das Modell auf dem Prozessor aus (dieser Build hat kein GPU-Backend)</translation>
+    </message>
+    <message>
+        <source>CPU &amp;threads</source>
+        <translation>CPU-&amp;Threads</translation>
+    </message>
+    <message>
+        <source>Automatic</source>
+        <translation>Automatisch</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n thread(s)</source>
+        <translation>
+            <numerusform>%n Thread</numerusform>
+            <numerusform>%n Threads</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Appearance</source>
+        <translation>&amp;Darstellung</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>Hell</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>Dunkel</translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>Wie das System</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>&amp;About Decoding Lab</source>
+        <translation>Ü&amp;ber Decoding Lab</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Stop loading the model (Esc)</source>
+        <translation>Laden des Modells abbrechen (Esc)</translation>
+    </message>
+    <message>
+        <source>Clear the list</source>
+        <translation>Liste leeren</translation>
+    </message>
+    <message>
+        <source>A model is still loading; cancel it first.</source>
+        <translation>Es wird noch ein Modell geladen; bitte zuerst abbrechen.</translation>
+    </message>
+    <message>
+        <source>%1: the file does not exist (it may have been moved or deleted).</source>
+        <translation>%1: Die Datei existiert nicht (vielleicht wurde sie verschoben oder gelöscht).</translation>
+    </message>
+    <message>
+        <source>Loading %1…</source>
+        <translation>Lade %1…</translation>
+    </message>
+    <message>
+        <source>Open model</source>
+        <translation>Modell öffnen</translation>
+    </message>
+    <message>
+        <source>GGUF models (*.gguf);;All files (*)</source>
+        <translation>GGUF-Modelle (*.gguf);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>No model — File → Open model… or drop a .gguf file here</source>
+        <translation>Kein Modell — Datei → Modell öffnen… oder eine .gguf-Datei hierher ziehen</translation>
+    </message>
+    <message>
+        <source>%1 — %2, %3 parameters, %4 layers, vocabulary %5 — %6</source>
+        <translation>%1 — %2, %3 Parameter, %4 Schichten, Vokabular %5 — %6</translation>
+    </message>
+    <message>
+        <source>model %1</source>
+        <translation>Modell %1</translation>
+    </message>
+    <message>
+        <source>Decoding Lab — %1</source>
+        <translation>Decoding Lab — %1</translation>
+    </message>
+    <message>
+        <source>Loading cancelled; %1 is still in use.</source>
+        <translation>Laden abgebrochen; %1 bleibt in Verwendung.</translation>
+    </message>
+    <message>
+        <source>no model</source>
+        <translation>kein Modell</translation>
+    </message>
+    <message>
+        <source>context %1 / %2</source>
+        <translation>Kontext %1 / %2</translation>
+    </message>
+    <message>
+        <source>model %1 · KV cache %2</source>
+        <translation>Modell %1 · KV-Cache %2</translation>
+    </message>
+    <message>
+        <source>prompt %1 tokens/s</source>
+        <translation>Prompt %1 Tokens/s</translation>
+    </message>
+    <message>
+        <source>%1 tokens/s</source>
+        <translation>%1 Tokens/s</translation>
+    </message>
+    <message>
+        <source>last step: %1 ms (forward %2 ms, sampling %3 ms)</source>
+        <translation>letzter Schritt: %1 ms (Forward-Pass %2 ms, Sampling %3 ms)</translation>
+    </message>
+    <message>
+        <source>time to first token %1 ms</source>
+        <translation>Zeit bis zum ersten Token %1 ms</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::PlaygroundPage</name>
+    <message>
+        <source>Press Step to generate the first token.</source>
+        <translation>„Schritt“ drücken, um das erste Token zu erzeugen.</translation>
+    </message>
+    <message>
+        <source>No model loaded.</source>
+        <translation>Kein Modell geladen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Step %1 with these settings would choose “%2” (p = %3); %n token(s) kept</source>
+        <translation>
+            <numerusform>Schritt %1 würde mit diesen Einstellungen „%2“ wählen (p = %3); %n Token bleibt übrig</numerusform>
+            <numerusform>Schritt %1 würde mit diesen Einstellungen „%2“ wählen (p = %3); %n Tokens bleiben übrig</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Step %1 chose “%2” (p = %3); %n token(s) kept after the chain</source>
+        <translation>
+            <numerusform>Schritt %1 wählte „%2“ (p = %3); nach der Kette bleibt %n Token übrig</numerusform>
+            <numerusform>Schritt %1 wählte „%2“ (p = %3); nach der Kette bleiben %n Tokens übrig</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Loop detected: the last %1 tokens repeat a block of %2 tokens %3 times (highlighted). Greedy decoding keeps choosing the same continuation; sampling or a repetition penalty breaks it.</source>
+        <translation>Schleife erkannt: Die letzten %1 Tokens wiederholen einen Block aus %2 Tokens %3-mal (hervorgehoben). Greedy-Decoding wählt immer wieder dieselbe Fortsetzung; Sampling oder eine Wiederholungsstrafe durchbricht die Schleife.</translation>
+    </message>
+    <message>
+        <source>Branched at step %1: “%2” (p = %3 under these settings). Step or Run continues from it; the prompt and the tokens before it are not computed again.</source>
+        <translation>Bei Schritt %1 verzweigt: „%2“ (p = %3 mit diesen Einstellungen). „Schritt“ oder „Ausführen“ setzt dort fort; der Prompt und die Tokens davor werden nicht neu berechnet.</translation>
+    </message>
+    <message>
+        <source>(end of text)</source>
+        <translation>(Textende)</translation>
+    </message>
+    <message>
+        <source>The context is full: Reset to start again.</source>
+        <translation>Der Kontext ist voll: Zurücksetzen, um neu zu beginnen.</translation>
+    </message>
+    <message>
+        <source>(stopped)</source>
+        <translation>(gestoppt)</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::widgets::DistributionChart</name>
+    <message>
+        <source>Next-token distribution</source>
+        <translation>Verteilung des nächsten Tokens</translation>
+    </message>
+    <message>
+        <source>before the chain</source>
+        <translation>vor der Kette</translation>
+    </message>
+    <message>
+        <source>after the chain</source>
+        <translation>nach der Kette</translation>
+    </message>
+    <message>
+        <source>probability</source>
+        <translation>Wahrscheinlichkeit</translation>
+    </message>
+    <message>
+        <source>cumulative</source>
+        <translation>kumuliert</translation>
+    </message>
+    <message>
+        <source>top-k = %1</source>
+        <translation>Top-k = %1</translation>
+    </message>
+    <message>
+        <source>top-p = %1</source>
+        <translation>Top-p = %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>top-k keeps %n tokens (beyond the %1 shown)</source>
+        <translation>
+            <numerusform>Top-k behält %n Token (mehr als die %1 gezeigten)</numerusform>
+            <numerusform>Top-k behält %n Tokens (mehr als die %1 gezeigten)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>top-p keeps %n tokens (beyond the %1 shown)</source>
+        <translation>
+            <numerusform>Top-p behält %n Token (mehr als die %1 gezeigten)</numerusform>
+            <numerusform>Top-p behält %n Tokens (mehr als die %1 gezeigten)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dlab::widgets::SamplerWaterfall</name>
+    <message>
+        <source>kept %1</source>
+        <translation>behalten %1</translation>
+    </message>
+    <message>
+        <source>mass %1 %</source>
+        <translation>Masse %1 %</translation>
+    </message>
+    <message>
+        <source>H %1 nats</source>
+        <translation>H %1 nats</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::widgets::TokenStrip</name>
+    <message>
+        <source>&lt; %1 %</source>
+        <translation>&lt; %1 %</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>Schritt %1</translation>
+    </message>
+    <message>
+        <source>chosen by you</source>
+        <translation>selbst gewählt</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <source>p</source>
+        <translation>p</translation>
+    </message>
+    <message>
+        <source>raw p</source>
+        <translation>p roh</translation>
+    </message>
+    <message>
+        <source>chosen</source>
+        <translation>gewählt</translation>
+    </message>
+    <message>
+        <source>Continue with</source>
+        <translation>Fortfahren mit</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>See how a language model picks each token.</source>
+        <translation>Zeigt, wie ein Sprachmodell jedes Token auswählt.</translation>
+    </message>
+    <message>
+        <source>GGUF model to open (default: the last one used, else the installed default model).</source>
+        <translation>Zu öffnendes GGUF-Modell (Standard: das zuletzt verwendete, sonst das installierte Standardmodell).</translation>
+    </message>
+    <message>
+        <source>User interface language: en, de or zh_CN (default: the last one chosen).</source>
+        <translation>Sprache der Benutzeroberfläche: en, de oder zh_CN (Standard: die zuletzt gewählte).</translation>
+    </message>
+</context>
+</TS>

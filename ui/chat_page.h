@@ -1,0 +1,114 @@
+#pragma once
+// The chat page: a multi-turn conversation with the model's chat template, an editable system
+// prompt, streamed answers with Stop, Regenerate and Clear, time-to-first-token and tokens/s per
+// answer, and token alternatives on hover (each answer is a TokenStrip). The sampler settings
+// are the playground's (MainWindow passes them in). Like the playground, the page never calls
+// the engine: it emits requests and shows what comes back.
+#include <QWidget>
+
+#include <memory>
+
+#include "ui/engine_types.h"
+
+#include <vector>
+
+QT_BEGIN_NAMESPACE
+class QAbstractButton;
+class QLabel;
+class QModelIndex;
+class QPlainTextEdit;
+class QScrollArea;
+class QShortcut;
+QT_END_NAMESPACE
+
+namespace Ui {
+class ChatPage;
+}
+
+namespace dlab::widgets {
+class TokenStrip;
+}
+
+namespace dlab::ui {
+
+class ChatModel;
+
+class ChatPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit ChatPage(QWidget* parent = nullptr);
+    ~ChatPage() override;
+
+    ChatModel* model() const { return model_; }
+    bool generating() const { return generating_; }
+    int maxTokens() const;
+
+    // Test and automation hooks onto the controls.
+    QPlainTextEdit* systemPromptEdit() const;
+    QPlainTextEdit* inputEdit() const;
+    QAbstractButton* sendButton() const;
+    QAbstractButton* stopButton() const;
+    QAbstractButton* regenerateButton() const;
+    QAbstractButton* clearButton() const;
+    QScrollArea* transcriptArea() const;
+
+public slots:
+    void setModelReady(bool ready);
+    void setSamplerParams(const dlab::SamplerParams& params);
+    void send();          // the input as a user message, then an answer
+    void stop();          // emits stopRequested() while an answer streams
+    void regenerate();    // drops the last answer and asks again
+    void clearChat();
+    void onChatStarted(int promptTokens);
+    void onChatTokens(const QList<dlab::widgets::StripToken>& tokens);
+    void onChatFinished(const dlab::ui::ChatStats& stats);
+    void requestFailed(); // the worker reported an error: unblock the controls
+
+signals:
+    void chatRequested(const QList<dlab::ui::ChatTurn>& conversation, const dlab::SamplerParams& params, int maxTokens);
+    void stopRequested();
+    // Per answer, for the status bar.
+    void answerFinished(const dlab::ui::ChatStats& stats);
+
+protected:
+    void changeEvent(QEvent* e) override;
+
+private:
+    // The widgets that show one row of the model, in the transcript's layout at the row's index.
+    struct MessageView {
+        QWidget* frame = nullptr;
+        QLabel* header = nullptr;                 // "You", "Assistant"
+        QLabel* text = nullptr;                   // user and system rows
+        widgets::TokenStrip* strip = nullptr;     // assistant rows
+        QLabel* caption = nullptr;                // assistant rows: TTFT, tokens/s, tokens, why it ended
+    };
+
+    void startAnswer();
+    void onRowsInserted(const QModelIndex& parent, int first, int last);
+    void onRowsAboutToBeRemoved(const QModelIndex& parent, int first, int last);
+    void onModelReset();
+    void onDataChanged(const QModelIndex& topLeft, const QModelIndex& bottomRight, const QList<int>& roles);
+    MessageView makeView(int row);
+    void updateView(int row, bool tokensChanged);
+    void updateTexts(int row);                    // header and caption (code-set, translated)
+    QString captionFor(int row) const;
+    void updateEnabled();
+    void updateStatus();
+    void followTail();
+
+    std::unique_ptr<Ui::ChatPage> ui_;
+    ChatModel* model_ = nullptr;
+    QShortcut* stopShortcut_ = nullptr;
+    SamplerParams params_;
+    bool modelReady_ = false;
+    bool generating_ = false;
+    bool started_ = false;        // chatStarted() arrived for the answer in flight
+    bool stopPending_ = false;    // Stop was asked before the worker started the answer
+    bool discardAnswer_ = false;  // the chat was cleared while an answer streamed
+    bool followTail_ = true;      // keep the transcript scrolled to the bottom
+    int promptTokens_ = 0;
+    int answersAsked_ = 0;        // since the last Clear: the seed offset of the next answer
+    std::vector<MessageView> views_;
+};
+
+}  // namespace dlab::ui

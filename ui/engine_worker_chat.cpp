@@ -1,0 +1,150 @@
+// EngineWorker::chat(): one streamed answer of the chat page. Runs on the worker thread.
+//
+// The conversation is rendered with the model's chat template into a fresh chat session (the
+// playground's session is left alone). Each step's chip is built here, on the worker thread, and
+// the chips go to the GUI in batches at most every kBatchMs (and once at the end), so a fast model
+// does not flood the GUI's event queue with one queued signal per token.
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <chrono>
+#include <span>
+#include <vector>
+
+#include "core/error.h"
+#include "generate/chat_prompt.h"
+#include "generate/session.h"
+#include "model/backend.h"
+#include "model/kv_block_pool.h"
+#include "model/model.h"
+#include "ui/engine_worker.h"
+#include "ui/step_views.h"
+
+namespace dlab::ui {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr auto kBatch = std::chrono::milliseconds(30);
+
+double msBetween(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
+
+// Positions a chat session may use: the trained context, at most 2048 (as a default Session).
+int64_t chatContext(const HParams& hp) { return std::min<int64_t>(hp.nCtxTrain > 0 ? hp.nCtxTrain : 2048, 2048); }
+
+}  // namespace
+
+void EngineWorker::chat(const QList<ChatTurn>& conversation, const SamplerParams& params, int maxTokens) {
+    const Clock::time_point t0 = Clock::now();
+    cancel_.store(false);
+    chatSession_.reset();
+    if (!model_ || !backend_) {
+        emit failed(tr("No model is loaded."));
+        return;
+    }
+    if (maxTokens < 1) {
+        emit failed(tr("An answer needs at least 1 token (max tokens is %1).").arg(maxTokens));
+        return;
+    }
+
+    ChatStats stats;
+    QList<widgets::StripToken> pending;  // chips not yet sent
+    try {
+        std::vector<ChatMessage> messages;
+        for (const ChatTurn& turn : conversation) {
+            // An empty system prompt means no system message (the template may insert its default).
+            if (turn.role == QLatin1String("system") && turn.text.trimmed().isEmpty()) continue;
+            messages.push_back({turn.role.toStdString(), turn.text.toStdString()});
+        }
+        std::vector<TokenId> prompt = chatPromptTokens(*model_, messages);
+
+        const int64_t context = chatContext(model_->hparams());
+        if (static_cast<int64_t>(prompt.size()) >= context) {
+            emit failed(tr("The conversation is %1 tokens long but the model's context holds only %2 positions. "
+                           "Clear the chat or shorten the system prompt, then try again.")
+                            .arg(prompt.size())
+                            .arg(context));
+            return;
+        }
+
+        SessionOptions options;
+        options.sampler = params;
+        options.traceTopN = std::max(16, kAlternatives);  // enough candidates for the chips' alternatives
+        options.maxKeptSteps = 1;                         // only the newest step's logits are read
+        options.contextLength = context;
+        options.kvBlocks = KvBlockPool::blocksFor(context, options.kvBlockSize);  // one sequence, no branches
+        chatSession_ = std::make_unique<Session>(*model_, *backend_, std::move(prompt), options);
+        stats.promptTokens = static_cast<int>(chatSession_->prompt().size());
+        // run() of the playground unsets the flag when it ends; the chat sets it for itself.
+        backend_->setCancelFlag(&cancel_);
+        emit chatStarted(stats.promptTokens);
+
+        const Tokenizer& tok = model_->tokenizer();
+        Session& session = *chatSession_;
+        const int64_t contextLimit = session.pool().contextLimit();
+        std::vector<TokenId> answer;  // emitted tokens (no end-of-generation token)
+        Clock::time_point firstAt{}, lastAt{}, sentAt = t0;
+        bool first = true;
+        stats.stopReason = QStringLiteral("length");
+        try {
+            while (true) {
+                if (cancel_.load()) {
+                    stats.stopReason = QStringLiteral("stopped");
+                    break;
+                }
+                if (stats.tokens >= maxTokens) {
+                    stats.stopReason = QStringLiteral("length");
+                    break;
+                }
+                if (static_cast<int64_t>(session.tokens(session.current()).size()) > contextLimit) {
+                    stats.stopReason = QStringLiteral("context");
+                    break;
+                }
+                const StepTrace trace = session.step();
+                const Clock::time_point now = Clock::now();
+                if (first) {
+                    stats.timeToFirstTokenMs = msBetween(t0, now);
+                    firstAt = now;
+                    first = false;
+                }
+                if (tok.isEndOfGeneration(trace.chosen)) {
+                    stats.stopReason = QStringLiteral("eos");
+                    break;
+                }
+                const TokenId chosen = trace.chosen;
+                const QString text = tokenTexts(tok, answer, std::span(&chosen, 1)).value(0);
+                pending.append(stripToken(tok, trace.step, chosen, trace.chosenProbability, text, session.logits(trace.step),
+                                          trace.raw, trace.stages, kAlternatives));
+                answer.push_back(chosen);
+                ++stats.tokens;
+                lastAt = now;
+                if (now - sentAt >= kBatch) {
+                    emit chatTokens(pending);
+                    pending.clear();
+                    sentAt = now;
+                }
+            }
+        } catch (const Cancelled&) {
+            stats.stopReason = QStringLiteral("stopped");
+        }
+        stats.stopped = stats.stopReason == QLatin1String("stopped");
+        if (stats.tokens > 1) {
+            const double ms = msBetween(firstAt, lastAt);
+            stats.tokensPerSecond = ms > 0.0 ? (stats.tokens - 1) * 1000.0 / ms : 0.0;
+        }
+        if (!pending.isEmpty()) emit chatTokens(pending);
+        emit chatFinished(stats);
+    } catch (const Cancelled&) {
+        // Raised before the answer started (e.g. during the prefill's first layers): still a Stop.
+        if (!pending.isEmpty()) emit chatTokens(pending);
+        stats.stopReason = QStringLiteral("stopped");
+        stats.stopped = true;
+        emit chatFinished(stats);
+    } catch (const std::exception& e) {
+        if (!pending.isEmpty()) emit chatTokens(pending);
+        emit failed(QString::fromUtf8(e.what()));
+    }
+}
+
+}  // namespace dlab::ui

@@ -1,0 +1,178 @@
+#include "ui/step_views.h"
+
+#include <QStringDecoder>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "ui/engine_types.h"
+
+namespace dlab::ui {
+
+namespace {
+
+double rawP(std::span<const float> logits, const LogitSummary& raw, TokenId id) {
+    return std::exp(double(logits[static_cast<size_t>(id)]) - raw.logSumExp);
+}
+
+// The best n token ids by raw logit (ties to the lower id).
+std::vector<int> topByLogit(std::span<const float> logits, int n) {
+    n = std::min<int>(n, static_cast<int>(logits.size()));
+    std::vector<int> ids(logits.size());
+    std::iota(ids.begin(), ids.end(), 0);
+    std::partial_sort(ids.begin(), ids.begin() + n, ids.end(), [&](int a, int b) {
+        return logits[a] > logits[b] || (logits[a] == logits[b] && a < b);
+    });
+    ids.resize(static_cast<size_t>(n));
+    return ids;
+}
+
+// p of `id` in a snapshot: its listed p, or 0 when it is not listed or was removed.
+double snapshotP(const StageSnapshot& s, TokenId id, bool* listed = nullptr) {
+    for (const Candidate& c : s.top) {
+        if (c.id == id) {
+            if (listed) *listed = true;
+            return std::isfinite(c.logit) ? c.p : 0.0;
+        }
+    }
+    if (listed) *listed = false;
+    return 0.0;
+}
+
+QString printable(const Tokenizer& tok, TokenId id) { return printableToken(tok.tokenToPiece(id, true)); }
+
+}  // namespace
+
+QList<QString> tokenTexts(const Tokenizer& tok, std::span<const TokenId> before, std::span<const TokenId> tokens) {
+    QStringDecoder decoder(QStringDecoder::Utf8);
+    // Only the bytes since the last complete character matter for the decoder's state; feeding the
+    // last few earlier tokens is enough (a UTF-8 character is at most 4 bytes).
+    const size_t from = before.size() > 4 ? before.size() - 4 : 0;
+    for (size_t i = from; i < before.size(); ++i) {
+        const std::string piece = tok.tokenToPiece(before[i], false);
+        (void)QString(decoder(QByteArrayView(piece.data(), static_cast<qsizetype>(piece.size()))));
+    }
+    QList<QString> out;
+    out.reserve(static_cast<qsizetype>(tokens.size()));
+    for (TokenId id : tokens) {
+        const std::string piece = tok.tokenToPiece(id, false);
+        out << QString(decoder(QByteArrayView(piece.data(), static_cast<qsizetype>(piece.size()))));
+    }
+    return out;
+}
+
+widgets::StripToken stripToken(const Tokenizer& tok, int step, TokenId chosen, float chosenP, const QString& text,
+                               std::span<const float> rawLogits, const LogitSummary& raw,
+                               const std::vector<StageSnapshot>& stages, int alternatives, bool forced) {
+    widgets::StripToken t;
+    t.step = step;
+    t.id = chosen;
+    t.text = text;
+    t.p = chosenP;
+    t.forced = forced;
+    const StageSnapshot* last = stages.empty() ? nullptr : &stages.back();
+    std::vector<int> seen;
+    if (last) {
+        // Snapshot candidates come higher logit first, which is most probable first.
+        for (const Candidate& c : last->top) {
+            if (t.alternatives.size() >= alternatives) break;
+            if (!std::isfinite(c.logit)) continue;
+            t.alternatives << widgets::TokenAlternative{c.id, printable(tok, c.id), c.p, rawP(rawLogits, raw, c.id)};
+            seen.push_back(c.id);
+        }
+    }
+    if (t.alternatives.size() < alternatives) {
+        for (int id : topByLogit(rawLogits, alternatives + static_cast<int>(seen.size()))) {
+            if (t.alternatives.size() >= alternatives) break;
+            if (std::find(seen.begin(), seen.end(), id) != seen.end()) continue;
+            t.alternatives << widgets::TokenAlternative{id, printable(tok, id), 0.0, rawP(rawLogits, raw, id)};
+        }
+    }
+    return t;
+}
+
+QList<widgets::StagePanel> stagePanels(const Tokenizer& tok, std::span<const float> rawLogits, const LogitSummary& raw,
+                                       const std::vector<StageSnapshot>& stages, int bars) {
+    QList<widgets::StagePanel> panels;
+    widgets::StagePanel first;
+    first.stage = QStringLiteral("raw");
+    first.kept = raw.finite;
+    first.massKept = 1.0;
+    first.entropy = raw.entropy;
+    first.changed = false;
+    for (int id : topByLogit(rawLogits, bars)) {
+        first.labels << printable(tok, id);
+        first.p << rawP(rawLogits, raw, id);
+    }
+    panels << first;
+    for (const StageSnapshot& s : stages) {
+        widgets::StagePanel p;
+        p.stage = QString::fromStdString(s.stage);
+        p.kept = s.kept;
+        p.massKept = s.massKept;
+        p.entropy = s.entropy;
+        p.changed = s.changed;
+        for (const Candidate& c : s.top) {
+            if (p.labels.size() >= bars) break;
+            if (!std::isfinite(c.logit)) continue;
+            p.labels << printable(tok, c.id);
+            p.p << c.p;
+        }
+        panels << p;
+    }
+    return panels;
+}
+
+QList<widgets::DistributionBar> distributionBars(const Tokenizer& tok, std::span<const float> rawLogits,
+                                                 const LogitSummary& raw, const std::vector<StageSnapshot>& stages, int n) {
+    QList<widgets::DistributionBar> bars;
+    const StageSnapshot* last = stages.empty() ? nullptr : &stages.back();
+    // The last snapshot lists every survivor when there are no more of them than it holds.
+    const bool lastIsComplete = last && last->kept <= static_cast<int>(last->top.size());
+    for (int id : topByLogit(rawLogits, n)) {
+        widgets::DistributionBar bar;
+        bar.id = id;
+        bar.label = printable(tok, id);
+        bar.before = rawP(rawLogits, raw, id);
+        bar.after = 0.0;
+        bar.removed = lastIsComplete;
+        if (last) {
+            bool listed = false;
+            bar.after = snapshotP(*last, id, &listed);
+            if (listed) bar.removed = bar.after == 0.0;
+        } else {
+            bar.after = bar.before;
+        }
+        bars << bar;
+    }
+    return bars;
+}
+
+widgets::DistributionCutoffs distributionCutoffs(const QList<widgets::DistributionBar>& bars, std::span<const float> rawLogits,
+                                                 const LogitSummary& raw, const std::vector<StageSnapshot>& stages,
+                                                 int topK, float topP) {
+    widgets::DistributionCutoffs c;
+    c.topK = topK;
+    c.topP = topP;
+    const StageSnapshot* enteringTopP = nullptr;  // null: top-p sees the raw distribution
+    bool topPFound = false;
+    for (size_t i = 0; i < stages.size(); ++i) {
+        if (stages[i].stage == "top-k") c.topKKept = stages[i].kept;
+        if (stages[i].stage == "top-p") {
+            c.topPKept = stages[i].kept;
+            topPFound = true;
+            enteringTopP = i > 0 ? &stages[i - 1] : nullptr;
+        }
+    }
+    // Without a top-p stage the line shows the final distribution (what would be cut next).
+    if (!topPFound && !stages.empty()) enteringTopP = &stages.back();
+    double sum = 0.0;
+    for (const auto& bar : bars) {
+        sum += enteringTopP ? snapshotP(*enteringTopP, bar.id) : rawP(rawLogits, raw, bar.id);
+        c.cumulative << std::min(1.0, sum);
+    }
+    return c;
+}
+
+}  // namespace dlab::ui

@@ -1,0 +1,46 @@
+#pragma once
+// Turns one step's engine data (raw logits, stage snapshots, the chosen token) into the plain
+// values the views draw: strip chips with alternatives, waterfall panels, the distribution's bars
+// and cut-offs. Runs on the worker thread; no widget is touched.
+#include <QList>
+#include <QString>
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sampling/snapshot.h"
+#include "tokenizer/tokenizer.h"
+#include "widgets/distribution_chart.h"
+#include "widgets/sampler_waterfall.h"
+#include "widgets/token_strip.h"
+
+namespace dlab::ui {
+
+// The text each token adds to the output, decoding the byte pieces as one UTF-8 stream: a token
+// that ends inside a character gets "" and the one that completes it carries the character.
+// `before` are tokens already emitted (they set the decoder's state; their texts are not returned).
+QList<QString> tokenTexts(const Tokenizer& tok, std::span<const TokenId> before, std::span<const TokenId> tokens);
+
+// A strip chip for the chosen token: its probability in the final distribution and the best
+// `alternatives` tokens of that distribution (most probable first; when fewer tokens survived
+// the chain, the best removed ones follow with p = 0). rawLogits: the step's logits (nVocab).
+widgets::StripToken stripToken(const Tokenizer& tok, int step, TokenId chosen, float chosenP, const QString& text,
+                               std::span<const float> rawLogits, const LogitSummary& raw,
+                               const std::vector<StageSnapshot>& stages, int alternatives, bool forced = false);
+
+// "raw" (the untouched distribution) and one panel per stage, `bars` candidates each.
+QList<widgets::StagePanel> stagePanels(const Tokenizer& tok, std::span<const float> rawLogits, const LogitSummary& raw,
+                                       const std::vector<StageSnapshot>& stages, int bars);
+
+// The chart's top-n bars by raw logit: softmax(raw) beside the last stage's probabilities.
+QList<widgets::DistributionBar> distributionBars(const Tokenizer& tok, std::span<const float> rawLogits,
+                                                 const LogitSummary& raw, const std::vector<StageSnapshot>& stages, int n);
+
+// The cumulative line (over `bars`, under the distribution entering the top-p stage) and the
+// top-k / top-p survivor counts of this step.
+widgets::DistributionCutoffs distributionCutoffs(const QList<widgets::DistributionBar>& bars, std::span<const float> rawLogits,
+                                                 const LogitSummary& raw, const std::vector<StageSnapshot>& stages,
+                                                 int topK, float topP);
+
+}  // namespace dlab::ui
