@@ -638,7 +638,7 @@ private slots:
     // without a GUI stall of 50 ms, then a Stop within 100 ms.
     void defaultModelTimings() {
         const std::string path = test::defaultModelPath();
-        if (path.empty()) QSKIP("the default model is not installed (scripts/setup.sh)");
+        if (path.empty()) QFAIL("the default model is not installed; run ./scripts/setup.sh");
         SamplerParams params;  // the answer must not end before it is measured
         {
             auto model = Model::load(path);

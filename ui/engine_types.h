@@ -26,7 +26,8 @@ struct ModelSummary {
     qint64 contextLength = 0; // positions a session may use (min(trained context, 2048))
     qint64 fileBytes = 0;
     QString tensorTypes;      // "Q4_1 (210), F32 (61)"
-    QString backend;          // "cpu (2 threads)"
+    QString backend;          // "cpu" (Backend::name())
+    int threads = 0;          // the backend's threads
 };
 
 // The loop the repetition detector found at the end of the generated tokens (strip indices).

@@ -96,7 +96,8 @@ void EngineWorker::loadModel(const QString& path, int threads) {
         s.contextLength = std::min<int64_t>(model_->hparams().nCtxTrain, 2048);
         s.fileBytes = static_cast<qint64>(f.fileSize());
         s.tensorTypes = QString::fromStdString(model_->tensorTypeSummary());
-        s.backend = tr("CPU, %n thread(s)", nullptr, backend_->threads());
+        s.backend = QString::fromUtf8(backend_->name());
+        s.threads = backend_->threads();
         emit modelLoaded(s);
     } catch (const Cancelled&) {
         emit cancelled();

@@ -75,6 +75,10 @@ MainWindow::MainWindow(const QString& modelPath, QWidget* parent) : QMainWindow(
     progressBar_->setRange(0, 100);
     progressBar_->setMaximumWidth(200);
     cancelButton_ = new QPushButton(this);
+    // Never the focus: it is hidden when loading ends, and a hidden focus widget would swallow
+    // the pages' shortcuts (F5, F10, Esc). Esc reaches it while it is shown.
+    cancelButton_->setFocusPolicy(Qt::NoFocus);
+    cancelButton_->setShortcut(QKeySequence(Qt::Key_Escape));
     statusBar()->addWidget(modelLabel_, 1);
     statusBar()->addPermanentWidget(contextLabel_);
     statusBar()->addPermanentWidget(memoryLabel_);
@@ -377,28 +381,31 @@ void MainWindow::onModelLoaded(const ModelSummary& summary) {
     setLoading(false);
     tabs_->setEnabled(true);
     addRecent(summary.path);
-    contextLabel_->clear();
-    speedLabel_->clear();
+    status_ = {};
     updateModelLabel();
     playground_->setModelReady(true);
     chat_->setModelReady(true);
+    // The pages were disabled while loading, so the keyboard focus may have nowhere to be.
+    QWidget* focus = QApplication::focusWidget();
+    if (!focus || !focus->isVisible() || !focus->isEnabled()) tabs_->currentWidget()->setFocus(Qt::OtherFocusReason);
 }
 
 void MainWindow::updateModelLabel() {
     if (loading_) return;
+    updateStatusLabels();
     if (!hasModel()) {
         modelLabel_->setText(tr("No model — File → Open model… or drop a .gguf file here"));
-        memoryLabel_->clear();
         setWindowTitle(tr("Decoding Lab"));
         return;
     }
+    const QString backend = model_.backend == QLatin1String("cpu") ? tr("CPU, %n thread(s)", nullptr, model_.threads)
+                                                                   : model_.backend;
     modelLabel_->setText(tr("%1 — %2, %3 parameters, %4 layers, vocabulary %5 — %6")
                              .arg(model_.name, model_.arch, humanCount(model_.parameters))
                              .arg(model_.layers)
                              .arg(model_.vocab)
-                             .arg(model_.backend));
+                             .arg(backend));
     modelLabel_->setToolTip(model_.path + QLatin1Char('\n') + model_.tensorTypes);
-    if (memoryLabel_->text().isEmpty()) memoryLabel_->setText(tr("model %1").arg(humanBytes(model_.fileBytes)));
     setWindowTitle(tr("Decoding Lab — %1").arg(model_.name));
 }
 
@@ -420,23 +427,51 @@ void MainWindow::onFailed(const QString& message) {
 }
 
 void MainWindow::onStepDone(const StepTrace& trace, const StepView& view) {
-    contextLabel_->setText(tr("context %1 / %2").arg(view.contextUsed).arg(model_.contextLength));
-    memoryLabel_->setText(tr("model %1 · KV cache %2").arg(humanBytes(model_.fileBytes), humanBytes(view.kvBytes)));
-    const double ms = trace.forwardMs + trace.sampleMs;
-    if (ms > 0.0) {
-        const double perSecond = 1000.0 * trace.evaluated / ms;
-        speedLabel_->setText(trace.phase == Phase::Prefill ? tr("prompt %1 tokens/s").arg(perSecond, 0, 'f', 0)
-                                                           : tr("%1 tokens/s").arg(perSecond, 0, 'f', 1));
-        speedLabel_->setToolTip(tr("last step: %1 ms (forward %2 ms, sampling %3 ms)")
-                                    .arg(ms, 0, 'f', 1)
-                                    .arg(trace.forwardMs, 0, 'f', 1)
-                                    .arg(trace.sampleMs, 0, 'f', 2));
-    }
+    status_.contextUsed = view.contextUsed;
+    status_.kvBytes = view.kvBytes;
+    status_.forwardMs = trace.forwardMs;
+    status_.sampleMs = trace.sampleMs;
+    status_.stepMs = trace.forwardMs + trace.sampleMs;
+    status_.prefill = trace.phase == Phase::Prefill;
+    status_.tokensPerSecond = status_.stepMs > 0.0 ? 1000.0 * trace.evaluated / status_.stepMs : -1.0;
+    status_.timeToFirstTokenMs = -1.0;
+    updateStatusLabels();
 }
 
 void MainWindow::onAnswerFinished(const ChatStats& stats) {
-    speedLabel_->setText(tr("%1 tokens/s").arg(stats.tokensPerSecond, 0, 'f', 1));
-    speedLabel_->setToolTip(tr("time to first token %1 ms").arg(stats.timeToFirstTokenMs, 0, 'f', 0));
+    status_.tokensPerSecond = stats.tokensPerSecond;
+    status_.timeToFirstTokenMs = stats.timeToFirstTokenMs;
+    status_.prefill = false;
+    updateStatusLabels();
+}
+
+void MainWindow::updateStatusLabels() {
+    if (!hasModel()) {
+        contextLabel_->clear();
+        memoryLabel_->clear();
+        speedLabel_->clear();
+        return;
+    }
+    contextLabel_->setText(status_.contextUsed < 0 ? QString()
+                                                   : tr("context %1 / %2").arg(status_.contextUsed).arg(model_.contextLength));
+    contextLabel_->setToolTip(tr("Positions used by the playground's current branch, of the context the session allows"));
+    memoryLabel_->setText(status_.contextUsed < 0 ? tr("model %1").arg(humanBytes(model_.fileBytes))
+                                                  : tr("model %1 · KV cache %2").arg(humanBytes(model_.fileBytes), humanBytes(status_.kvBytes)));
+    memoryLabel_->setToolTip(tr("The model file (memory-mapped) and the key/value cache blocks in use"));
+    if (status_.tokensPerSecond < 0.0) {
+        speedLabel_->clear();
+        speedLabel_->setToolTip(QString());
+    } else if (status_.timeToFirstTokenMs >= 0.0) {
+        speedLabel_->setText(tr("%1 tokens/s").arg(status_.tokensPerSecond, 0, 'f', 1));
+        speedLabel_->setToolTip(tr("last answer: time to first token %1 ms").arg(status_.timeToFirstTokenMs, 0, 'f', 0));
+    } else {
+        speedLabel_->setText(status_.prefill ? tr("prompt %1 tokens/s").arg(status_.tokensPerSecond, 0, 'f', 0)
+                                             : tr("%1 tokens/s").arg(status_.tokensPerSecond, 0, 'f', 1));
+        speedLabel_->setToolTip(tr("last step: %1 ms (forward %2 ms, sampling %3 ms)")
+                                    .arg(status_.stepMs, 0, 'f', 1)
+                                    .arg(status_.forwardMs, 0, 'f', 1)
+                                    .arg(status_.sampleMs, 0, 'f', 2));
+    }
 }
 
 QString MainWindow::statusText() const {

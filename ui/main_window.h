@@ -85,6 +85,7 @@ private:
     void setLoading(bool loading);
     void showError(const QString& message);
     void updateModelLabel();
+    void updateStatusLabels();   // context, memory and speed from the last step or answer
 
     QThread thread_;
     EngineWorker* worker_ = nullptr;   // lives on thread_, deleted when it finishes
@@ -113,6 +114,15 @@ private:
     QProgressBar* progressBar_ = nullptr;
     QPushButton* cancelButton_ = nullptr;
     ModelSummary model_;
+    // What the status bar shows, kept as numbers so a language switch can re-render it.
+    struct StatusNumbers {
+        qint64 contextUsed = -1;    // -1: no step yet
+        qint64 kvBytes = 0;
+        double stepMs = 0.0, forwardMs = 0.0, sampleMs = 0.0;
+        double tokensPerSecond = -1.0;  // -1: none yet
+        bool prefill = false;
+        double timeToFirstTokenMs = -1.0;  // >= 0: the speed is a chat answer's
+    } status_;
     QString loadingPath_;
     bool loading_ = false;
     int threads_ = 0;

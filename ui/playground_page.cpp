@@ -50,6 +50,10 @@ PlaygroundPage::PlaygroundPage(QWidget* parent) : QWidget(parent), ui_(std::make
     ui_->waterfallLayout->addWidget(waterfall_);
     strip_ = new widgets::TokenStrip;
     ui_->stripArea->setWidget(strip_);
+    // The controls never scroll sideways: the panel is as wide as its widest row needs.
+    ui_->controlsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    ui_->controlsScroll->setMinimumWidth(ui_->controlsPanel->sizeHint().width() +
+                                         ui_->controlsScroll->verticalScrollBar()->sizeHint().width());
     ui_->pageSplitter->setStretchFactor(0, 0);
     ui_->pageSplitter->setStretchFactor(1, 1);
     ui_->viewSplitter->setStretchFactor(0, 3);
@@ -79,9 +83,16 @@ PlaygroundPage::PlaygroundPage(QWidget* parent) : QWidget(parent), ui_(std::make
         drawView(pendingView_);
     });
 
-    ui_->stepButton->setShortcut(QKeySequence(Qt::Key_F10));
-    ui_->runButton->setShortcut(QKeySequence(Qt::Key_F5));
-    ui_->stopButton->setShortcut(QKeySequence(Qt::Key_Escape));
+    // Shortcuts act at once (a button's own shortcut animates a click and fires 100 ms later,
+    // too slow for Stop) and only while the focus is on this page (the chat has its own Esc).
+    const auto shortcut = [this](Qt::Key key, void (PlaygroundPage::*slot)()) {
+        auto* s = new QShortcut(QKeySequence(key), this);
+        s->setContext(Qt::WidgetWithChildrenShortcut);
+        connect(s, &QShortcut::activated, this, slot);
+    };
+    shortcut(Qt::Key_F10, &PlaygroundPage::step);
+    shortcut(Qt::Key_F5, &PlaygroundPage::run);
+    shortcut(Qt::Key_Escape, &PlaygroundPage::stop);
     connect(ui_->stepButton, &QPushButton::clicked, this, &PlaygroundPage::step);
     connect(ui_->runButton, &QPushButton::clicked, this, &PlaygroundPage::run);
     connect(ui_->stopButton, &QPushButton::clicked, this, &PlaygroundPage::stop);

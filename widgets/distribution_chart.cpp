@@ -12,6 +12,7 @@
 #include <QValueAxis>
 
 #include <algorithm>
+#include <cmath>
 
 namespace dlab::widgets {
 
@@ -137,19 +138,34 @@ void DistributionChart::setBars(const QList<DistributionBar>& bars, const Distri
         categories << label;
         top = std::max({top, b.before, b.after});
     }
-    beforeSet_->deselectAllBars();
-    afterSet_->deselectAllBars();
-    beforeSet_->remove(0, beforeSet_->count());
-    afterSet_->remove(0, afterSet_->count());
-    beforeSet_->append(before);
-    afterSet_->append(after);
+    // A slider move re-samples the same step: same tokens, new "after" values. Then only the
+    // values change: the category labels (rich-text items, the costly part of a chart update)
+    // stay, and the axis range moves in steps of 0.05 so it rarely has to be relaid out.
+    const bool sameTokens = categories == axisX_->categories() && beforeSet_->count() == before.size();
+    if (sameTokens) {
+        for (int i = 0; i < before.size(); ++i) {
+            if (beforeSet_->at(i) != before[i]) beforeSet_->replace(i, before[i]);
+            if (afterSet_->at(i) != after[i]) afterSet_->replace(i, after[i]);
+        }
+    } else {
+        beforeSet_->remove(0, beforeSet_->count());
+        afterSet_->remove(0, afterSet_->count());
+        beforeSet_->append(before);
+        afterSet_->append(after);
+        axisX_->setCategories(categories);
+    }
     QList<int> removed;
     for (int i = 0; i < bars.size(); ++i)
         if (bars[i].removed) removed << i;
-    beforeSet_->selectBars(removed);
-    afterSet_->selectBars(removed);
-    axisX_->setCategories(categories);
-    axisY_->setRange(0.0, top > 0.0 ? std::min(1.0, top * 1.1) : 1.0);
+    if (!sameTokens || removed != removed_) {
+        beforeSet_->deselectAllBars();
+        afterSet_->deselectAllBars();
+        beforeSet_->selectBars(removed);
+        afterSet_->selectBars(removed);
+        removed_ = removed;
+    }
+    const double yMax = top > 0.0 ? std::min(1.0, std::ceil(top * 1.1 / 0.05) * 0.05) : 1.0;
+    if (axisY_->max() != yMax || axisY_->min() != 0.0) axisY_->setRange(0.0, yMax);
     updateCutoffs();
 }
 
@@ -212,17 +228,23 @@ void DistributionChart::placeMarkerLabels() {
 }
 
 void DistributionChart::applyTexts() {
-    QChart* chart = this->chart();
+    // Setting a text re-lays out its item (and the chart's margins) even when it is unchanged,
+    // so each is set only when it differs.
+    const auto set = [](auto* item, auto getter, auto setter, const QString& text) {
+        if ((item->*getter)() != text) (item->*setter)(text);
+    };
     QString title = tr("Next-token distribution");
     if (!caption_.isEmpty()) title += QStringLiteral("<br><small>%1</small>").arg(caption_.toHtmlEscaped());
-    chart->setTitle(title);
-    beforeSet_->setLabel(tr("before the chain"));
-    afterSet_->setLabel(tr("after the chain"));
-    cumulative_->setName(tr("cumulative"));
-    axisY_->setTitleText(tr("probability"));
-    cumulativeAxis_->setTitleText(tr("cumulative"));
-    topKLabel_->setText(tr("top-k = %1").arg(cutoffs_.topK));
-    topPLabel_->setText(tr("top-p = %1").arg(locale().toString(cutoffs_.topP, 'g', 3)));
+    set(chart(), &QChart::title, &QChart::setTitle, title);
+    set(beforeSet_, &QBarSet::label, &QBarSet::setLabel, tr("before the chain"));
+    set(afterSet_, &QBarSet::label, &QBarSet::setLabel, tr("after the chain"));
+    set(cumulative_, &QLineSeries::name, &QLineSeries::setName, tr("cumulative"));
+    set(axisY_, &QValueAxis::titleText, &QValueAxis::setTitleText, tr("probability"));
+    set(cumulativeAxis_, &QValueAxis::titleText, &QValueAxis::setTitleText, tr("cumulative"));
+    const QString topK = tr("top-k = %1").arg(cutoffs_.topK);
+    const QString topP = tr("top-p = %1").arg(locale().toString(cutoffs_.topP, 'g', 3));
+    if (topKLabel_->text() != topK) topKLabel_->setText(topK);
+    if (topPLabel_->text() != topP) topPLabel_->setText(topP);
 }
 
 void DistributionChart::applyTheme() {

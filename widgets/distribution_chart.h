@@ -71,6 +71,7 @@ private:
 
     QList<DistributionBar> bars_;
     DistributionCutoffs cutoffs_;
+    QList<int> removed_;   // bars drawn as removed (selected), to skip re-selecting the same ones
     QBarSeries* series_ = nullptr;
     QBarSet* beforeSet_ = nullptr;
     QBarSet* afterSet_ = nullptr;

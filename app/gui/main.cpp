@@ -1,8 +1,10 @@
 // decoding-lab: the desktop application. Usage: decoding-lab [--model PATH] [--language CODE]
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QTemporaryDir>
 
 #include "ui/main_window.h"
+#include "ui/screenshot_tour.h"
 
 int main(int argc, char** argv) {
     // Fractional scale factors (150 % on a laptop, 125 % on a projector) are used as they are,
@@ -25,10 +27,21 @@ int main(int argc, char** argv) {
                                       QApplication::translate("main", "User interface language: en, de or zh_CN (default: the last one chosen)."),
                                       QStringLiteral("CODE"));
     parser.addOption(language);
+    const QCommandLineOption screenshots(QStringLiteral("screenshots"),
+                                         QApplication::translate("main", "Save screenshots of every page into DIR, then quit."),
+                                         QStringLiteral("DIR"));
+    parser.addOption(screenshots);
     parser.process(app);
+    // The tour starts from the defaults: its own settings file, never the user's.
+    QTemporaryDir tourSettings;
+    if (parser.isSet(screenshots)) qputenv("DLAB_SETTINGS", tourSettings.filePath(QStringLiteral("settings.ini")).toLocal8Bit());
 
     dlab::ui::MainWindow window(parser.value(model));
     if (parser.isSet(language)) window.setLanguage(parser.value(language));
     window.show();
+    if (parser.isSet(screenshots)) {
+        window.resize(1280, 820);
+        return dlab::ui::takeScreenshots(window, parser.value(screenshots)) > 0 ? 0 : 1;
+    }
     return app.exec();
 }

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Makes docs/screenshots/*.png from the app on the default model, under a virtual X server.
+# usage: scripts/screenshots.sh [OUT_DIR]   (needs xvfb: scripts/setup.sh installs it)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="${1:-$root/docs/screenshots}"
+app="$root/build/app/gui/decoding-lab"
+[[ -x "$app" ]] || { echo "error: $app is missing: run scripts/setup.sh first" >&2; exit 1; }
+exec xvfb-run -a -s "-screen 0 1400x900x24 -dpi 96" "$app" --screenshots "$out"
