@@ -8,7 +8,8 @@
 todo.json is what `scripts/translations_todo.py --json` prints, filled in:
     {"de": [{"context": "dlab::ui::MainWindow", "source": "&File", "translation": "&Datei"}, ...],
      "zh_CN": [...]}
-For a %n plural "translation" is a list: German [singular, plural], Chinese [one form].
+For a %n plural "translation" is a list: English and German [singular, plural], Chinese [one form]
+(decoding_lab_en.ts, the English plural file, has %n entries only).
 An entry whose placeholders (%1, %n, ...) differ from its source's is refused (exit 1);
 a lost '&' accelerator or HTML tag is only reported.
 """

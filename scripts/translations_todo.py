@@ -3,7 +3,8 @@
 
     python3 scripts/translations_todo.py               # one line per entry: lang | context | source
     python3 scripts/translations_todo.py --json > todo.json
-        # a file to fill in: each entry's "translation" ("" now; a list of forms for %n plurals),
+        # a file to fill in: each entry's "translation" ("" now; a list of forms for %n plurals:
+        # English and German 2, Chinese 1; decoding_lab_en.ts holds the %n entries only),
         # then: python3 scripts/translations_apply.py todo.json && ./scripts/update_translations.sh
     python3 scripts/translations_todo.py --check       # also check finished entries (placeholders,
                                                        # accelerators, HTML tags); exit 1 on problems

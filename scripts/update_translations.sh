@@ -2,6 +2,8 @@
 # Refreshes translations/decoding_lab_{de,zh_CN}.ts from the sources (tr() / translate() calls and
 # the .ui files under ui/, widgets/, app/gui/), drops strings the code no longer has, and reports
 # how many entries per file still need a translation. Exits 1 while any are left.
+# translations/decoding_lab_en.ts is the English plural file: lupdate -pluralonly keeps only the
+# %n entries in it ("%n token(s)" -> "%n token" / "%n tokens"); the rest stays the source text.
 #
 #   ./scripts/update_translations.sh            # lupdate + report
 #   python3 scripts/translations_todo.py        # list what is left (--json: a file to fill in)
@@ -30,9 +32,12 @@ if [[ -z "$lupdate" ]]; then
   exit 2
 fi
 
+args=(-silent -I . ui widgets app/gui -extensions cpp,h,ui -source-language en -no-obsolete -locations none)
 ts_files=(translations/decoding_lab_de.ts translations/decoding_lab_zh_CN.ts)
-"$lupdate" -silent -I . ui widgets app/gui -extensions cpp,h,ui -source-language en \
-  -no-obsolete -locations none -ts "${ts_files[@]}"
+plurals_ts=translations/decoding_lab_en.ts
+"$lupdate" "${args[@]}" -ts "${ts_files[@]}"
+"$lupdate" "${args[@]}" -pluralonly -target-language en -ts "$plurals_ts"
+ts_files+=("$plurals_ts")
 
 left=0
 for ts in "${ts_files[@]}"; do

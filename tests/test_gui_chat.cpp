@@ -23,6 +23,7 @@
 #include "ui/chat_model.h"
 #include "ui/chat_page.h"
 #include "ui/engine_worker.h"
+#include "ui/language_manager.h"
 #include "ui/main_window.h"
 #include "widgets/token_strip.h"
 
@@ -153,6 +154,8 @@ private slots:
         if (qEnvironmentVariableIsEmpty("DLAB_SETTINGS"))
             qputenv("DLAB_SETTINGS", QByteArray::fromStdString(test::scratchDir() + "/chat-settings.ini"));
         ui::registerEngineTypes();
+        // English as the app sets it up (MainWindow does this from the settings): with its plural forms.
+        QVERIFY(ui::LanguageManager::instance().setLanguage(QStringLiteral("en")));
         tinyPath_ = QString::fromStdString(test::scratchDir() + "/chat-tiny.gguf");
         writeTinyModel(TinyModelSpec{}, tinyPath_.toStdString());
         // Wider and deeper, so a long answer takes a second or so: Stop can land in the middle.

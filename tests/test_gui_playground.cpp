@@ -453,6 +453,42 @@ private slots:
         QCOMPARE(order.join(','), QString::fromStdString(page->samplerParams().order));
     }
 
+    // Settings offered while a run goes on apply from the next step of that run: here top-k 1
+    // from the 4th step on, so every later step keeps exactly one token.
+    void settingsChangeARunningRun() {
+        ui::registerEngineTypes();
+        QThread thread;
+        auto* worker = new ui::EngineWorker;
+        worker->moveToThread(&thread);
+        connect(&thread, &QThread::finished, worker, &QObject::deleteLater);
+        thread.start();
+        QSignalSpy loaded(worker, &ui::EngineWorker::modelLoaded);
+        QMetaObject::invokeMethod(worker, "loadModel", Qt::QueuedConnection, Q_ARG(QString, tinyPath_));
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 30000);
+        SamplerParams wide;
+        wide.temperature = 1.5f;
+        wide.topK = 0;
+        wide.topP = 1.0f;
+        QMetaObject::invokeMethod(worker, "startSession", Qt::QueuedConnection, Q_ARG(QString, QStringLiteral("Once upon")),
+                                  Q_ARG(dlab::SamplerParams, wide));
+        SamplerParams narrow = wide;
+        narrow.topK = 1;
+        // Offered from the worker thread right after the 3rd step, as a slider move would be mid-run.
+        QList<int> kept;
+        connect(worker, &ui::EngineWorker::stepDone, worker, [&](const StepTrace& t) {
+            kept << t.stages.back().kept;
+            if (t.step == 2) worker->offerSamplerParams(narrow);
+        }, Qt::DirectConnection);
+        QSignalSpy finished(worker, &ui::EngineWorker::runFinished);
+        QMetaObject::invokeMethod(worker, "run", Qt::QueuedConnection, Q_ARG(int, 8));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        thread.quit();
+        thread.wait();
+        QCOMPARE(kept.size(), 8);
+        for (int i = 0; i < 3; ++i) QVERIFY2(kept[i] > 1, qPrintable(QString::number(kept[i])));
+        for (int i = 3; i < 8; ++i) QCOMPARE(kept[i], 1);
+    }
+
 };
 
 QTEST_MAIN(TestGuiPlayground)

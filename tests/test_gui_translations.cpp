@@ -2,11 +2,14 @@
 //  * the .qm files are embedded in dlab_ui (":/i18n/") and reach the executables that link it;
 //  * LanguageManager switches the application's translators: known strings come back German or
 //    Chinese, "en" restores the source strings, an unknown code changes nothing;
+//  * English has a plural file (decoding_lab_en.ts, %n entries only): "CPU, %n thread(s)" reads
+//    "CPU, 1 thread" / "CPU, 2 threads" in English, also after a switch back from German;
 //  * an open MainWindow follows at run time, without being recreated: menu titles, the .ui-made
 //    playground labels, the number format of the spin boxes — and the user's prompt survives;
 //  * translations/*.ts are complete (no unfinished or empty entries; placeholders, plural forms
-//    and '&' accelerators match the source) and cover the code: lupdate over the sources into a
-//    copy finds nothing new. That last check fails whenever a tr() string is added without its
+//    and '&' accelerators match the source; the English file holds plural entries only) and cover
+//    the code: lupdate over the sources into a copy (with -pluralonly for the English file) finds
+//    nothing new. That last check fails whenever a tr() string is added without its
 //    translations — see translations/README.md for the three commands that fix it.
 #include <QtTest>
 #include <QtWidgets>
@@ -29,7 +32,8 @@ using dlab::ui::MainWindow;
 
 namespace {
 
-// Keep in step with scripts/update_translations.sh.
+// Keep in step with scripts/update_translations.sh. The English plural file gets kPluralArgs too.
+const QStringList kPluralArgs = {QStringLiteral("-pluralonly"), QStringLiteral("-target-language"), QStringLiteral("en")};
 const QStringList kLupdateArgs = {QStringLiteral("-silent"), QStringLiteral("-I"), QStringLiteral("."),
                                   QStringLiteral("ui"), QStringLiteral("widgets"), QStringLiteral("app/gui"),
                                   QStringLiteral("-extensions"), QStringLiteral("cpp,h,ui"),
@@ -37,6 +41,8 @@ const QStringList kLupdateArgs = {QStringLiteral("-silent"), QStringLiteral("-I"
                                   QStringLiteral("-no-obsolete"), QStringLiteral("-locations"), QStringLiteral("none")};
 
 QString sourceDir() { return QString::fromStdString(test::sourceDir()); }
+bool isEnglish(const QString& code) { return code == QLatin1String("en"); }
+int pluralForms(const QString& code) { return code == QLatin1String("zh_CN") ? 1 : 2; }  // en, de: 2
 QString tsPath(const QString& code) { return sourceDir() + QStringLiteral("/translations/decoding_lab_%1.ts").arg(code); }
 
 struct TsMessage {
@@ -150,6 +156,11 @@ class TestGuiTranslations : public QObject {
         QTest::newRow("de") << QStringLiteral("de");
         QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
     }
+    // Every .ts file: the translations and the English plural file.
+    static void tsRows() {
+        languageRows();
+        QTest::newRow("en") << QStringLiteral("en");
+    }
 
 private slots:
     void initTestCase() {
@@ -176,7 +187,7 @@ private slots:
     }
 
     // The .qm files are compiled into dlab_ui's resources and reach this executable.
-    void resourcesEmbedded_data() { languageRows(); }
+    void resourcesEmbedded_data() { tsRows(); }
     void resourcesEmbedded() {
         QFETCH(QString, code);
         const QString qm = QStringLiteral(":/i18n/decoding_lab_%1.qm").arg(code);
@@ -187,6 +198,56 @@ private slots:
         QVERIFY(t.load(qm));
         QVERIFY(!t.isEmpty());
         QCOMPARE(t.language(), code == QLatin1String("de") ? QStringLiteral("de_DE") : code);
+        // The English file knows the plurals only.
+        if (isEnglish(code)) {
+            QCOMPARE(t.translate("dlab::ui::MainWindow", "&File"), QString());
+            QCOMPARE(t.translate("dlab::ui::MainWindow", "CPU, %n thread(s)", nullptr, 3), QStringLiteral("CPU, %n threads"));
+        }
+    }
+
+    // English: the plural file turns "%n token(s)" into proper singular and plural, the other
+    // strings stay the source text; also after German was installed in between.
+    void englishPlurals_data() {
+        QTest::addColumn<QString>("context");
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<int>("n");
+        QTest::addColumn<QString>("english");
+        const QString cpu = QStringLiteral("CPU, %n thread(s)");
+        const QString menu = QStringLiteral("%n thread(s)");
+        const QString chose = QStringLiteral("Step %1 chose \u201c%2\u201d (p = %3); %n token(s) kept after the chain");
+        const QString would = QStringLiteral("Step %1 with these settings would choose \u201c%2\u201d (p = %3); %n token(s) kept");
+        const QString topK = QStringLiteral("top-k keeps %n tokens (beyond the %1 shown)");
+        const QString win = QStringLiteral("dlab::ui::MainWindow");
+        const QString page = QStringLiteral("dlab::ui::PlaygroundPage");
+        const QString chart = QStringLiteral("dlab::widgets::DistributionChart");
+        QTest::newRow("CPU, 1 thread") << win << cpu << 1 << QStringLiteral("CPU, 1 thread");
+        QTest::newRow("CPU, 2 threads") << win << cpu << 2 << QStringLiteral("CPU, 2 threads");
+        QTest::newRow("1 thread") << win << menu << 1 << QStringLiteral("1 thread");
+        QTest::newRow("16 threads") << win << menu << 16 << QStringLiteral("16 threads");
+        QTest::newRow("1 token kept after the chain")
+            << page << chose << 1 << QStringLiteral("Step %1 chose \u201c%2\u201d (p = %3); 1 token kept after the chain");
+        QTest::newRow("0 tokens kept after the chain")
+            << page << chose << 0 << QStringLiteral("Step %1 chose \u201c%2\u201d (p = %3); 0 tokens kept after the chain");
+        QTest::newRow("1 token kept") << page << would << 1
+                                      << QStringLiteral("Step %1 with these settings would choose \u201c%2\u201d (p = %3); 1 token kept");
+        QTest::newRow("40 tokens kept") << page << would << 40
+                                        << QStringLiteral("Step %1 with these settings would choose \u201c%2\u201d (p = %3); 40 tokens kept");
+        QTest::newRow("top-k keeps 25 tokens") << chart << topK << 25 << QStringLiteral("top-k keeps 25 tokens (beyond the %1 shown)");
+    }
+    void englishPlurals() {
+        QFETCH(QString, context);
+        QFETCH(QString, source);
+        QFETCH(int, n);
+        QFETCH(QString, english);
+        const QByteArray ctx = context.toUtf8(), src = source.toUtf8();
+        // As the app starts (initTestCase's setLanguage("en")), and after a round trip via German.
+        QCOMPARE(QCoreApplication::translate(ctx.constData(), src.constData(), nullptr, n), english);
+        QVERIFY(switchTo(QStringLiteral("de")));
+        QVERIFY(QCoreApplication::translate(ctx.constData(), src.constData(), nullptr, n) != english);
+        QVERIFY(switchTo(QStringLiteral("en")));
+        QCOMPARE(LanguageManager::instance().current(), QStringLiteral("en"));
+        QCOMPARE(QCoreApplication::translate(ctx.constData(), src.constData(), nullptr, n), english);
+        QCOMPARE(QCoreApplication::translate("dlab::ui::MainWindow", "&File"), QStringLiteral("&File"));
     }
 
     void setLanguage_data() {
@@ -281,6 +342,11 @@ private slots:
         QTRY_COMPARE(temperature->text(), QStringLiteral("Temperature"));
         QCOMPARE(w.playground()->stepButton()->text(), stepEn);
         QCOMPARE(temperatureSpin->text(), QLocale().toString(t, 'f', temperatureSpin->decimals()));
+        // Back in English the status bar has the English plural file's forms ("CPU, 4 threads").
+        static const QRegularExpression cpu(QStringLiteral("CPU, (\\d+) (threads?)\\b(?!\\()"));
+        QTRY_VERIFY2(w.statusText().contains(cpu), qPrintable(w.statusText()));
+        const auto match = cpu.match(w.statusText());
+        QCOMPARE(match.captured(2), match.captured(1) == QLatin1String("1") ? QStringLiteral("thread") : QStringLiteral("threads"));
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
     }
 
@@ -302,16 +368,20 @@ private slots:
 
     // Every entry of the committed .ts files is translated, and keeps its source's placeholders,
     // plural forms and keyboard accelerator.
-    void tsFilesComplete_data() { languageRows(); }
+    void tsFilesComplete_data() { tsRows(); }
     void tsFilesComplete() {
         QFETCH(QString, code);
         QString error;
         const auto messages = readTs(tsPath(code), &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        QVERIFY(messages.size() > 20);
-        const int forms = code == QLatin1String("de") ? 2 : 1;
+        QVERIFY(messages.size() > (isEnglish(code) ? 3 : 20));
+        const int forms = pluralForms(code);
         QStringList problems;
         for (const TsMessage& m : messages) {
+            if (isEnglish(code) && !m.numerus) {
+                problems << QStringLiteral("not a plural (the English file holds %n entries only): ") + describe(m);
+                continue;
+            }
             if (m.type == QLatin1String("vanished") || m.type == QLatin1String("obsolete")) {
                 problems << QStringLiteral("stale (run scripts/update_translations.sh): ") + describe(m);
                 continue;
@@ -331,6 +401,8 @@ private slots:
                     problems << QStringLiteral("placeholders %1 vs %2: ").arg(placeholders(f).join(','), placeholders(m.source).join(',')) + describe(m);
                 if (hasAccelerator(f) != hasAccelerator(m.source))
                     problems << QStringLiteral("'&' accelerator: \"%1\": ").arg(f) + describe(m);
+                if (isEnglish(code) && f.contains(QLatin1String("(s)")))
+                    problems << QStringLiteral("\"(s)\" left in \"%1\": ").arg(f) + describe(m);
             }
         }
         QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 problem(s) in %2:\n").arg(problems.size()).arg(tsPath(code)) +
@@ -339,7 +411,7 @@ private slots:
 
     // Every string in the code has a translation: lupdate over the sources into a copy of the
     // committed .ts adds nothing unfinished (and so the committed file is up to date).
-    void sourcesCovered_data() { languageRows(); }
+    void sourcesCovered_data() { tsRows(); }
     void sourcesCovered() {
         QFETCH(QString, code);
         QString lupdate;
@@ -358,7 +430,7 @@ private slots:
 
         QProcess p;
         p.setWorkingDirectory(sourceDir());
-        p.start(lupdate, kLupdateArgs + QStringList{QStringLiteral("-ts"), copy});
+        p.start(lupdate, kLupdateArgs + (isEnglish(code) ? kPluralArgs : QStringList{}) + QStringList{QStringLiteral("-ts"), copy});
         QVERIFY2(p.waitForFinished(60000), qPrintable(p.errorString()));
         QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0,
                  qPrintable(QString::fromLocal8Bit(p.readAllStandardError())));
@@ -368,7 +440,7 @@ private slots:
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QStringList missing;
         for (const TsMessage& m : messages)
-            if (m.type == QLatin1String("unfinished") ||
+            if (m.type == QLatin1String("unfinished") || (isEnglish(code) && !m.numerus) ||
                 std::any_of(m.forms.begin(), m.forms.end(), [](const QString& f) { return f.isEmpty(); }))
                 missing << describe(m);
         QVERIFY2(missing.isEmpty(),

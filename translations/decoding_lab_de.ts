@@ -99,10 +99,6 @@
         <translation>Top-p</translation>
     </message>
     <message>
-        <source>Press Step to generate the first token.</source>
-        <translation>„Schritt“ drücken, um das erste Token zu erzeugen.</translation>
-    </message>
-    <message>
         <source>The text the model continues. Editing it starts over.</source>
         <translation>Der Text, den das Modell fortsetzt. Eine Änderung beginnt von vorn.</translation>
     </message>
@@ -444,10 +440,6 @@
         <translation>Prompt wird gelesen…</translation>
     </message>
     <message>
-        <source>Generating… %1 tokens</source>
-        <translation>Erzeuge… %1 Tokens</translation>
-    </message>
-    <message>
         <source>stopped</source>
         <translation>gestoppt</translation>
     </message>
@@ -468,10 +460,6 @@
         <translation>fehlgeschlagen</translation>
     </message>
     <message>
-        <source>TTFT %1 ms · %2 tokens/s · %3 tokens · %4</source>
-        <translation>TTFT %1 ms · %2 Tokens/s · %3 Tokens · %4</translation>
-    </message>
-    <message>
         <source>Answering a prompt of %1 tokens… (Esc stops)</source>
         <translation>Beantworte einen Prompt aus %1 Tokens… (Esc hält an)</translation>
     </message>
@@ -483,16 +471,23 @@
         <source>No model loaded.</source>
         <translation>Kein Modell geladen.</translation>
     </message>
+    <message numerus="yes">
+        <source>Generating… %n token(s)</source>
+        <translation>
+            <numerusform>Erzeuge… %n Token</numerusform>
+            <numerusform>Erzeuge… %n Token</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>TTFT %1 ms · %2 tokens/s · %n token(s) · %3</source>
+        <translation>
+            <numerusform>TTFT %1 ms · %2 Token/s · %n Token · %3</numerusform>
+            <numerusform>TTFT %1 ms · %2 Token/s · %n Token · %3</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::EngineWorker</name>
-    <message numerus="yes">
-        <source>CPU, %n thread(s)</source>
-        <translation>
-            <numerusform>CPU, %n Thread</numerusform>
-            <numerusform>CPU, %n Threads</numerusform>
-        </translation>
-    </message>
     <message>
         <source>No model is loaded.</source>
         <translation>Es ist kein Modell geladen.</translation>
@@ -699,9 +694,24 @@
         <source>last step: %1 ms (forward %2 ms, sampling %3 ms)</source>
         <translation>letzter Schritt: %1 ms (Forward-Pass %2 ms, Sampling %3 ms)</translation>
     </message>
+    <message numerus="yes">
+        <source>CPU, %n thread(s)</source>
+        <translation>
+            <numerusform>CPU, %n Thread</numerusform>
+            <numerusform>CPU, %n Threads</numerusform>
+        </translation>
+    </message>
     <message>
-        <source>time to first token %1 ms</source>
-        <translation>Zeit bis zum ersten Token %1 ms</translation>
+        <source>Positions used by the playground&apos;s current branch, of the context the session allows</source>
+        <translation>Positionen, die der aktuelle Zweig des Playgrounds belegt, von der Kontextlänge, die die Sitzung zulässt</translation>
+    </message>
+    <message>
+        <source>The model file (memory-mapped) and the key/value cache blocks in use</source>
+        <translation>Die Modelldatei (per Memory-Mapping eingeblendet) und die belegten Blöcke des Key/Value-Caches</translation>
+    </message>
+    <message>
+        <source>last answer: time to first token %1 ms</source>
+        <translation>letzte Antwort: Zeit bis zum ersten Token %1 ms</translation>
     </message>
 </context>
 <context>
@@ -865,6 +875,10 @@
     <message>
         <source>User interface language: en, de or zh_CN (default: the last one chosen).</source>
         <translation>Sprache der Benutzeroberfläche: en, de oder zh_CN (Standard: die zuletzt gewählte).</translation>
+    </message>
+    <message>
+        <source>Save screenshots of every page into DIR, then quit.</source>
+        <translation>Bildschirmfotos aller Seiten in DIR speichern, dann beenden.</translation>
     </message>
 </context>
 </TS>

@@ -99,10 +99,6 @@
         <translation>Top-p</translation>
     </message>
     <message>
-        <source>Press Step to generate the first token.</source>
-        <translation>点击“单步”生成第一个词元。</translation>
-    </message>
-    <message>
         <source>The text the model continues. Editing it starts over.</source>
         <translation>模型要续写的文本。修改后将重新开始。</translation>
     </message>
@@ -444,10 +440,6 @@
         <translation>正在读取提示词…</translation>
     </message>
     <message>
-        <source>Generating… %1 tokens</source>
-        <translation>正在生成… %1 个词元</translation>
-    </message>
-    <message>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
@@ -468,10 +460,6 @@
         <translation>失败</translation>
     </message>
     <message>
-        <source>TTFT %1 ms · %2 tokens/s · %3 tokens · %4</source>
-        <translation>首词元 %1 ms · %2 词元/秒 · %3 个词元 · %4</translation>
-    </message>
-    <message>
         <source>Answering a prompt of %1 tokens… (Esc stops)</source>
         <translation>正在回答 %1 个词元的提示词…（按 Esc 停止）</translation>
     </message>
@@ -483,15 +471,21 @@
         <source>No model loaded.</source>
         <translation>未加载模型。</translation>
     </message>
+    <message numerus="yes">
+        <source>Generating… %n token(s)</source>
+        <translation>
+            <numerusform>正在生成… %n 个词元</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>TTFT %1 ms · %2 tokens/s · %n token(s) · %3</source>
+        <translation>
+            <numerusform>首词元 %1 ms · %2 词元/秒 · %n 个词元 · %3</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::EngineWorker</name>
-    <message numerus="yes">
-        <source>CPU, %n thread(s)</source>
-        <translation>
-            <numerusform>CPU，%n 个线程</numerusform>
-        </translation>
-    </message>
     <message>
         <source>No model is loaded.</source>
         <translation>尚未加载模型。</translation>
@@ -697,9 +691,23 @@
         <source>last step: %1 ms (forward %2 ms, sampling %3 ms)</source>
         <translation>上一步：%1 ms（前向计算 %2 ms，采样 %3 ms）</translation>
     </message>
+    <message numerus="yes">
+        <source>CPU, %n thread(s)</source>
+        <translation>
+            <numerusform>CPU，%n 个线程</numerusform>
+        </translation>
+    </message>
     <message>
-        <source>time to first token %1 ms</source>
-        <translation>首词元延迟 %1 ms</translation>
+        <source>Positions used by the playground&apos;s current branch, of the context the session allows</source>
+        <translation>演练场当前分支已占用的位置数 / 本次会话允许的上下文长度</translation>
+    </message>
+    <message>
+        <source>The model file (memory-mapped) and the key/value cache blocks in use</source>
+        <translation>模型文件（内存映射）以及正在使用的键值（KV）缓存块</translation>
+    </message>
+    <message>
+        <source>last answer: time to first token %1 ms</source>
+        <translation>上一条回答：首词元延迟 %1 ms</translation>
     </message>
 </context>
 <context>
@@ -859,6 +867,10 @@
     <message>
         <source>User interface language: en, de or zh_CN (default: the last one chosen).</source>
         <translation>界面语言：en、de 或 zh_CN（默认：上次选择的语言）。</translation>
+    </message>
+    <message>
+        <source>Save screenshots of every page into DIR, then quit.</source>
+        <translation>将每个页面的截图保存到 DIR，然后退出。</translation>
     </message>
 </context>
 </TS>

@@ -288,7 +288,7 @@ void ChatPage::updateTexts(int row) {
 QString ChatPage::captionFor(int row) const {
     const ChatModel::Message& m = model_->message(row);
     if (m.streaming) {
-        return m.tokens.isEmpty() ? tr("Reading the prompt…") : tr("Generating… %1 tokens").arg(m.tokens.size());
+        return m.tokens.isEmpty() ? tr("Reading the prompt…") : tr("Generating… %n token(s)", nullptr, int(m.tokens.size()));
     }
     if (!m.finished) return {};
     const ChatStats& s = m.stats;
@@ -305,10 +305,9 @@ QString ChatPage::captionFor(int row) const {
         why = tr("failed");
     else
         why = s.stopReason;
-    return tr("TTFT %1 ms · %2 tokens/s · %3 tokens · %4")
+    return tr("TTFT %1 ms · %2 tokens/s · %n token(s) · %3", nullptr, s.tokens)
         .arg(qRound(s.timeToFirstTokenMs))
         .arg(s.tokensPerSecond, 0, 'f', 1)
-        .arg(s.tokens)
         .arg(why);
 }
 

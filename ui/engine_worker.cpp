@@ -167,7 +167,22 @@ void EngineWorker::run(int maxSteps) {
     }
     cancel_.store(false);
     try {
-        const SessionRunResult r = session_->run(maxSteps, &cancel_, [this](const StepTrace& t) { emitStep(t); });
+        {
+            const std::lock_guard lock(offeredMutex_);
+            offered_.reset();   // anything offered before the run is already in the session
+        }
+        const SessionRunResult r = session_->run(maxSteps, &cancel_, [this](const StepTrace& t) {
+            emitStep(t);
+            std::optional<SamplerParams> next;
+            {
+                const std::lock_guard lock(offeredMutex_);
+                next.swap(offered_);
+            }
+            if (next) {
+                params_ = *next;   // the chain validates them: bad ones end the run with failed()
+                session_->setSamplerParams(*next);
+            }
+        });
         backend_->setCancelFlag(&cancel_);  // run() unsets the flag it was given
         emit runFinished(stopReasonText(r.stop));
     } catch (const std::exception& e) {
@@ -221,6 +236,11 @@ void EngineWorker::branch(int step, int token, const SamplerParams& params) {
     } catch (const std::exception& e) {
         emit failed(QString::fromUtf8(e.what()));
     }
+}
+
+void EngineWorker::offerSamplerParams(const SamplerParams& params) {
+    const std::lock_guard lock(offeredMutex_);
+    offered_ = params;
 }
 
 void EngineWorker::setSamplerParams(const SamplerParams& params) {

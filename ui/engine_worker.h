@@ -11,6 +11,8 @@
 #include <atomic>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 
 #include "ui/engine_types.h"
 
@@ -31,6 +33,9 @@ public:
     // Thread-safe: asks the running load, run, chat answer or step to stop (it then emits
     // cancelled(), runFinished() or chatFinished(stopped = true)).
     void cancel() { cancel_.store(true); }
+    // Thread-safe: settings for a run in progress, taken between its steps (a slider moved during
+    // Run changes the rest of the run). When no run is going, setSamplerParams() applies them.
+    void offerSamplerParams(const SamplerParams& params);
 
     static constexpr int kChartBars = 20;
     static constexpr int kAlternatives = 8;     // per strip token
@@ -87,6 +92,8 @@ private:
     std::unique_ptr<Session> session_;
     std::unique_ptr<Session> chatSession_;
     SamplerParams params_;
+    std::mutex offeredMutex_;
+    std::optional<SamplerParams> offered_;   // guarded by offeredMutex_
     // Strip chips of every branch of session_, step by step (branch id -> chips).
     std::map<int, QList<widgets::StripToken>> strips_;
 };

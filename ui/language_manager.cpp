@@ -62,19 +62,24 @@ QString LanguageManager::systemLanguage() {
 
 bool LanguageManager::setLanguage(const QString& code) {
     if (!isKnown(code)) return false;
-    if (code == current_) return true;
+    // current_ starts as "en" with nothing installed: the first setLanguage("en") still has to
+    // install the English plural file.
+    if (code == current_ && installed_) return true;
 
     // Load first, swap afterwards: a missing file leaves the current language fully in place.
-    std::unique_ptr<QTranslator> app, qt;
-    if (code != QLatin1String("en")) {
-        app = std::make_unique<QTranslator>();
-        if (!app->load(QStringLiteral(":/i18n/decoding_lab_%1.qm").arg(code))) return false;
-        // Qt's own strings (standard buttons, file dialogs, context menus): Debian's
-        // qt6-translations-l10n package installs them; without it those stay English.
-        qt = std::make_unique<QTranslator>();
-        if (!qt->load(QStringLiteral("qtbase_%1").arg(code), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-            qt.reset();
+    const bool english = code == QLatin1String("en");
+    auto app = std::make_unique<QTranslator>();
+    if (!app->load(QStringLiteral(":/i18n/decoding_lab_%1.qm").arg(code))) {
+        // English is the source language: without its plural file only "%n token(s)" stays.
+        if (!english) return false;
+        app.reset();
     }
+    // Qt's own strings (standard buttons, file dialogs, context menus): Debian's
+    // qt6-translations-l10n package installs them (qtbase_en is Qt's English plural file);
+    // without it those stay as Qt's source strings.
+    auto qt = std::make_unique<QTranslator>();
+    if (!qt->load(QStringLiteral("qtbase_%1").arg(code), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        qt.reset();
 
     if (app_) QCoreApplication::removeTranslator(app_.get());
     if (qt_) QCoreApplication::removeTranslator(qt_.get());
@@ -101,8 +106,10 @@ bool LanguageManager::setLanguage(const QString& code) {
             if (!w->testAttribute(Qt::WA_SetLocale)) w->unsetLocale();
     }
 
+    const bool changed = code != current_;
     current_ = code;
-    emit languageChanged(code);
+    installed_ = true;
+    if (changed) emit languageChanged(code);
     return true;
 }
 

@@ -113,6 +113,9 @@ MainWindow::MainWindow(const QString& modelPath, QWidget* parent) : QMainWindow(
     connect(playground_, &PlaygroundPage::resampleRequested, worker_, &EngineWorker::resample);
     connect(playground_, &PlaygroundPage::branchRequested, worker_, &EngineWorker::branch);
     connect(playground_, &PlaygroundPage::samplerParamsChanged, worker_, &EngineWorker::setSamplerParams);
+    // And at once, thread-safely, for a run in progress (the queued call waits for the run's end).
+    connect(playground_, &PlaygroundPage::samplerParamsChanged, this,
+            [this](const SamplerParams& p) { worker_->offerSamplerParams(p); });
     connect(playground_, &PlaygroundPage::samplerParamsChanged, chat_, &ChatPage::setSamplerParams);
     connect(worker_, &EngineWorker::stepDone, playground_, &PlaygroundPage::showStep);
     connect(worker_, &EngineWorker::runFinished, playground_, &PlaygroundPage::runFinished);

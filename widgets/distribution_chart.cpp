@@ -109,6 +109,11 @@ DistributionChart::DistributionChart(QWidget* parent) : QChartView(parent) {
 
     topKLabel_ = new MarkerLabel(chart);
     topPLabel_ = new MarkerLabel(chart);
+    // The "beyond the bars shown" note is a plain text item above the plot's right end, not part
+    // of the title: changing a chart title re-lays out the whole chart (~4 ms per slider move).
+    captionLabel_ = new MarkerLabel(chart);
+    captionLabel_->setZValue(1e6);
+    captionLabel_->hide();
     topKLabel_->setZValue(1e6);  // above the series' items, whose z values Qt Charts picks
     topPLabel_->setZValue(1e6);
     topKLabel_->hide();
@@ -140,7 +145,7 @@ void DistributionChart::setBars(const QList<DistributionBar>& bars, const Distri
     }
     // A slider move re-samples the same step: same tokens, new "after" values. Then only the
     // values change: the category labels (rich-text items, the costly part of a chart update)
-    // stay, and the axis range moves in steps of 0.05 so it rarely has to be relaid out.
+    // stay, and the axis keeps its scale unless the tallest bar leaves it.
     const bool sameTokens = categories == axisX_->categories() && beforeSet_->count() == before.size();
     if (sameTokens) {
         for (int i = 0; i < before.size(); ++i) {
@@ -164,7 +169,10 @@ void DistributionChart::setBars(const QList<DistributionBar>& bars, const Distri
         afterSet_->selectBars(removed);
         removed_ = removed;
     }
-    const double yMax = top > 0.0 ? std::min(1.0, std::ceil(top * 1.1 / 0.05) * 0.05) : 1.0;
+    // A few fixed scales: a new range re-lays out the axis and its labels, the costly part.
+    double yMax = 1.0;
+    for (double scale : {0.05, 0.1, 0.2, 0.3, 0.5, 0.75})
+        if (top > 0.0 && top * 1.05 <= scale) { yMax = scale; break; }
     if (axisY_->max() != yMax || axisY_->min() != 0.0) axisY_->setRange(0.0, yMax);
     updateCutoffs();
 }
@@ -225,6 +233,13 @@ void DistributionChart::placeMarkerLabels() {
     };
     place(topKLabel_, topKMarker_, topKX_, 0);
     place(topPLabel_, topPMarker_, topPX_, 1);
+    if (caption_.isEmpty() || plot.isEmpty()) {
+        captionLabel_->hide();
+    } else {
+        const QRectF box = captionLabel_->boundingRect();
+        captionLabel_->setPos(plot.right() - box.width(), plot.top() - box.height() - 2);
+        captionLabel_->show();
+    }
 }
 
 void DistributionChart::applyTexts() {
@@ -233,9 +248,8 @@ void DistributionChart::applyTexts() {
     const auto set = [](auto* item, auto getter, auto setter, const QString& text) {
         if ((item->*getter)() != text) (item->*setter)(text);
     };
-    QString title = tr("Next-token distribution");
-    if (!caption_.isEmpty()) title += QStringLiteral("<br><small>%1</small>").arg(caption_.toHtmlEscaped());
-    set(chart(), &QChart::title, &QChart::setTitle, title);
+    set(chart(), &QChart::title, &QChart::setTitle, tr("Next-token distribution"));
+    if (captionLabel_->text() != caption_) captionLabel_->setText(caption_);
     set(beforeSet_, &QBarSet::label, &QBarSet::setLabel, tr("before the chain"));
     set(afterSet_, &QBarSet::label, &QBarSet::setLabel, tr("after the chain"));
     set(cumulative_, &QLineSeries::name, &QLineSeries::setName, tr("cumulative"));
@@ -270,8 +284,11 @@ void DistributionChart::applyTheme() {
     topPLabel_->setBrush(c.cumulative);
     topKLabel_->backing = c.labelBacking;
     topPLabel_->backing = c.labelBacking;
+    captionLabel_->setBrush(pal.color(QPalette::WindowText));
+    captionLabel_->backing = Qt::transparent;
     topKLabel_->update();
     topPLabel_->update();
+    captionLabel_->update();
     // Markers explain themselves with their labels; only the cumulative line earns a legend entry.
     for (QLineSeries* s : {topKMarker_, topPMarker_, topPLevelLine_})
         for (QLegendMarker* m : chart->legend()->markers(s)) m->setVisible(false);

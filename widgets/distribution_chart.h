@@ -86,6 +86,7 @@ private:
     QLineSeries* topPMarker_ = nullptr;
     QLineSeries* topPLevelLine_ = nullptr;
     MarkerLabel* topKLabel_ = nullptr;
+    MarkerLabel* captionLabel_ = nullptr;
     MarkerLabel* topPLabel_ = nullptr;
     qreal topKX_ = -1.0, topPX_ = -1.0, topPLevel_ = -1.0;
     QString caption_;

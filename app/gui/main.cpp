@@ -3,6 +3,8 @@
 #include <QCommandLineParser>
 #include <QTemporaryDir>
 
+#include "ui/app_settings.h"
+#include "ui/language_manager.h"
 #include "ui/main_window.h"
 #include "ui/screenshot_tour.h"
 
@@ -14,6 +16,16 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName(QStringLiteral("Decoding Lab"));
     QApplication::setOrganizationName(QStringLiteral("Decoding Lab"));
     QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+
+    // The language first (--language, else the saved one, else the system's), so that --help and
+    // everything after it are already translated.
+    QString startLanguage = dlab::ui::openSettings()->value(QStringLiteral("language"), dlab::ui::LanguageManager::systemLanguage()).toString();
+    const QStringList args = app.arguments();
+    for (qsizetype i = 1; i < args.size(); ++i) {
+        if ((args[i] == QLatin1String("--language") || args[i] == QLatin1String("-l")) && i + 1 < args.size()) startLanguage = args[i + 1];
+        if (args[i].startsWith(QLatin1String("--language="))) startLanguage = args[i].mid(11);
+    }
+    dlab::ui::LanguageManager::instance().setLanguage(startLanguage);
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate("main", "See how a language model picks each token."));

@@ -1,0 +1,72 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en" sourcelanguage="en">
+<context>
+    <name>dlab::ui::ChatPage</name>
+    <message numerus="yes">
+        <source>Generating… %n token(s)</source>
+        <translation>
+            <numerusform>Generating… %n token</numerusform>
+            <numerusform>Generating… %n tokens</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>TTFT %1 ms · %2 tokens/s · %n token(s) · %3</source>
+        <translation>
+            <numerusform>TTFT %1 ms · %2 tokens/s · %n token · %3</numerusform>
+            <numerusform>TTFT %1 ms · %2 tokens/s · %n tokens · %3</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::MainWindow</name>
+    <message numerus="yes">
+        <source>%n thread(s)</source>
+        <translation>
+            <numerusform>%n thread</numerusform>
+            <numerusform>%n threads</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>CPU, %n thread(s)</source>
+        <translation>
+            <numerusform>CPU, %n thread</numerusform>
+            <numerusform>CPU, %n threads</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::PlaygroundPage</name>
+    <message numerus="yes">
+        <source>Step %1 with these settings would choose “%2” (p = %3); %n token(s) kept</source>
+        <translation>
+            <numerusform>Step %1 with these settings would choose “%2” (p = %3); %n token kept</numerusform>
+            <numerusform>Step %1 with these settings would choose “%2” (p = %3); %n tokens kept</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Step %1 chose “%2” (p = %3); %n token(s) kept after the chain</source>
+        <translation>
+            <numerusform>Step %1 chose “%2” (p = %3); %n token kept after the chain</numerusform>
+            <numerusform>Step %1 chose “%2” (p = %3); %n tokens kept after the chain</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dlab::widgets::DistributionChart</name>
+    <message numerus="yes">
+        <source>top-k keeps %n tokens (beyond the %1 shown)</source>
+        <translation>
+            <numerusform>top-k keeps %n token (beyond the %1 shown)</numerusform>
+            <numerusform>top-k keeps %n tokens (beyond the %1 shown)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>top-p keeps %n tokens (beyond the %1 shown)</source>
+        <translation>
+            <numerusform>top-p keeps %n token (beyond the %1 shown)</numerusform>
+            <numerusform>top-p keeps %n tokens (beyond the %1 shown)</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
