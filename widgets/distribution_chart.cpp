@@ -72,7 +72,9 @@ DistributionChart::DistributionChart(QWidget* parent) : QChartView(parent) {
     chart->addSeries(series_);
 
     axisX_ = new QBarCategoryAxis;
-    axisX_->setLabelsAngle(-60);
+    axisX_->setLabelsAngle(-90);
+    // Whole token texts: rotated labels have the room, and "␣s…" teaches nothing.
+    axisX_->setTruncateLabels(false);
     axisY_ = new QValueAxis;
     axisY_->setRange(0.0, 1.0);
     axisY_->setLabelFormat("%.2f");
@@ -173,7 +175,12 @@ void DistributionChart::setBars(const QList<DistributionBar>& bars, const Distri
     double yMax = 1.0;
     for (double scale : {0.05, 0.1, 0.2, 0.3, 0.5, 0.75})
         if (top > 0.0 && top * 1.05 <= scale) { yMax = scale; break; }
-    if (axisY_->max() != yMax || axisY_->min() != 0.0) axisY_->setRange(0.0, yMax);
+    if (axisY_->max() != yMax || axisY_->min() != 0.0) {
+        axisY_->setRange(0.0, yMax);
+        // Round tick values for each scale (0.3 -> 0, 0.1, 0.2, 0.3; not 0.075 steps).
+        const int ticks = yMax == 0.05 ? 6 : yMax == 0.3 || yMax == 0.75 ? 4 : yMax == 0.5 ? 6 : 5;
+        axisY_->setTickCount(ticks);
+    }
     updateCutoffs();
 }
 

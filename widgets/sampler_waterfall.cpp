@@ -203,7 +203,7 @@ void SamplerWaterfall::paintPanel(QPainter& painter, int index) const {
     if (rows > 0 && bars.height() > rows) {
         const int rowHeight = std::min(line, bars.height() / rows);
         const bool labelsFit = rowHeight >= fm.height() * 4 / 5;  // too cramped: bars only
-        const int labelWidth = labelsFit ? inner.width() * 2 / 5 : 0;
+        const int labelWidth = labelsFit ? inner.width() / 2 : 0;   // token texts need the room more than the bars
         const int barLeft = bars.left() + labelWidth + (labelsFit ? 3 : 0);
         const int barSpan = std::max(1, bars.right() + 1 - barLeft);
         const QColor accent = isDark(pal) ? QColor(0x3d, 0xa5, 0xd9) : QColor(0x1f, 0x6f, 0xb5);
@@ -218,7 +218,7 @@ void SamplerWaterfall::paintPanel(QPainter& painter, int index) const {
             const int barWidth = std::max(1, int(p * barSpan + 0.5));
             painter.fillRect(QRect(barLeft, y + 2, barWidth, std::max(1, rowHeight - 4)), accent);
             // The number beside the bar where it fits: bars alone hide 0.2 % vs 2 %.
-            const QString value = tr("%1 %").arg(locale().toString(p * 100.0, 'f', p < 0.1 ? 1 : 0));
+            const QString value = tr("%1 %").arg(locale().toString(p * 100.0, 'f', p * 100.0 < 9.95 ? 1 : 0));
             const int valueLeft = barLeft + barWidth + 3;
             if (labelsFit && valueLeft + fm.horizontalAdvance(value) <= bars.right() + 1) {
                 QColor faint = textColour;
