@@ -50,10 +50,8 @@ PlaygroundPage::PlaygroundPage(QWidget* parent) : QWidget(parent), ui_(std::make
     ui_->waterfallLayout->addWidget(waterfall_);
     strip_ = new widgets::TokenStrip;
     ui_->stripArea->setWidget(strip_);
-    // The controls never scroll sideways: the panel is as wide as its widest row needs.
     ui_->controlsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    ui_->controlsScroll->setMinimumWidth(ui_->controlsPanel->sizeHint().width() +
-                                         ui_->controlsScroll->verticalScrollBar()->sizeHint().width());
+    fitControlsWidth();
     ui_->pageSplitter->setStretchFactor(0, 0);
     ui_->pageSplitter->setStretchFactor(1, 1);
     ui_->viewSplitter->setStretchFactor(0, 3);
@@ -444,10 +442,19 @@ void PlaygroundPage::retranslate() {
     showRepetition(repetition_);
 }
 
+void PlaygroundPage::fitControlsWidth() {
+    // The controls never scroll sideways: the panel is as wide as its widest row needs, in the
+    // current language ("Zurücksetzen" is wider than "Reset").
+    ui_->controlsPanel->adjustSize();
+    ui_->controlsScroll->setMinimumWidth(ui_->controlsPanel->sizeHint().width() +
+                                         ui_->controlsScroll->verticalScrollBar()->sizeHint().width());
+}
+
 void PlaygroundPage::changeEvent(QEvent* e) {
     if (e->type() == QEvent::LanguageChange) {
         ui_->retranslateUi(this);
         retranslate();
+        fitControlsWidth();
     }
     QWidget::changeEvent(e);
 }

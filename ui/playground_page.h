@@ -116,6 +116,7 @@ private:
     void showRepetition(const RepetitionView& r);
     void onAlternativeChosen(int step, int token);
     void retranslate();
+    void fitControlsWidth();
 
     std::unique_ptr<Ui::PlaygroundPage> ui_;
     widgets::DistributionChart* chart_ = nullptr;

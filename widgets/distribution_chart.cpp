@@ -4,6 +4,7 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
+#include <QFontMetrics>
 #include <QGraphicsSimpleTextItem>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -116,6 +117,10 @@ DistributionChart::DistributionChart(QWidget* parent) : QChartView(parent) {
     captionLabel_ = new MarkerLabel(chart);
     captionLabel_->setZValue(1e6);
     captionLabel_->hide();
+    // A line of room between the title and the plot for it, reserved once (no relayout per note).
+    QMargins margins = chart->margins();
+    margins.setTop(margins.top() + QFontMetrics(captionLabel_->font()).height() + 2);
+    chart->setMargins(margins);
     topKLabel_->setZValue(1e6);  // above the series' items, whose z values Qt Charts picks
     topPLabel_->setZValue(1e6);
     topKLabel_->hide();
@@ -244,7 +249,9 @@ void DistributionChart::placeMarkerLabels() {
         captionLabel_->hide();
     } else {
         const QRectF box = captionLabel_->boundingRect();
-        captionLabel_->setPos(plot.right() - box.width(), plot.top() - box.height() - 2);
+        // In the line reserved above the title (see the constructor), right-aligned with the plot.
+        captionLabel_->setPos(plot.right() - box.width(),
+                              plot.top() - QFontMetrics(chart->titleFont()).height() - 2 * box.height() - 4);
         captionLabel_->show();
     }
 }
