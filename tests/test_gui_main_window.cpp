@@ -157,6 +157,9 @@ private slots:
         QTRY_VERIFY(!w->isLoading());
         QCOMPARE(w->model().path, tinyPath_);
         QVERIFY(errors.isEmpty());
+        // Said in the status bar, naming the model still in use.
+        const QString said = w->statusBar()->currentMessage();
+        QVERIFY2(said.contains(QStringLiteral("cancelled")) && said.contains(w->model().name), qPrintable(said));
         QSignalSpy steps(w->worker(), &ui::EngineWorker::stepDone);
         QTRY_VERIFY(w->playground()->stepButton()->isEnabled());
         QTest::mouseClick(w->playground()->stepButton(), Qt::LeftButton);

@@ -489,6 +489,31 @@ private slots:
         for (int i = 3; i < 8; ++i) QCOMPARE(kept[i], 1);
     }
 
+    // Reset while a run goes on: the run stops, and nothing it still sends is drawn.
+    void resetDuringARunDiscardsIt() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        auto* page = w->playground();
+        page->setRunLength(100);
+        QSignalSpy finished(w->worker(), &ui::EngineWorker::runFinished);
+        QTest::mouseClick(page->runButton(), Qt::LeftButton);
+        QVERIFY(page->running());
+        QTest::mouseClick(page->resetButton(), Qt::LeftButton);
+        QVERIFY(!page->running());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QTest::qWait(50);   // let every queued step of the old run arrive
+        QCOMPARE(page->strip()->tokens().size(), 0);
+        QCOMPARE(page->currentStep(), -1);
+        QVERIFY(page->chart()->bars().isEmpty());
+        // And the page works: Step starts a new session.
+        QSignalSpy steps(w->worker(), &ui::EngineWorker::stepDone);
+        QTest::mouseClick(page->stepButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(page->currentStep(), 0, 30000);
+        QTRY_COMPARE(page->strip()->tokens().size(), 1);
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+
 };
 
 QTEST_MAIN(TestGuiPlayground)

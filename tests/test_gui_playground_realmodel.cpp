@@ -95,6 +95,7 @@ private slots:
         QVERIFY2(ms < 100.0, qPrintable(QStringLiteral("%1 ms").arg(ms)));
         QCOMPARE(finished.count(), 1);
         QCOMPARE(finished.first().at(0).toString(), QStringLiteral("stopped"));
+        QVERIFY2(page->captionText().endsWith(QStringLiteral("(stopped)")), qPrintable(page->captionText()));
         QVERIFY(steps.count() < 2000);
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
 

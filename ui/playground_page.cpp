@@ -211,7 +211,13 @@ void PlaygroundPage::setModelReady(bool ready) {
 }
 
 void PlaygroundPage::restart() {
-    if (running_) emit stopRequested();
+    // What the worker still sends for the old session is not drawn: the rest of a run (until its
+    // runFinished) or the one step in flight.
+    if (running_) {
+        discardRun_ = true;
+        emit stopRequested();
+    }
+    if (stepInFlight_) discardStep_ = true;
     sessionStarted_ = false;
     stepInFlight_ = false;
     running_ = false;
@@ -276,6 +282,11 @@ void PlaygroundPage::startLoopDemo() {
 }
 
 void PlaygroundPage::showStep(const StepTrace& trace, const StepView& view) {
+    if (discardRun_) return;
+    if (discardStep_) {
+        discardStep_ = false;
+        return;
+    }
     stepInFlight_ = false;
     currentStep_ = view.step;
     lastKept_ = trace.stages.empty() ? 0 : trace.stages.back().kept;
@@ -291,17 +302,20 @@ void PlaygroundPage::showStep(const StepTrace& trace, const StepView& view) {
     updateEnabled();
 }
 
-void PlaygroundPage::drawView(const StepView& view) {
+void PlaygroundPage::updateViews(const StepView& view, int chosen) {
     lastView_ = view;
     chart_->setBars(view.bars, view.cutoffs);
     waterfall_->setPanels(view.stages);
     QList<CandidateRow> rows;
     for (int i = 0; i < view.bars.size(); ++i) {
         const auto& b = view.bars[i];
-        rows << CandidateRow{b.id, b.label, i < view.logits.size() ? view.logits[i] : 0.0, b.before, b.after, b.removed,
-                             b.id == view.token.id && view.step == currentStep_};
+        rows << CandidateRow{b.id, b.label, i < view.logits.size() ? view.logits[i] : 0.0, b.before, b.after, b.removed, b.id == chosen};
     }
     candidateModel_->setRows(rows);
+}
+
+void PlaygroundPage::drawView(const StepView& view) {
+    updateViews(view, view.token.id);
     showChosen(view, lastKept_, false);
     showRepetition(view.repetition);
     // Follow the end of the text while it grows.
@@ -324,6 +338,7 @@ void PlaygroundPage::showChosen(const StepView& view, int kept, bool resampled) 
 }
 
 QString PlaygroundPage::repetitionText() const { return ui_->repetitionLabel->text(); }
+QString PlaygroundPage::captionText() const { return ui_->chosenLabel->text(); }
 
 void PlaygroundPage::showRepetition(const RepetitionView& r) {
     repetition_ = r;
@@ -344,16 +359,7 @@ void PlaygroundPage::showRepetition(const RepetitionView& r) {
 void PlaygroundPage::showResample(int step, const SampleResult& result, const StepView& view) {
     resampleInFlight_ = false;
     if (step == currentStep_ && !running_) {
-        lastView_ = view;
-        chart_->setBars(view.bars, view.cutoffs);
-        waterfall_->setPanels(view.stages);
-        QList<CandidateRow> rows;
-        for (int i = 0; i < view.bars.size(); ++i) {
-            const auto& b = view.bars[i];
-            rows << CandidateRow{b.id, b.label, i < view.logits.size() ? view.logits[i] : 0.0, b.before, b.after, b.removed,
-                                 b.id == result.token};
-        }
-        candidateModel_->setRows(rows);
+        updateViews(view, result.token);
         showChosen(view, result.stages.empty() ? 0 : result.stages.back().kept, true);
         emit viewsUpdated();
     }
@@ -361,6 +367,10 @@ void PlaygroundPage::showResample(int step, const SampleResult& result, const St
 }
 
 void PlaygroundPage::showBranch(const BranchView& b) {
+    if (discardStep_) {
+        discardStep_ = false;
+        return;
+    }
     stepInFlight_ = false;
     currentStep_ = b.step;
     strip_->setTokens(b.strip);
@@ -382,6 +392,10 @@ void PlaygroundPage::onAlternativeChosen(int step, int token) {
 }
 
 void PlaygroundPage::runFinished(const QString& reason) {
+    if (discardRun_) {
+        discardRun_ = false;
+        return;
+    }
     running_ = false;
     demo_ = false;
     lastStop_ = reason;
@@ -397,6 +411,7 @@ void PlaygroundPage::runFinished(const QString& reason) {
 }
 
 void PlaygroundPage::requestFailed() {
+    discardStep_ = false;   // the step in flight ended in an error: nothing more comes for it
     // A session that failed to start (an empty prompt, one too long) is started again next Step.
     if (currentStep_ < 0) sessionStarted_ = false;
     stepInFlight_ = false;

@@ -55,6 +55,7 @@ public:
     bool busy() const { return stepInFlight_ || running_ || resampleInFlight_ || resamplePending_; }
     const RepetitionView& repetition() const { return repetition_; }
     QString repetitionText() const;
+    QString captionText() const;   // the line about the current step ("Step 3 chose …", "(stopped)")
 
     // Test and automation hooks onto the controls.
     QPlainTextEdit* promptEdit() const;
@@ -111,7 +112,9 @@ private:
     void sendResample();
     void updateEnabled();
     void startSessionIfNeeded();
-    void drawView(const StepView& view);
+    // The chart, the waterfall and the table for a step; `chosen` is marked in the table.
+    void updateViews(const StepView& view, int chosen);
+    void drawView(const StepView& view);   // updateViews() plus the caption, the loop and the scroll
     void showChosen(const StepView& view, int kept, bool resampled);
     void showRepetition(const RepetitionView& r);
     void onAlternativeChosen(int step, int token);
@@ -133,6 +136,8 @@ private:
     bool stepInFlight_ = false;
     bool running_ = false;
     bool demo_ = false;               // the greedy loop demo is running
+    bool discardRun_ = false;         // Reset during a run: ignore its steps until runFinished
+    bool discardStep_ = false;        // Reset with a step in flight: ignore its answer
     // Slider moves are coalesced: one resample in flight, the newest parameters queued behind it.
     bool resampleInFlight_ = false;
     bool resamplePending_ = false;
