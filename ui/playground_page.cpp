@@ -171,6 +171,9 @@ void PlaygroundPage::saveSettings(QSettings& s) const {
     s.setValue(QStringLiteral("enabledStages"), enabled);
     s.endGroup();
     s.setValue(QStringLiteral("playground/prompt"), ui_->promptEdit->toPlainText());
+    s.setValue(QStringLiteral("playground/pageSplitter"), ui_->pageSplitter->saveState());
+    s.setValue(QStringLiteral("playground/viewSplitter"), ui_->viewSplitter->saveState());
+    s.setValue(QStringLiteral("playground/viewTab"), ui_->viewTabs->currentIndex());
     s.setValue(QStringLiteral("playground/runLength"), ui_->runLengthSpin->value());
 }
 
@@ -190,6 +193,9 @@ void PlaygroundPage::restoreSettings(QSettings& s) {
     s.endGroup();
     if (s.contains(QStringLiteral("playground/prompt"))) ui_->promptEdit->setPlainText(s.value(QStringLiteral("playground/prompt")).toString());
     if (s.contains(QStringLiteral("playground/runLength"))) ui_->runLengthSpin->setValue(s.value(QStringLiteral("playground/runLength")).toInt());
+    ui_->pageSplitter->restoreState(s.value(QStringLiteral("playground/pageSplitter")).toByteArray());
+    ui_->viewSplitter->restoreState(s.value(QStringLiteral("playground/viewSplitter")).toByteArray());
+    ui_->viewTabs->setCurrentIndex(s.value(QStringLiteral("playground/viewTab"), 0).toInt());
 }
 
 void PlaygroundPage::resetSampler() {
