@@ -368,8 +368,13 @@ private slots:
         QCOMPARE(rig.requests.size(), 2);
         QVERIFY2(sameTurns(rig.requests[1], withHistory), qPrintable(describe(rig.requests[1])));
         QCOMPARE(page.model()->rowCount(), 4);
-        // The longer conversation is a longer prompt.
+        // The longer conversation is a longer prompt, and the first prompt's KV cache is reused:
+        // only the answer's end and the new turn are evaluated.
         QVERIFY(rig.finished[1].promptTokens > rig.finished[0].promptTokens);
+        QCOMPARE(rig.finished[0].reusedTokens, 0);
+        QVERIFY2(rig.finished[1].reusedTokens >= rig.finished[0].promptTokens &&
+                     rig.finished[1].reusedTokens < rig.finished[1].promptTokens,
+                 qPrintable(QStringLiteral("%1 of %2").arg(rig.finished[1].reusedTokens).arg(rig.finished[1].promptTokens)));
         const QString second = lastText(*page.model());
 
         // Regenerate: same conversation asked again (the old answer is not in it), another seed.
@@ -381,6 +386,7 @@ private slots:
         QVERIFY(waitAnswer(rig));
         QCOMPARE(page.model()->rowCount(), 4);
         QCOMPARE(rig.finished.size(), 3);
+        QCOMPARE(rig.finished[2].reusedTokens, rig.finished[2].promptTokens - 1);   // only the last prompt token
         QCOMPARE(page.model()->message(3).stats.tokens, rig.finished[2].tokens);
         QCOMPARE(page.model()->message(3).stats.timeToFirstTokenMs, rig.finished[2].timeToFirstTokenMs);
         QVERIFY(lastText(*page.model()) != second);  // 24 random tokens from another seed
@@ -692,6 +698,11 @@ private slots:
         QVERIFY2(latencyMs >= 0.0 && latencyMs < 100.0, qPrintable(QString::number(latencyMs)));
         QVERIFY(rig.finished.last().stopped);
         QVERIFY(!lastText(*page.model()).isEmpty());
+        // The second turn repeated the first prompt and its 200-token answer: taken from the cache.
+        const ChatStats second = rig.finished.last();
+        qInfo("default model, second turn: prompt %d tokens, %d reused from the KV cache, TTFT %.0f ms (first turn: %d tokens, %.0f ms)",
+              second.promptTokens, second.reusedTokens, second.timeToFirstTokenMs, stats.promptTokens, stats.timeToFirstTokenMs);
+        QVERIFY2(second.reusedTokens >= stats.promptTokens + 150, qPrintable(QString::number(second.reusedTokens)));
     }
 
     // The page inside MainWindow: the window wires it to its worker.

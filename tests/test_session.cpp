@@ -277,6 +277,90 @@ private slots:
         QCOMPARE(list[1].steps, step + 2);
     }
 
+    // restart(): the next turn of a chat repeats the conversation; only what the cache lacks is
+    // evaluated, and the logits are bit-identical to computing the same batches in a fresh pool.
+    void restartReusesTheCachedPrefix_data() {
+        QTest::addColumn<int>("keep");      // tokens of the old branch the new prompt repeats; -1 = all
+        QTest::addColumn<int>("extra");     // new tokens after them
+        QTest::newRow("the whole conversation plus a turn") << -1 << 5;
+        QTest::newRow("diverges inside the prompt") << 7 << 6;
+        QTest::newRow("regenerate: a prefix of the cache") << 20 << 0;   // = the old prompt again
+    }
+    void restartReusesTheCachedPrefix() {
+        QFETCH(int, keep);
+        QFETCH(int, extra);
+        auto cpu = makeCpuBackend(*llama_, 2);
+        CountingBackend be(*cpu);
+        SessionOptions o;
+        o.sampler = greedy();
+        o.contextLength = 128;
+        Session s(*llama_, be, kPrompt, o);
+        s.run(5);
+        const std::vector<TokenId> old = s.tokens(s.current());   // prompt + 5; the cache holds all but the last
+        const int64_t cachedBefore = int64_t(old.size()) - 1;
+        std::vector<TokenId> next(old.begin(), keep < 0 ? old.end() : old.begin() + keep);
+        for (int i = 0; i < extra; ++i) next.push_back(TokenId(40 + i));
+        // The tokens the cache holds and the new prompt repeats; at least the last prompt token is evaluated.
+        int64_t common = 0;
+        while (common < cachedBefore && common < int64_t(next.size()) && old[common] == next[common]) ++common;
+        const int64_t want = std::min<int64_t>(common, int64_t(next.size()) - 1);
+
+        const int64_t reused = s.restart(next, seeded(3));
+        QCOMPARE(reused, want);
+        QCOMPARE(s.steps(), 0);
+        QCOMPARE(int(s.branches().size()), 1);
+        QCOMPARE(s.prompt(), next);
+        QCOMPARE(s.keptSteps(), 0);
+        const int64_t tokensBefore = be.tokens;
+        const StepTrace first = s.step();
+        QCOMPARE(be.tokens - tokensBefore, int64_t(next.size()) - want);
+        QCOMPARE(first.evaluated, int(int64_t(next.size()) - want));
+        QCOMPARE(first.phase, Phase::Prefill);
+        QCOMPARE(first.pos, int64_t(next.size()));
+
+        // Fresh: the same batches (the old prompt, one token per decode step, then the new part).
+        KvBlockPool fresh(llama_->hparams(), 64, o.kvType, o.kvBlockSize);
+        const SeqId f = fresh.newSequence();
+        cpu->forward(kPrompt, fresh, f, false);
+        for (int64_t i = int64_t(kPrompt.size()); i < cachedBefore; ++i) {
+            const TokenId one[1] = {old[i]};
+            cpu->forward(one, fresh, f, false);
+        }
+        fresh.truncate(f, want);
+        const std::span<const float> ref = cpu->forward(std::span(next).subspan(size_t(want)), fresh, f, false);
+        QCOMPARE(maxAbsDiff(s.logits(0), ref), 0.0);
+        // The new settings are in force: seeded(3) samples at T 1.5, not greedily.
+        QCOMPARE(s.samplerParams().temperature, 1.5f);
+    }
+
+    void restartRejectsBadPromptsAndChangesNothing_data() {
+        QTest::addColumn<int>("kind");
+        QTest::newRow("empty") << 0;
+        QTest::newRow("token outside the vocabulary") << 1;
+        QTest::newRow("longer than the context") << 2;
+        QTest::newRow("bad settings") << 3;
+    }
+    void restartRejectsBadPromptsAndChangesNothing() {
+        QFETCH(int, kind);
+        SessionOptions o;
+        o.sampler = greedy();
+        o.contextLength = 64;
+        Session s(*llama_, *cpu_, kPrompt, o);
+        s.run(3);
+        const std::vector<TokenId> before = s.tokens(s.current());
+        std::vector<TokenId> prompt = kPrompt;
+        SamplerParams params = greedy();
+        if (kind == 0) prompt.clear();
+        if (kind == 1) prompt.push_back(TokenId(llama_->hparams().nVocab));
+        if (kind == 2) prompt.assign(64, 40);
+        if (kind == 3) params.topP = 0.0f;
+        QVERIFY_THROWS_EXCEPTION(Error, s.restart(prompt, params));
+        QCOMPARE(s.tokens(s.current()), before);
+        QCOMPARE(s.steps(), 3);
+        s.step();   // still usable
+        QCOMPARE(s.steps(), 4);
+    }
+
     // A branch of a branch, and dropping one frees its blocks.
     void branchTree() {
         SessionOptions o;

@@ -710,8 +710,8 @@
         <translation>Die Modelldatei (per Memory-Mapping eingeblendet) und die belegten Blöcke des Key/Value-Caches</translation>
     </message>
     <message>
-        <source>last answer: time to first token %1 ms</source>
-        <translation>letzte Antwort: Zeit bis zum ersten Token %1 ms</translation>
+        <source>last answer: time to first token %1 ms; %2 of its %3 prompt tokens came from the KV cache</source>
+        <translation>letzte Antwort: erstes Token nach %1 ms; %2 der %3 Prompt-Tokens kamen aus dem KV-Cache</translation>
     </message>
 </context>
 <context>

@@ -706,8 +706,8 @@
         <translation>模型文件（内存映射）以及正在使用的键值（KV）缓存块</translation>
     </message>
     <message>
-        <source>last answer: time to first token %1 ms</source>
-        <translation>上一条回答：首词元延迟 %1 ms</translation>
+        <source>last answer: time to first token %1 ms; %2 of its %3 prompt tokens came from the KV cache</source>
+        <translation>上一个回答：首词元 %1 ms；%3 个提示词元中有 %2 个来自 KV 缓存</translation>
     </message>
 </context>
 <context>

@@ -72,6 +72,7 @@ struct ChatTurn {
 // How one answer went.
 struct ChatStats {
     int promptTokens = 0;
+    int reusedTokens = 0;           // prompt positions taken from the previous answer's KV cache
     int tokens = 0;                 // generated
     double timeToFirstTokenMs = 0.0;
     double tokensPerSecond = 0.0;   // decode rate after the first token

@@ -1,7 +1,8 @@
 // EngineWorker::chat(): one streamed answer of the chat page. Runs on the worker thread.
 //
-// The conversation is rendered with the model's chat template into a fresh chat session (the
-// playground's session is left alone). Each step's chip is built here, on the worker thread, and
+// The conversation is rendered with the model's chat template into the chat session (the
+// playground's session is left alone); from the second answer on, the session keeps the KV cache
+// of the conversation it has already seen (Session::restart), so the prefill covers only the new turn. Each step's chip is built here, on the worker thread, and
 // the chips go to the GUI in batches at most every kBatchMs (and once at the end), so a fast model
 // does not flood the GUI's event queue with one queued signal per token.
 #include <QCoreApplication>
@@ -38,7 +39,6 @@ int64_t chatContext(const HParams& hp) { return std::min<int64_t>(hp.nCtxTrain >
 void EngineWorker::chat(const QList<ChatTurn>& conversation, const SamplerParams& params, int maxTokens) {
     const Clock::time_point t0 = Clock::now();
     cancel_.store(false);
-    chatSession_.reset();
     if (!model_ || !backend_) {
         emit failed(tr("No model is loaded."));
         return;
@@ -68,13 +68,19 @@ void EngineWorker::chat(const QList<ChatTurn>& conversation, const SamplerParams
             return;
         }
 
-        SessionOptions options;
-        options.sampler = params;
-        options.traceTopN = std::max(16, kAlternatives);  // enough candidates for the chips' alternatives
-        options.maxKeptSteps = 1;                         // only the newest step's logits are read
-        options.contextLength = context;
-        options.kvBlocks = KvBlockPool::blocksFor(context, options.kvBlockSize);  // one sequence, no branches
-        chatSession_ = std::make_unique<Session>(*model_, *backend_, std::move(prompt), options);
+        if (chatSession_) {
+            // The next turn repeats the conversation so far: the session keeps the KV cache of
+            // what it repeats and evaluates only the rest (a Regenerate evaluates one token).
+            stats.reusedTokens = static_cast<int>(chatSession_->restart(std::move(prompt), params));
+        } else {
+            SessionOptions options;
+            options.sampler = params;
+            options.traceTopN = std::max(16, kAlternatives);  // enough candidates for the chips' alternatives
+            options.maxKeptSteps = 1;                         // only the newest step's logits are read
+            options.contextLength = context;
+            options.kvBlocks = KvBlockPool::blocksFor(context, options.kvBlockSize);  // one sequence, no branches
+            chatSession_ = std::make_unique<Session>(*model_, *backend_, std::move(prompt), options);
+        }
         stats.promptTokens = static_cast<int>(chatSession_->prompt().size());
         // run() of the playground unsets the flag when it ends; the chat sets it for itself.
         backend_->setCancelFlag(&cancel_);

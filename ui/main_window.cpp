@@ -444,6 +444,8 @@ void MainWindow::onStepDone(const StepTrace& trace, const StepView& view) {
 void MainWindow::onAnswerFinished(const ChatStats& stats) {
     status_.tokensPerSecond = stats.tokensPerSecond;
     status_.timeToFirstTokenMs = stats.timeToFirstTokenMs;
+    status_.promptTokens = stats.promptTokens;
+    status_.reusedTokens = stats.reusedTokens;
     status_.prefill = false;
     updateStatusLabels();
 }
@@ -466,7 +468,10 @@ void MainWindow::updateStatusLabels() {
         speedLabel_->setToolTip(QString());
     } else if (status_.timeToFirstTokenMs >= 0.0) {
         speedLabel_->setText(tr("%1 tokens/s").arg(status_.tokensPerSecond, 0, 'f', 1));
-        speedLabel_->setToolTip(tr("last answer: time to first token %1 ms").arg(status_.timeToFirstTokenMs, 0, 'f', 0));
+        speedLabel_->setToolTip(tr("last answer: time to first token %1 ms; %2 of its %3 prompt tokens came from the KV cache")
+                                    .arg(status_.timeToFirstTokenMs, 0, 'f', 0)
+                                    .arg(status_.reusedTokens)
+                                    .arg(status_.promptTokens));
     } else {
         speedLabel_->setText(status_.prefill ? tr("prompt %1 tokens/s").arg(status_.tokensPerSecond, 0, 'f', 0)
                                              : tr("%1 tokens/s").arg(status_.tokensPerSecond, 0, 'f', 1));

@@ -122,6 +122,7 @@ private:
         double tokensPerSecond = -1.0;  // -1: none yet
         bool prefill = false;
         double timeToFirstTokenMs = -1.0;  // >= 0: the speed is a chat answer's
+        int promptTokens = 0, reusedTokens = 0;  // of that answer
     } status_;
     QString loadingPath_;
     bool loading_ = false;

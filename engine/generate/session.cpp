@@ -37,16 +37,48 @@ Session::Session(const Model& model, Backend& backend, std::vector<TokenId> prom
       chain_(options.sampler, options.traceTopN) {
     if (options_.maxKeptSteps < 1)
         throw Error("the session must keep the logits of at least 1 step (maxKeptSteps is " + std::to_string(options_.maxKeptSteps) + ")");
-    if (prompt_.empty()) throw Error("the prompt is empty; give at least one token of text");
-    for (TokenId t : prompt_) checkToken(t);
-    if (static_cast<int64_t>(prompt_.size()) >= pool_.contextLimit())
-        throw Error("the prompt has " + std::to_string(prompt_.size()) + " tokens but the context holds only " +
-                    std::to_string(pool_.contextLimit()) + " positions (raise the context length or shorten the prompt)");
+    checkPrompt(prompt_);
     Branch root;
     root.seq = pool_.newSequence();
     root.tokens = prompt_;
     root.state = SamplerState(options_.sampler.seed);
     branches_.emplace(0, std::move(root));
+}
+
+void Session::checkPrompt(const std::vector<TokenId>& prompt) const {
+    if (prompt.empty()) throw Error("the prompt is empty; give at least one token of text");
+    for (TokenId t : prompt) checkToken(t);
+    if (static_cast<int64_t>(prompt.size()) >= pool_.contextLimit())
+        throw Error("the prompt has " + std::to_string(prompt.size()) + " tokens but the context holds only " +
+                    std::to_string(pool_.contextLimit()) + " positions (raise the context length or shorten the prompt)");
+}
+
+int64_t Session::restart(std::vector<TokenId> prompt, const SamplerParams& params) {
+    checkPrompt(prompt);
+    SamplerChain chain(params, options_.traceTopN);   // validates the settings before anything changes
+
+    Branch kept = std::move(branchAt(current_));
+    for (auto& [id, b] : branches_)
+        if (id != current_) pool_.freeSequence(b.seq);
+    branches_.clear();
+    // Reuse the cached positions the new prompt repeats, but evaluate at least its last token.
+    const std::vector<TokenId>& cached = pool_.tokens(kept.seq);
+    const size_t common = static_cast<size_t>(std::mismatch(cached.begin(), cached.end(), prompt.begin(), prompt.end()).first - cached.begin());
+    const int64_t reuse = static_cast<int64_t>(std::min(common, prompt.size() - 1));
+    pool_.truncate(kept.seq, reuse);
+
+    Branch root;
+    root.seq = kept.seq;
+    root.tokens = prompt;
+    root.state = SamplerState(params.seed);
+    prompt_ = std::move(prompt);
+    options_.sampler = params;
+    chain_ = std::move(chain);
+    logits_.clear();
+    current_ = 0;
+    nextBranch_ = 1;
+    branches_.emplace(0, std::move(root));
+    return reuse;
 }
 
 void Session::checkToken(TokenId token) const {
@@ -117,7 +149,7 @@ StepTrace Session::step() {
     t.step = step;
     t.seq = current_;
     t.pos = static_cast<int64_t>(b.tokens.size());
-    t.phase = cached == 0 ? Phase::Prefill : Phase::Decode;
+    t.phase = step == 0 ? Phase::Prefill : Phase::Decode;   // step 0 evaluates the prompt (or what the cache lacks of it)
     t.evaluated = static_cast<int>(pending.size());
     t.chosen = sampled.token;
     t.text = model_.tokenizer().tokenToPiece(sampled.token, true);

@@ -74,6 +74,15 @@ public:
     SessionRunResult run(int maxSteps, const std::atomic<bool>* cancel = nullptr,
                          const std::function<void(const StepTrace&)>& onStep = {});
 
+    // Starts over on a new prompt with new settings, keeping the KV cache of the current branch as
+    // far as it agrees with the new prompt: a chat's next turn repeats the conversation so far, so
+    // only the new part is evaluated by the next step(). At least the prompt's last token is always
+    // evaluated (its logits are the first step's). Every other branch, every step and every cached
+    // logit is dropped; the random state restarts from params.seed. Returns the positions reused.
+    // Throws dlab::Error (and changes nothing) for an empty prompt, tokens outside the vocabulary,
+    // a prompt that does not fit the context or bad settings.
+    int64_t restart(std::vector<TokenId> prompt, const SamplerParams& params);
+
     // Re-samples step `step` of the current branch with other parameters, from its cached logits,
     // history and sampler state: the backend is not called and nothing in the session changes.
     // Throws dlab::Error for a step out of range, one whose logits were dropped, or bad params.
@@ -129,6 +138,7 @@ private:
     const Branch& branchAt(BranchId id) const;
     const StepRecord& record(const Branch& b, int step) const;
     void checkToken(TokenId token) const;
+    void checkPrompt(const std::vector<TokenId>& prompt) const;
     int64_t keepLogits(std::span<const float> logits);
 
     const Model& model_;
