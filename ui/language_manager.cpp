@@ -29,6 +29,10 @@ QLocale localeFor(const QString& code) {
 
 }  // namespace
 
+// Out of line: the translators' type is complete only here.
+LanguageManager::LanguageManager() = default;
+LanguageManager::~LanguageManager() = default;
+
 LanguageManager& LanguageManager::instance() {
     static LanguageManager manager;
     return manager;
@@ -113,10 +117,4 @@ bool LanguageManager::setLanguage(const QString& code) {
     return true;
 }
 
-}  // namespace dlab::ui
-
-namespace dlab::ui {
-// Out of line: the translators' type is complete only here.
-LanguageManager::LanguageManager() = default;
-LanguageManager::~LanguageManager() = default;
 }  // namespace dlab::ui
