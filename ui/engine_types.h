@@ -46,9 +46,10 @@ struct StepView {
     QList<double> logits;                   // their raw logits (same order)
     widgets::DistributionCutoffs cutoffs;   // cumulative line and top-k / top-p markers
     QList<widgets::StagePanel> stages;      // "raw", then one panel per chain stage
-    widgets::StripToken token;              // the chosen token as a strip chip
     QString chosenText;                     // the chosen token, printable
     float chosenProbability = 0.0f;
+    // The branch's state: set for steps and branches, left empty for re-samples (they change none of it).
+    widgets::StripToken token;              // the chosen token as a strip chip
     QString generatedText;                  // everything generated so far on this branch
     RepetitionView repetition;              // over the whole strip of this branch
     qint64 contextUsed = 0;                 // positions of this branch (prompt + generated)

@@ -93,7 +93,7 @@ void EngineWorker::loadModel(const QString& path, int threads) {
         s.parameters = model_->parameterCount();
         s.vocab = model_->hparams().nVocab;
         s.layers = model_->hparams().nLayer;
-        s.contextLength = std::min<int64_t>(model_->hparams().nCtxTrain, 2048);
+        s.contextLength = defaultSessionContext(model_->hparams());
         s.fileBytes = static_cast<qint64>(f.fileSize());
         s.tensorTypes = QString::fromStdString(model_->tensorTypeSummary());
         s.backend = QString::fromUtf8(backend_->name());
@@ -117,7 +117,6 @@ void EngineWorker::startSession(const QString& prompt, const SamplerParams& para
         const Tokenizer& tok = model_->tokenizer();
         const std::string text = prompt.toStdString();
         std::vector<TokenId> ids = tok.encode(text, tok.addsBosByDefault(), false);
-        params_ = params;
         SessionOptions options;
         options.sampler = params;
         session_ = std::make_unique<Session>(*model_, *backend_, std::move(ids), options);
@@ -142,6 +141,7 @@ void EngineWorker::emitStep(const StepTrace& trace) {
     strip << stripToken(tok, trace.step, trace.chosen, trace.chosenProbability, text, session_->logits(trace.step), trace.raw,
                         trace.stages, kAlternatives);
     StepView view = makeView(trace.step, trace.raw, trace.stages, trace.chosen, trace.chosenProbability, session_->samplerParams());
+    addBranchState(view);
     emit stepDone(trace, view);
 }
 
@@ -178,10 +178,7 @@ void EngineWorker::run(int maxSteps) {
                 const std::lock_guard lock(offeredMutex_);
                 next.swap(offered_);
             }
-            if (next) {
-                params_ = *next;   // the chain validates them: bad ones end the run with failed()
-                session_->setSamplerParams(*next);
-            }
+            if (next) session_->setSamplerParams(*next);   // validated there: bad ones end the run with failed()
         });
         backend_->setCancelFlag(&cancel_);  // run() unsets the flag it was given
         emit runFinished(stopReasonText(r.stop));
@@ -220,8 +217,9 @@ void EngineWorker::branch(int step, int token, const SamplerParams& params) {
         // The forced token's probability under the page's settings, from the cached logits.
         const SampleResult r = session_->resample(step, params);
         float p = 0.0f;
-        for (const Candidate& c : r.stages.empty() ? std::vector<Candidate>{} : r.stages.back().top)
-            if (c.id == token && std::isfinite(c.logit)) p = c.p;
+        if (!r.stages.empty())
+            for (const Candidate& c : r.stages.back().top)
+                if (c.id == token && std::isfinite(c.logit)) p = c.p;
 
         QList<widgets::StripToken> strip = strips_[parent].mid(0, step);
         strip << stripToken(tok, step, token, p, text, session_->logits(step), r.raw, r.stages, kAlternatives, true);
@@ -232,6 +230,7 @@ void EngineWorker::branch(int step, int token, const SamplerParams& params) {
         b.step = step;
         b.strip = strip;
         b.view = makeView(step, r.raw, r.stages, token, p, params);
+        addBranchState(b.view);
         emit branched(b);
     } catch (const std::exception& e) {
         emit failed(QString::fromUtf8(e.what()));
@@ -244,8 +243,7 @@ void EngineWorker::offerSamplerParams(const SamplerParams& params) {
 }
 
 void EngineWorker::setSamplerParams(const SamplerParams& params) {
-    params_ = params;
-    if (!session_) return;
+    if (!session_) return;   // startSession() brings its own
     try {
         session_->setSamplerParams(params);
     } catch (const std::exception& e) {
@@ -261,18 +259,23 @@ StepView EngineWorker::makeView(int step, const LogitSummary& raw, const std::ve
     v.step = step;
     v.chosenText = printableToken(tok.tokenToPiece(chosen, true));
     v.chosenProbability = chosenP;
-    v.bars = distributionBars(tok, logits, raw, stages, kChartBars);
+    const std::vector<int> top = topByLogit(logits, std::max(kChartBars, kPanelBars));
+    v.bars = distributionBars(tok, logits, raw, stages, top, kChartBars);
     for (const auto& bar : v.bars) v.logits << logits[static_cast<size_t>(bar.id)];
     v.cutoffs = distributionCutoffs(v.bars, logits, raw, stages, params.topK, params.topP);
-    v.stages = stagePanels(tok, logits, raw, stages, kPanelBars);
+    v.stages = stagePanels(tok, logits, raw, stages, top, kPanelBars);
+    return v;
+}
 
+void EngineWorker::addBranchState(StepView& v) const {
+    const Tokenizer& tok = model_->tokenizer();
     const BranchId current = session_->current();
     const auto& all = session_->tokens(current);
     const size_t promptSize = session_->prompt().size();
     const std::span<const TokenId> generated(all.data() + promptSize, all.size() - promptSize);
     v.generatedText = QString::fromStdString(tok.decode(std::vector<TokenId>(generated.begin(), generated.end()), false));
     const auto strip = strips_.find(current);
-    if (strip != strips_.end() && step < strip->second.size()) v.token = strip->second[step];
+    if (strip != strips_.end() && v.step < strip->second.size()) v.token = strip->second[v.step];
 
     const RepetitionSpan loop = findRepetition(generated);
     if (loop.found) {
@@ -284,7 +287,6 @@ StepView EngineWorker::makeView(int step, const LogitSummary& raw, const std::ve
     }
     v.contextUsed = static_cast<qint64>(all.size());
     v.kvBytes = session_->kvStats().bytesInUse;
-    return v;
 }
 
 }  // namespace dlab::ui

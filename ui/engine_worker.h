@@ -81,8 +81,12 @@ signals:
     void chatFinished(const dlab::ui::ChatStats& stats);
 
 private:
+    // The step's distribution: bars, cut-offs, waterfall panels (what a re-sample changes).
     StepView makeView(int step, const LogitSummary& raw, const std::vector<StageSnapshot>& stages,
                       TokenId chosen, float chosenP, const SamplerParams& params) const;
+    // The current branch's state: its text, the step's chip, the loop, context and KV memory
+    // (what a step or a branch changes; a re-sample leaves it as it was).
+    void addBranchState(StepView& view) const;
     void emitStep(const StepTrace& trace);
 
     std::atomic<bool> cancel_{false};
@@ -91,7 +95,6 @@ private:
     std::unique_ptr<Backend> backend_;
     std::unique_ptr<Session> session_;
     std::unique_ptr<Session> chatSession_;
-    SamplerParams params_;
     std::mutex offeredMutex_;
     std::optional<SamplerParams> offered_;   // guarded by offeredMutex_
     // Strip chips of every branch of session_, step by step (branch id -> chips).

@@ -31,8 +31,6 @@ constexpr auto kBatch = std::chrono::milliseconds(30);
 
 double msBetween(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
 
-// Positions a chat session may use: the trained context, at most 2048 (as a default Session).
-int64_t chatContext(const HParams& hp) { return std::min<int64_t>(hp.nCtxTrain > 0 ? hp.nCtxTrain : 2048, 2048); }
 
 }  // namespace
 
@@ -59,7 +57,7 @@ void EngineWorker::chat(const QList<ChatTurn>& conversation, const SamplerParams
         }
         std::vector<TokenId> prompt = chatPromptTokens(*model_, messages);
 
-        const int64_t context = chatContext(model_->hparams());
+        const int64_t context = defaultSessionContext(model_->hparams());
         if (static_cast<int64_t>(prompt.size()) >= context) {
             emit failed(tr("The conversation is %1 tokens long but the model's context holds only %2 positions. "
                            "Clear the chat or shorten the system prompt, then try again.")

@@ -340,7 +340,6 @@ void MainWindow::loadModel(const QString& path) {
         rebuildRecentMenu();
         return;
     }
-    loadingPath_ = path;
     modelLabel_->setText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
     tabs_->setEnabled(false);   // the pages wait; the current model stays until the new one is in
     setLoading(true);

@@ -124,7 +124,6 @@ private:
         double timeToFirstTokenMs = -1.0;  // >= 0: the speed is a chat answer's
         int promptTokens = 0, reusedTokens = 0;  // of that answer
     } status_;
-    QString loadingPath_;
     bool loading_ = false;
     int threads_ = 0;
     QString theme_ = QStringLiteral("system");

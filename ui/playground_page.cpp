@@ -227,14 +227,12 @@ void PlaygroundPage::restart() {
     sessionStarted_ = false;
     stepInFlight_ = false;
     running_ = false;
-    demo_ = false;
     resampleInFlight_ = resamplePending_ = false;
     viewPending_ = false;
     drawTimer_->stop();
     currentStep_ = -1;
     lastKept_ = 0;
     lastView_ = {};
-    lastStop_.clear();
     chart_->clear();
     waterfall_->clear();
     strip_->clear();
@@ -283,7 +281,6 @@ void PlaygroundPage::startLoopDemo() {
     ui_->presencePenaltySpin->setValue(0.0);
     stageModel_->setEnabled(QStringLiteral("temperature"), true);
     restart();
-    demo_ = true;
     run();
 }
 
@@ -403,8 +400,6 @@ void PlaygroundPage::runFinished(const QString& reason) {
         return;
     }
     running_ = false;
-    demo_ = false;
-    lastStop_ = reason;
     if (viewPending_) {
         viewPending_ = false;
         drawTimer_->stop();
@@ -422,7 +417,6 @@ void PlaygroundPage::requestFailed() {
     if (currentStep_ < 0) sessionStarted_ = false;
     stepInFlight_ = false;
     running_ = false;
-    demo_ = false;
     resampleInFlight_ = resamplePending_ = false;
     updateEnabled();
 }

@@ -135,7 +135,6 @@ private:
     bool sessionStarted_ = false;
     bool stepInFlight_ = false;
     bool running_ = false;
-    bool demo_ = false;               // the greedy loop demo is running
     bool discardRun_ = false;         // Reset during a run: ignore its steps until runFinished
     bool discardStep_ = false;        // Reset with a step in flight: ignore its answer
     // Slider moves are coalesced: one resample in flight, the newest parameters queued behind it.
@@ -145,7 +144,6 @@ private:
     int lastKept_ = 0;
     StepView lastView_;
     RepetitionView repetition_;
-    QString lastStop_;
 };
 
 }  // namespace dlab::ui

@@ -16,18 +16,6 @@ double rawP(std::span<const float> logits, const LogitSummary& raw, TokenId id) 
     return std::exp(double(logits[static_cast<size_t>(id)]) - raw.logSumExp);
 }
 
-// The best n token ids by raw logit (ties to the lower id).
-std::vector<int> topByLogit(std::span<const float> logits, int n) {
-    n = std::min<int>(n, static_cast<int>(logits.size()));
-    std::vector<int> ids(logits.size());
-    std::iota(ids.begin(), ids.end(), 0);
-    std::partial_sort(ids.begin(), ids.begin() + n, ids.end(), [&](int a, int b) {
-        return logits[a] > logits[b] || (logits[a] == logits[b] && a < b);
-    });
-    ids.resize(static_cast<size_t>(n));
-    return ids;
-}
-
 // p of `id` in a snapshot: its listed p, or 0 when it is not listed or was removed.
 double snapshotP(const StageSnapshot& s, TokenId id, bool* listed = nullptr) {
     for (const Candidate& c : s.top) {
@@ -43,6 +31,17 @@ double snapshotP(const StageSnapshot& s, TokenId id, bool* listed = nullptr) {
 QString printable(const Tokenizer& tok, TokenId id) { return printableToken(tok.tokenToPiece(id, true)); }
 
 }  // namespace
+
+std::vector<int> topByLogit(std::span<const float> logits, int n) {
+    n = std::min<int>(n, static_cast<int>(logits.size()));
+    std::vector<int> ids(logits.size());
+    std::iota(ids.begin(), ids.end(), 0);
+    std::partial_sort(ids.begin(), ids.begin() + n, ids.end(), [&](int a, int b) {
+        return logits[a] > logits[b] || (logits[a] == logits[b] && a < b);
+    });
+    ids.resize(static_cast<size_t>(n));
+    return ids;
+}
 
 QList<QString> tokenTexts(const Tokenizer& tok, std::span<const TokenId> before, std::span<const TokenId> tokens) {
     QStringDecoder decoder(QStringDecoder::Utf8);
@@ -93,7 +92,7 @@ widgets::StripToken stripToken(const Tokenizer& tok, int step, TokenId chosen, f
 }
 
 QList<widgets::StagePanel> stagePanels(const Tokenizer& tok, std::span<const float> rawLogits, const LogitSummary& raw,
-                                       const std::vector<StageSnapshot>& stages, int bars) {
+                                       const std::vector<StageSnapshot>& stages, std::span<const int> top, int bars) {
     QList<widgets::StagePanel> panels;
     widgets::StagePanel first;
     first.stage = QStringLiteral("raw");
@@ -101,7 +100,7 @@ QList<widgets::StagePanel> stagePanels(const Tokenizer& tok, std::span<const flo
     first.massKept = 1.0;
     first.entropy = raw.entropy;
     first.changed = false;
-    for (int id : topByLogit(rawLogits, bars)) {
+    for (int id : top.first(std::min(top.size(), static_cast<size_t>(bars)))) {
         first.labels << printable(tok, id);
         first.p << rawP(rawLogits, raw, id);
     }
@@ -125,12 +124,13 @@ QList<widgets::StagePanel> stagePanels(const Tokenizer& tok, std::span<const flo
 }
 
 QList<widgets::DistributionBar> distributionBars(const Tokenizer& tok, std::span<const float> rawLogits,
-                                                 const LogitSummary& raw, const std::vector<StageSnapshot>& stages, int n) {
+                                                 const LogitSummary& raw, const std::vector<StageSnapshot>& stages,
+                                                 std::span<const int> top, int n) {
     QList<widgets::DistributionBar> bars;
     const StageSnapshot* last = stages.empty() ? nullptr : &stages.back();
     // The last snapshot lists every survivor when there are no more of them than it holds.
     const bool lastIsComplete = last && last->kept <= static_cast<int>(last->top.size());
-    for (int id : topByLogit(rawLogits, n)) {
+    for (int id : top.first(std::min(top.size(), static_cast<size_t>(n)))) {
         widgets::DistributionBar bar;
         bar.id = id;
         bar.label = printable(tok, id);

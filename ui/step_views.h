@@ -29,13 +29,20 @@ widgets::StripToken stripToken(const Tokenizer& tok, int step, TokenId chosen, f
                                std::span<const float> rawLogits, const LogitSummary& raw,
                                const std::vector<StageSnapshot>& stages, int alternatives, bool forced = false);
 
-// "raw" (the untouched distribution) and one panel per stage, `bars` candidates each.
-QList<widgets::StagePanel> stagePanels(const Tokenizer& tok, std::span<const float> rawLogits, const LogitSummary& raw,
-                                       const std::vector<StageSnapshot>& stages, int bars);
+// The best n token ids by raw logit, best first (ties to the lower id). One selection over the
+// vocabulary serves both the chart and the waterfall's "raw" panel.
+std::vector<int> topByLogit(std::span<const float> logits, int n);
 
-// The chart's top-n bars by raw logit: softmax(raw) beside the last stage's probabilities.
+// "raw" (the first `bars` of `top`, the untouched distribution) and one panel per stage, `bars`
+// candidates each.
+QList<widgets::StagePanel> stagePanels(const Tokenizer& tok, std::span<const float> rawLogits, const LogitSummary& raw,
+                                       const std::vector<StageSnapshot>& stages, std::span<const int> top, int bars);
+
+// The chart's bars for the first n of `top` (topByLogit): softmax(raw) beside the last stage's
+// probabilities.
 QList<widgets::DistributionBar> distributionBars(const Tokenizer& tok, std::span<const float> rawLogits,
-                                                 const LogitSummary& raw, const std::vector<StageSnapshot>& stages, int n);
+                                                 const LogitSummary& raw, const std::vector<StageSnapshot>& stages,
+                                                 std::span<const int> top, int n);
 
 // The cumulative line (over `bars`, under the distribution entering the top-p stage) and the
 // top-k / top-p survivor counts of this step.

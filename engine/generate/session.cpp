@@ -17,7 +17,7 @@ double msSince(std::chrono::steady_clock::time_point t0) {
 
 int64_t contextFor(const HParams& hp, const SessionOptions& o) {
     if (o.contextLength < 0) throw Error("the session's context length must be positive (got " + std::to_string(o.contextLength) + ")");
-    return o.contextLength > 0 ? o.contextLength : std::min<int64_t>(hp.nCtxTrain > 0 ? hp.nCtxTrain : 2048, 2048);
+    return o.contextLength > 0 ? o.contextLength : defaultSessionContext(hp);
 }
 
 KvBlockPool makePool(const HParams& hp, const SessionOptions& o) {
@@ -31,6 +31,8 @@ KvBlockPool makePool(const HParams& hp, const SessionOptions& o) {
 }
 
 }  // namespace
+
+int64_t defaultSessionContext(const HParams& hp) { return std::min<int64_t>(hp.nCtxTrain > 0 ? hp.nCtxTrain : 2048, 2048); }
 
 Session::Session(const Model& model, Backend& backend, std::vector<TokenId> prompt, const SessionOptions& options)
     : model_(model), backend_(backend), prompt_(std::move(prompt)), options_(options), pool_(makePool(model.hparams(), options)),

@@ -44,6 +44,10 @@ struct SessionOptions {
     bool stopAtEndOfGeneration = true;  // run() stops after an end-of-generation token
 };
 
+// The positions a session uses when SessionOptions::contextLength is 0: the model's trained
+// context, at most 2048 (2048 when the file does not say).
+int64_t defaultSessionContext(const HParams& hp);
+
 struct BranchInfo {
     BranchId id = 0;
     BranchId parent = -1;           // -1 for the first branch
