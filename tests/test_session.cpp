@@ -361,6 +361,24 @@ private slots:
         QCOMPARE(s.steps(), 4);
     }
 
+    // run() installs its cancel flag only for the run: the owner's flag (the GUI worker's Stop)
+    // is back on the backend afterwards, also when the run was cancelled.
+    void runRestoresTheBackendsCancelFlag() {
+        auto cpu = makeCpuBackend(*llama_, 2);
+        std::atomic<bool> owners{false}, runs{false};
+        cpu->setCancelFlag(&owners);
+        SessionOptions o;
+        o.sampler = greedy();
+        Session s(*llama_, *cpu, kPrompt, o);
+        s.run(2, &runs);
+        QCOMPARE(cpu->cancelFlag(), &owners);
+        runs.store(true);
+        QCOMPARE(s.run(2, &runs).stop, StopReason::Cancelled);
+        QCOMPARE(cpu->cancelFlag(), &owners);
+        owners.store(true);   // and it works: a plain step is cancelled by it
+        QVERIFY_THROWS_EXCEPTION(Cancelled, s.step());
+    }
+
     // A branch of a branch, and dropping one frees its blocks.
     void branchTree() {
         SessionOptions o;

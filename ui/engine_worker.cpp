@@ -180,10 +180,8 @@ void EngineWorker::run(int maxSteps) {
             }
             if (next) session_->setSamplerParams(*next);   // validated there: bad ones end the run with failed()
         });
-        backend_->setCancelFlag(&cancel_);  // run() unsets the flag it was given
         emit runFinished(stopReasonText(r.stop));
     } catch (const std::exception& e) {
-        backend_->setCancelFlag(&cancel_);
         emit failed(QString::fromUtf8(e.what()));
         emit runFinished(QStringLiteral("error"));
     }

@@ -80,8 +80,6 @@ void EngineWorker::chat(const QList<ChatTurn>& conversation, const SamplerParams
             chatSession_ = std::make_unique<Session>(*model_, *backend_, std::move(prompt), options);
         }
         stats.promptTokens = static_cast<int>(chatSession_->prompt().size());
-        // run() of the playground unsets the flag when it ends; the chat sets it for itself.
-        backend_->setCancelFlag(&cancel_);
         emit chatStarted(stats.promptTokens);
 
         const Tokenizer& tok = model_->tokenizer();

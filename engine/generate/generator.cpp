@@ -40,7 +40,7 @@ GenerateResult generate(const Model& model, Backend& backend, KvCache& cache, co
     StreamingDetokenizer detok(model.tokenizer());
     GenerateResult r;
     r.promptTokens = static_cast<int>(prompt.size());
-    backend.setCancelFlag(cancel);
+    const ScopedCancelFlag flag(backend, cancel);   // the caller's flag comes back when this returns
 
     auto t0 = std::chrono::steady_clock::now();
     std::span<const float> logits;
@@ -100,7 +100,6 @@ GenerateResult generate(const Model& model, Backend& backend, KvCache& cache, co
     r.text += tail;
     if (onToken && !tail.empty() && !r.tokens.empty()) onToken(r.tokens.back(), tail);
     r.decodeMs = msSince(t0);
-    backend.setCancelFlag(nullptr);
     return r;
 }
 

@@ -105,15 +105,8 @@ BeamResult beamSearchModel(const Model& model, Backend& backend, const std::vect
                      kvType, kBlockSize);
     pool.setContextLimit(contextLimit);
     ModelBeamScorer scorer(backend, pool);
-    backend.setCancelFlag(cancel);
-    try {
-        BeamResult r = beamSearch(scorer, prompt, options, onStep, cancel);
-        backend.setCancelFlag(nullptr);
-        return r;
-    } catch (...) {
-        backend.setCancelFlag(nullptr);
-        throw;
-    }
+    const ScopedCancelFlag flag(backend, cancel);
+    return beamSearch(scorer, prompt, options, onStep, cancel);
 }
 
 std::vector<TokenId> endOfGenerationTokens(const Tokenizer& tokenizer) {

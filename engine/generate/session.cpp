@@ -168,11 +168,7 @@ StepTrace Session::step() {
 SessionRunResult Session::run(int maxSteps, const std::atomic<bool>* cancel, const std::function<void(const StepTrace&)>& onStep) {
     if (maxSteps < 1) throw Error("a run needs at least 1 step (got " + std::to_string(maxSteps) + ")");
     SessionRunResult r;
-    backend_.setCancelFlag(cancel);
-    struct Unset {
-        Backend& b;
-        ~Unset() { b.setCancelFlag(nullptr); }
-    } unset{backend_};
+    const ScopedCancelFlag flag(backend_, cancel);
     for (int i = 0; i < maxSteps; ++i) {
         if (cancel && cancel->load()) { r.stop = StopReason::Cancelled; return r; }
         if (static_cast<int64_t>(branchAt(current_).tokens.size()) > pool_.contextLimit()) { r.stop = StopReason::ContextFull; return r; }

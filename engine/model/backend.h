@@ -32,6 +32,7 @@ public:
 
     // A flag checked between layers and between prefill chunks; nullptr to disable.
     void setCancelFlag(const std::atomic<bool>* flag) { cancel_ = flag; }
+    const std::atomic<bool>* cancelFlag() const { return cancel_; }
 
     // The lesson "why the KV cache exists": when on, every forward() recomputes K and V for the
     // sequence's whole prefix (its cached tokens) together with the new tokens, instead of reading
@@ -54,6 +55,22 @@ protected:
 // exactMatmul: multiply f32 copies of the weights with unquantized activations (4 bytes per
 // parameter of extra memory, several times slower). A reference mode for correctness checks: it
 // removes the activation-quantization noise that the fast path shares with llama.cpp.
+// Installs a cancel flag on a backend for a scope (a run, a search) and puts back the one it
+// had before, so a long-lived owner's flag (the GUI worker's) survives the runs it starts.
+class ScopedCancelFlag {
+public:
+    ScopedCancelFlag(Backend& backend, const std::atomic<bool>* flag) : backend_(backend), previous_(backend.cancelFlag()) {
+        backend.setCancelFlag(flag);
+    }
+    ~ScopedCancelFlag() { backend_.setCancelFlag(previous_); }
+    ScopedCancelFlag(const ScopedCancelFlag&) = delete;
+    ScopedCancelFlag& operator=(const ScopedCancelFlag&) = delete;
+
+private:
+    Backend& backend_;
+    const std::atomic<bool>* previous_;
+};
+
 std::unique_ptr<Backend> makeCpuBackend(const Model& model, int threads, bool exactMatmul = false);
 
 }  // namespace dlab
