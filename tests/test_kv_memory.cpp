@@ -41,6 +41,45 @@ private slots:
         QCOMPARE(qint64(kvCacheBytes(findKvPreset(preset.toStdString()), positions, parseKvType(type.toStdString()), batch)), bytes);
     }
 
+    // The largest counts the CLI accepts (--context 2^30, --batch 2^20) are past 2^63 bytes for the
+    // big presets: the result must be an error, never a wrapped (negative) number.
+    void countsPast63BitsAreAnError_data() {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<qint64>("positions");
+        QTest::addColumn<qint64>("batch");
+        QTest::newRow("Llama 2 7B, 2^30 × 20000") << "llama2-7b" << (1LL << 30) << 20000LL;
+        QTest::newRow("Llama 3 70B, 2^30 × 2^20") << "llama3-70b" << (1LL << 30) << (1LL << 20);
+        QTest::newRow("GPT-2, 2^30 × 2^20") << "gpt2" << (1LL << 30) << (1LL << 20);
+    }
+    void countsPast63BitsAreAnError() {
+        QFETCH(QString, preset);
+        QFETCH(qint64, positions);
+        QFETCH(qint64, batch);
+        try {
+            const qint64 bytes = kvCacheBytes(findKvPreset(preset.toStdString()), positions, KvType::F16, batch);
+            QFAIL(qPrintable(QString("no error; got %1 bytes").arg(bytes)));
+        } catch (const Error& e) {
+            QVERIFY2(QString(e.what()).contains("more than 8 EiB"), e.what());
+            QVERIFY2(QString(e.what()).contains(QString::number(positions)), e.what());
+        }
+    }
+
+    // Just below the limit the exact product comes back: 2^19 bytes per position × 2^30 × 2^13 = 2^62.
+    void largestCountsThatFitAreExact() {
+        QCOMPARE(qint64(kvCacheBytes(findKvPreset("llama2-7b"), 1LL << 30, KvType::F16, 1LL << 13)), qint64(1LL << 62));
+    }
+
+    void cliSaysWhenTheCacheDoesNotFit() {
+        QProcess p;
+        p.start(QString::fromStdString(test::cliPath()),
+                {"kv", "--preset", "llama2-7b", "--context", "1073741824", "--batch", "20000"});
+        QVERIFY(p.waitForFinished(30000));
+        const QString out = QString::fromUtf8(p.readAllStandardOutput()), err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY2(!out.contains('-'), qPrintable("stdout: " + out));
+        QVERIFY2(err.contains("more than 8 EiB"), qPrintable("stderr: " + err));
+    }
+
     void unknownPresetListsTheKnownOnes() {
         try {
             findKvPreset("llama9-1t");

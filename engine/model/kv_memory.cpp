@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 #include "core/error.h"
 
@@ -44,13 +45,35 @@ KvShape kvShapeOf(const HParams& hp, const std::string& name) {
     return {name, name, hp.nLayer, hp.nHead, hp.nHeadKv, hp.headDim, hp.nCtxTrain};
 }
 
+namespace {
+// a · b, or nullopt when the product does not fit int64_t: the CLI accepts a context of 2^30
+// positions and 2^20 sequences, whose product with a big model's bytes per position is past 2^63.
+std::optional<int64_t> product(int64_t a, int64_t b) {
+    int64_t out = 0;
+    if (a < 0 || b < 0 || __builtin_mul_overflow(a, b, &out)) return std::nullopt;
+    return out;
+}
+}  // namespace
+
 int64_t kvBytesPerPosition(const KvShape& s, KvType t) {
     checkKvTypeFits(t, s.headDim);
-    return 2 * s.nLayer * s.nHeadKv * static_cast<int64_t>(kvRowBytes(t, s.headDim));
+    std::optional<int64_t> bytes = product(2, s.nLayer);
+    if (bytes) bytes = product(*bytes, s.nHeadKv);
+    if (bytes) bytes = product(*bytes, static_cast<int64_t>(kvRowBytes(t, s.headDim)));
+    if (!bytes)
+        throw Error("the KV bytes per position of " + s.name + " (" + std::to_string(s.nLayer) + " layers, " +
+                    std::to_string(s.nHeadKv) + " KV heads) do not fit a 64-bit byte count");
+    return *bytes;
 }
 
 int64_t kvCacheBytes(const KvShape& s, int64_t positions, KvType t, int64_t batch) {
-    return kvBytesPerPosition(s, t) * positions * batch;
+    std::optional<int64_t> bytes = product(kvBytesPerPosition(s, t), positions);
+    if (bytes) bytes = product(*bytes, batch);
+    if (!bytes)
+        throw Error("the KV cache of " + s.name + " for " + std::to_string(positions) + " positions × " +
+                    std::to_string(batch) + " sequences is more than 8 EiB (2^63 bytes), too large to count; "
+                    "use fewer positions or sequences");
+    return *bytes;
 }
 
 }  // namespace dlab

@@ -27,6 +27,7 @@ const KvShape& findKvPreset(const std::string& name);
 KvShape kvShapeOf(const HParams& hp, const std::string& name);
 
 // Bytes of K and V for one position across all layers, and for `positions` positions of `batch` sequences.
+// Both throw dlab::Error when the count does not fit int64_t (never a wrapped, negative number).
 int64_t kvBytesPerPosition(const KvShape& s, KvType t);
 int64_t kvCacheBytes(const KvShape& s, int64_t positions, KvType t, int64_t batch = 1);
 
