@@ -41,6 +41,9 @@ public:
     }
 
     QByteArray bytes() const { return bytes_; }
+    // The bytes as GgufFile::fromBytes takes them. Iterators of one object: bytes() returns a copy,
+    // so bytes().begin() and bytes().end() would belong to two different buffers (undefined behaviour).
+    std::vector<uint8_t> vector() const { return std::vector<uint8_t>(bytes_.cbegin(), bytes_.cend()); }
 
 private:
     Raw& put(const void* p, size_t n) {
@@ -122,7 +125,7 @@ private slots:
     void version2IsAccepted() {
         Raw r;
         r.header(2, 0, 1).kvU32("x", 7);
-        auto f = GgufFile::fromBytes(std::vector<uint8_t>(r.bytes().begin(), r.bytes().end()), "v2.gguf");
+        auto f = GgufFile::fromBytes(r.vector(), "v2.gguf");
         QCOMPARE(f->version(), 2u);
         QCOMPARE(f->getInt("x"), int64_t(7));
     }
