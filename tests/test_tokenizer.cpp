@@ -9,7 +9,11 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <sstream>
 #include <thread>
+
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
 
 #include "core/error.h"
 #include "gguf/gguf_file.h"
@@ -355,6 +359,51 @@ private slots:
             });
         for (auto& th : threads) th.join();
         for (const auto& r : results) QCOMPARE(r, expected);
+    }
+
+    // A special-token id outside the vocabulary is dropped (as llama.cpp does), with one warning that
+    // names the key, the id and the vocabulary size, and nothing logged for the keys that are fine.
+    void specialIdOutsideTheVocabularyIsWarnedAbout_data() {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<qint64>("badId");
+        QTest::newRow("BOS 99999") << "tokenizer.ggml.bos_token_id" << 99999LL;
+        QTest::newRow("EOS 3 (one past the end)") << "tokenizer.ggml.eos_token_id" << 3LL;
+        QTest::newRow("EOS -1") << "tokenizer.ggml.eos_token_id" << -1LL;
+    }
+    void specialIdOutsideTheVocabularyIsWarnedAbout() {
+        QFETCH(QString, key);
+        QFETCH(qint64, badId);
+        GgufWriter w;
+        w.addString("general.architecture", "llama");
+        w.addString("tokenizer.ggml.model", "gpt2");
+        w.addString("tokenizer.ggml.pre", "gpt-2");
+        w.addStringArray("tokenizer.ggml.tokens", {"a", "b", "ab"});
+        w.addIntArray("tokenizer.ggml.token_type", GgufValueType::Int32, {1, 1, 1});
+        w.addStringArray("tokenizer.ggml.merges", {"a b"});
+        w.addUInt32("tokenizer.ggml.unknown_token_id", 1);  // valid: must not be mentioned
+        w.addInt64(key.toStdString(), badId);
+        const auto file = GgufFile::fromBytes(w.toBytes(), "bad-special.gguf");
+
+        std::ostringstream log;
+        const auto previous = spdlog::default_logger();
+        auto capture = std::make_shared<spdlog::logger>("capture", std::make_shared<spdlog::sinks::ostream_sink_st>(log));
+        capture->set_pattern("%l: %v");
+        spdlog::set_default_logger(capture);
+        std::unique_ptr<Tokenizer> tok;
+        try {
+            tok = Tokenizer::fromGguf(*file);
+        } catch (...) {
+            spdlog::set_default_logger(previous);
+            throw;
+        }
+        spdlog::set_default_logger(previous);
+
+        const QString text = QString::fromStdString(log.str());
+        QCOMPARE(text.count('\n'), 1);
+        QVERIFY2(text.startsWith("warning: bad-special.gguf: " + key + " is " + QString::number(badId)), qPrintable(text));
+        QVERIFY2(text.contains("vocabulary of 3 tokens"), qPrintable(text));
+        const TokenId kept = key.contains("bos") ? tok->bos() : tok->eos();
+        QVERIFY2(kept >= -1 && kept < 3, qPrintable(QString::number(kept)));
     }
 
     void noTokenizerInFile() {

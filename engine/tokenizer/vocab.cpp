@@ -4,6 +4,8 @@
 #include <cctype>
 #include <initializer_list>
 
+#include <spdlog/spdlog.h>
+
 #include "core/error.h"
 #include "gguf/gguf_file.h"
 
@@ -95,7 +97,14 @@ Vocab Vocab::load(const GgufFile& file, const VocabDefaults& d) {
         for (const char* key : keys)
             if (file.has(key)) {
                 const int64_t k = file.getInt(key);
-                if (inRange(k)) id = static_cast<TokenId>(k);
+                if (inRange(k)) {
+                    id = static_cast<TokenId>(k);
+                } else {
+                    // llama.cpp keeps going too, but a wrong BOS/EOS changes every prompt and where
+                    // generation stops: say so (once, at load) instead of replacing it silently.
+                    spdlog::warn("{}{} is {}, outside the vocabulary of {} tokens; using {} instead", file.where(), key, k, n,
+                                 id >= 0 ? "the default id " + std::to_string(id) : std::string("no token"));
+                }
             }
         return id;
     };
