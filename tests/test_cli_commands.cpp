@@ -1,4 +1,5 @@
 // The command-line tool's commands do what they say, on a tiny model and a vocabulary-only file.
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -107,6 +108,30 @@ private slots:
         QVERIFY2(r.out.contains(", 3 more for the branch"), r.out.constData());
         QVERIFY2(r.out.contains("shared by both branches"), r.out.constData());
         QVERIFY(!r.out.contains(" 0 shared by both branches"));
+    }
+
+    // --at on the last step replaces the last token; it used to pass validation, generate, and then
+    // fail with "a run needs at least 1 step".
+    void branchAtTheLastStep() {
+        const Run r = cli({"branch", "--model", tinyModel(), "--prompt", "hi", "--max-tokens", "4", "--at", "3", "--temperature", "0"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("branch at step 3 with"), r.out.constData());
+        QVERIFY2(r.out.contains("(4 tokens):"), r.out.constData());
+    }
+
+    // Options are rejected when given twice, except the two that are meant to repeat.
+    void repeatableOptionsStillRepeat() {
+        const Run compare = cli({"compare", "--model", tinyModel(), "--prompt", "hi", "--max-tokens", "4", "--run", "greedy",
+                                 "--run", "sample:t=0.7,seed=1", "--json"});
+        QVERIFY2(compare.exitCode == 0, compare.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(compare.out).object()["runs"].toArray().size(), 2);
+
+        const std::string logits = test::scratchDir() + "/three.json";
+        std::ofstream(logits) << "[3.0, 2.0, 1.0]";
+        const Run sample = cli({"sample", "--logits", QString::fromStdString(logits), "--temperature", "0", "--logit-bias", "0=-inf",
+                                "--logit-bias=1=-inf", "--json"});
+        QVERIFY2(sample.exitCode == 0, sample.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(sample.out).object()["chosen"].toObject()["id"].toInt(), 2);
     }
 
     void perplexityIsAPositiveNumberBelowTheVocabularySize() {

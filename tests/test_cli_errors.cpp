@@ -1,6 +1,7 @@
 // Bad input at the command line: each case exits with code 1 and one clear sentence on stderr,
 // never a crash, a hang or a silent success.
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTest>
 
 #include <fstream>
@@ -96,7 +97,31 @@ private slots:
         QTest::newRow("temperature -1") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--temperature", "-1"} << "--temperature must be between 0 and 100";
         QTest::newRow("max-tokens 0") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--max-tokens", "0"} << "--max-tokens must be between 1";
         QTest::newRow("non-numeric value") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--top-k", "many"} << "--top-k must be a whole number";
-        QTest::newRow("prompt longer than context") << QStringList{"generate", "--model", tiny, "--ctx", "8", "--prompt", "one two three four five six seven eight nine ten"} << "do not fit|context holds only";
+        QTest::newRow("prompt longer than context") << QStringList{"generate", "--model", tiny, "--ctx", "8", "--prompt", "one two three four five six seven eight nine ten"} << "--ctx 8 is too small for the prompt \\(\\d+ tokens\\) and 1 new token; use --ctx \\d+ or more";
+        // The message used to read "the prompt has 2 tokens but the context holds only 2 more positions".
+        // ("hi" is BOS + 2 tokens on the tiny model.)
+        QTest::newRow("prompt as long as the context") << QStringList{"generate", "--model", tiny, "--ctx", "3", "--prompt", "hi"} << "--ctx 3 is too small for the prompt \\(3 tokens\\) and 1 new token; use --ctx 4 or more, or a shorter prompt";
+        QTest::newRow("beam: prompt and max-tokens longer than context") << QStringList{"generate", "--model", tiny, "--strategy", "beam", "--ctx", "16", "--max-tokens", "20", "--prompt", "hi"} << "--ctx 16 is too small for the prompt \\(3 tokens\\) and 20 new tokens; use --ctx 23 or more, a shorter prompt or a smaller --max-tokens";
+        QTest::newRow("branch: prompt and max-tokens longer than context") << QStringList{"branch", "--model", tiny, "--ctx", "16", "--max-tokens", "20", "--prompt", "hi"} << "branch: --ctx 16 is too small for the prompt \\(3 tokens\\) and 20 new tokens; use --ctx 23";
+        QTest::newRow("compare: prompt and max-tokens longer than the default context") << QStringList{"compare", "--model", tiny, "--run", "greedy", "--max-tokens", "200", "--prompt", "hi"} << "compare: the default context \\(128 positions\\) is too small for the prompt \\(3 tokens\\) and 200 new tokens; use --ctx 203";
+        // Repeated options: rejected, for values and flags, in either spelling (the second used to be "unknown").
+        QTest::newRow("repeated --threads") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--threads", "1", "--threads", "2"} << "generate: option --threads is given more than once; give it once";
+        QTest::newRow("repeated --ctx=N") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--ctx=16", "--ctx", "32"} << "option --ctx is given more than once";
+        QTest::newRow("repeated flag") << QStringList{"info", "--model", tiny, "--json", "--json"} << "info: option --json is given more than once";
+        QTest::newRow("repeated sampler option") << QStringList{"branch", "--model", tiny, "--prompt", "hi", "--top-k", "5", "--top-k=6"} << "branch: option --top-k is given more than once";
+        QTest::newRow("repeated kv option") << QStringList{"kv", "--preset", "gpt2", "--batch", "2", "--batch", "3"} << "kv: option --batch is given more than once";
+        QTest::newRow("repeated make-tiny-model option") << QStringList{"make-tiny-model", "--arch", "llama", "--arch", "gpt2", "--out", m("x.gguf")} << "make-tiny-model: option --arch is given more than once";
+        // A directory opens as an empty stream on Linux: it must not pass for an empty text.
+        const QString dir = QString::fromStdString(test::scratchDir());
+        QTest::newRow("tokenize --file DIR") << QStringList{"tokenize", "--model", tiny, "--file", dir} << QRegularExpression::escape(dir + " is a directory, not a text file");
+        QTest::newRow("perplexity --file DIR") << QStringList{"perplexity", "--model", tiny, "--file", dir} << QRegularExpression::escape(dir + " is a directory, not a text file");
+        QTest::newRow("sample --logits DIR") << QStringList{"sample", "--logits", dir} << QRegularExpression::escape(dir + " is a directory, not a text file");
+        // branch: checked before the first step (stdout stays empty, see rejects()).
+        QTest::newRow("branch --at past the run") << QStringList{"branch", "--model", tiny, "--prompt", "hi", "--max-tokens", "4", "--at", "4"} << "--at must be below --max-tokens \\(4\\)";
+        QTest::newRow("branch --token outside the vocabulary") << QStringList{"branch", "--model", tiny, "--prompt", "hi", "--token", "99999999"} << "branch: --token 99999999 is outside the vocabulary \\(0..319\\)";
+        QTest::newRow("branch --token not a number") << QStringList{"branch", "--model", tiny, "--prompt", "hi", "--token", "x"} << "--token must be a whole number";
+        QTest::newRow("branch --token negative") << QStringList{"branch", "--model", tiny, "--prompt", "hi", "--token", "-1"} << "--token must be between 0 and";
+        QTest::newRow("kv past 2^63 bytes") << QStringList{"kv", "--preset", "llama2-7b", "--context", "1073741824", "--batch", "20000"} << "more than 8 EiB";
         QTest::newRow("non-UTF-8 prompt file") << QStringList{"tokenize", "--model", tiny, "--file", m("not-utf8.txt")} << "UTF-8";
         QTest::newRow("non-UTF-8 prompt") << QStringList{"sh", "-c", "exec \"$0\" generate --model \"$1\" --prompt \"$(printf 'caf\\351')\"", QString::fromStdString(test::cliPath()), tiny} << "UTF-8";
         QTest::newRow("unknown option") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--topk", "3"} << "unknown option '--topk'";
@@ -114,6 +139,8 @@ private slots:
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(QRegularExpression(expected)), qPrintable("stderr was: " + r.err));
         QVERIFY2(r.err.trimmed().count('\n') == 0, qPrintable("expected one line, got: " + r.err));
+        // Rejected before any output: nothing was generated first and thrown away.
+        QVERIFY2(r.out.isEmpty(), qPrintable("stdout was: " + r.out));
     }
 };
 

@@ -8,35 +8,58 @@
 
 namespace dlab::cli {
 
+namespace {
+bool isOption(const std::string& arg, const std::string& name) { return arg == name || arg.rfind(name + "=", 0) == 0; }
+}  // namespace
+
 bool Args::flag(const std::string& name) {
     for (size_t i = 0; i < args_.size(); ++i)
         if (args_[i] == name) {
-            args_.erase(args_.begin() + i);
+            args_.erase(args_.begin() + static_cast<long>(i));
+            rejectRepeat(name);
             return true;
         }
     return false;
 }
 
-std::optional<std::string> Args::value(const std::string& name) {
+std::optional<std::string> Args::take(const std::string& name) {
     for (size_t i = 0; i < args_.size(); ++i) {
         if (args_[i] == name) {
             if (i + 1 >= args_.size()) throw Error(command_ + ": option " + name + " needs a value");
             std::string v = args_[i + 1];
-            args_.erase(args_.begin() + i, args_.begin() + i + 2);
+            args_.erase(args_.begin() + static_cast<long>(i), args_.begin() + static_cast<long>(i) + 2);
             return v;
         }
         if (args_[i].rfind(name + "=", 0) == 0) {
             std::string v = args_[i].substr(name.size() + 1);
-            args_.erase(args_.begin() + i);
+            args_.erase(args_.begin() + static_cast<long>(i));
             return v;
         }
     }
     return std::nullopt;
 }
 
+void Args::rejectRepeat(const std::string& name) const {
+    for (const std::string& a : args_)
+        if (isOption(a, name))
+            throw Error(command_ + ": option " + name + " is given more than once; give it once");
+}
+
+std::optional<std::string> Args::value(const std::string& name) {
+    auto v = take(name);
+    if (v) rejectRepeat(name);
+    return v;
+}
+
 std::string Args::value(const std::string& name, const std::string& fallback) {
     auto v = value(name);
     return v ? *v : fallback;
+}
+
+std::vector<std::string> Args::values(const std::string& name) {
+    std::vector<std::string> out;
+    while (auto v = take(name)) out.push_back(std::move(*v));
+    return out;
 }
 
 long long Args::integer(const std::string& name, long long fallback, long long min, long long max) {

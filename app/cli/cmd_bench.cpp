@@ -6,6 +6,8 @@
 #include <numeric>
 
 #include "commands.h"
+#include "core/error.h"
+#include "interrupt.h"
 #include "core/json_writer.h"
 #include "model/backend.h"
 
@@ -50,44 +52,60 @@ int runBench(Args& args) {
     std::vector<TokenId> prompt(nPrompt);
     for (int i = 0; i < nPrompt; ++i) prompt[i] = static_cast<TokenId>((i * 7919 + 13) % hp.nVocab);
 
+    backend->setCancelFlag(installInterruptHandler());
+    std::fprintf(stderr, "[bench: a warm-up, then %d repetition%s; Ctrl-C stops and reports what was measured]\n", reps,
+                 reps == 1 ? "" : "s");
     std::vector<double> pp, tg;
-    for (int r = 0; r <= reps; ++r) {  // r == 0 is a warm-up
-        if (nPrompt > 0) {
-            cache.clear();
-            const auto t0 = std::chrono::steady_clock::now();
-            backend->forward(prompt, cache, false);
-            if (r > 0) pp.push_back(nPrompt / seconds(t0));
-        }
-        if (nGen > 0) {
-            cache.clear();
-            TokenId tok = 1 % hp.nVocab;
-            const auto t0 = std::chrono::steady_clock::now();
-            for (int i = 0; i < nGen; ++i) {
-                const TokenId one[1] = {tok};
-                auto logits = backend->forward(one, cache, false);
-                tok = static_cast<TokenId>(std::max_element(logits.begin(), logits.end()) - logits.begin());
+    bool stopped = false;  // Ctrl-C: report the repetitions measured so far
+    try {
+        for (int r = 0; r <= reps; ++r) {  // r == 0 is a warm-up
+            if (nPrompt > 0) {
+                cache.clear();
+                const auto t0 = std::chrono::steady_clock::now();
+                backend->forward(prompt, cache, false);
+                if (r > 0) pp.push_back(nPrompt / seconds(t0));
             }
-            if (r > 0) tg.push_back(nGen / seconds(t0));
+            if (nGen > 0) {
+                cache.clear();
+                TokenId tok = 1 % hp.nVocab;
+                const auto t0 = std::chrono::steady_clock::now();
+                for (int i = 0; i < nGen; ++i) {
+                    const TokenId one[1] = {tok};
+                    auto logits = backend->forward(one, cache, false);
+                    tok = static_cast<TokenId>(std::max_element(logits.begin(), logits.end()) - logits.begin());
+                }
+                if (r > 0) tg.push_back(nGen / seconds(t0));
+            }
         }
+    } catch (const Cancelled&) {
+        stopped = true;
     }
     const Stat p = pp.empty() ? Stat{} : stats(pp), g = tg.empty() ? Stat{} : stats(tg);
     if (json) {
         JsonWriter j;
         j.beginObject().field("model", path).field("backend", std::string(backend->name())).field("threads", threads)
             .field("kv_type", kvTypeName(kvType)).field("kv_cache", !noKvCache).field("n_prompt", nPrompt).field("n_gen", nGen).field("reps", reps)
-            .field("pp_tokens_per_s", p.mean).field("pp_sd", p.sd).field("tg_tokens_per_s", g.mean).field("tg_sd", g.sd)
-            .endObject();
+            .field("pp_tokens_per_s", p.mean).field("pp_sd", p.sd).field("tg_tokens_per_s", g.mean).field("tg_sd", g.sd);
+        if (stopped)
+            j.field("interrupted", true).field("pp_reps_done", static_cast<int64_t>(pp.size()))
+                .field("tg_reps_done", static_cast<int64_t>(tg.size()));
+        j.endObject();
         std::printf("%s\n", j.str().c_str());
     } else {
         std::printf("| model | backend | threads | test | tokens/s |\n|---|---|---|---|---|\n");
-        if (nPrompt > 0)
-            std::printf("| %s | %s | %d | pp%d | %.2f ± %.2f |\n", hp.archName.c_str(), std::string(backend->name()).c_str(),
-                        threads, nPrompt, p.mean, p.sd);
-        if (nGen > 0)
-            std::printf("| %s | %s | %d | tg%d | %.2f ± %.2f |\n", hp.archName.c_str(), std::string(backend->name()).c_str(),
-                        threads, nGen, g.mean, g.sd);
+        auto row = [&](const char* test, int n, const std::vector<double>& done, const Stat& st) {
+            char speed[64] = "interrupted before a measurement";
+            if (!done.empty()) std::snprintf(speed, sizeof speed, "%.2f ± %.2f", st.mean, st.sd);
+            std::printf("| %s | %s | %d | %s%d | %s |\n", hp.archName.c_str(), std::string(backend->name()).c_str(), threads, test,
+                        n, speed);
+        };
+        if (nPrompt > 0) row("pp", nPrompt, pp, p);
+        if (nGen > 0) row("tg", nGen, tg, g);
     }
-    return 0;
+    if (stopped)
+        std::fprintf(stderr, "[interrupted: %zu of %d repetitions of pp%d and %zu of tg%d measured (the warm-up is not counted)]\n",
+                     pp.size(), reps, nPrompt, tg.size(), nGen);
+    return stopped ? kInterruptedExit : 0;
 }
 
 }  // namespace dlab::cli

@@ -7,6 +7,7 @@
 
 #include "cmd_sample.h"
 #include "commands.h"
+#include "interrupt.h"
 #include "core/error.h"
 #include "generate/chat_prompt.h"
 #include "generate/session.h"
@@ -55,7 +56,8 @@ int runBranch(Args& args) {
     const bool chat = args.flag("--chat");
     const int maxTokens = static_cast<int>(args.integer("--max-tokens", 32, 1, 1 << 16));
     const int at = static_cast<int>(args.integer("--at", 0, 0, 1 << 16));
-    const auto forced = args.value("--token");
+    // -1: no --token; checked against the vocabulary once the model is loaded, before any step.
+    const auto forced = args.integer("--token", -1, 0, 2147483647);
     const int alternative = static_cast<int>(args.integer("--alternative", 2, 1, 100));
     SessionOptions opt;
     readSamplerOptions(args, opt.sampler);
@@ -69,11 +71,24 @@ int runBranch(Args& args) {
 
     auto model = Model::load(path);
     const Tokenizer& tok = model->tokenizer();
+    if (forced >= tok.vocabSize())
+        throw Error("branch: --token " + std::to_string(forced) + " is outside the vocabulary (0.." +
+                    std::to_string(tok.vocabSize() - 1) + ")");
+    if (forced < 0 && alternative > tok.vocabSize())
+        throw Error("branch: --alternative " + std::to_string(alternative) + " is more than the vocabulary's " +
+                    std::to_string(tok.vocabSize()) + " tokens");
     const auto ids = chat ? chatPromptTokens(*model, {{"user", *prompt}}) : tok.encode(*prompt, tok.addsBosByDefault(), false);
+    // Both runs are --max-tokens long: the branch must fit as the original did, or step --at may never come.
+    checkPromptFitsContext("branch", ids.size(), opt.contextLength > 0 ? opt.contextLength : defaultSessionContext(model->hparams()),
+                           opt.contextLength > 0, maxTokens);
     auto backend = makeCpuBackend(*model, threads);
     Session session(*model, *backend, ids, opt);
+    const std::atomic<bool>* interrupt = installInterruptHandler();
 
-    session.run(maxTokens);
+    if (session.run(maxTokens, interrupt).stop == StopReason::Cancelled) {
+        std::printf("original (%d tokens, interrupted):\n%s\n", session.steps(), continuation(session, session.current(), tok).c_str());
+        return kInterruptedExit;
+    }
     const BranchId original = session.current();
     const int64_t evaluatedBefore = session.evaluatedTokens();
     std::printf("original (%d tokens):\n%s\n\n", session.steps(), continuation(session, original, tok).c_str());
@@ -85,24 +100,20 @@ int runBranch(Args& args) {
         std::printf("  %zu. %6d  p %.4f  '%s'%s\n", i + 1, alts[i].id, alts[i].p, shown(tok, alts[i].id).c_str(),
                     alts[i].id == chosen ? "  <- chosen" : "");
 
-    TokenId token = alts[alternative - 1].id;
-    if (forced) {
-        char* end = nullptr;
-        const long v = std::strtol(forced->c_str(), &end, 10);
-        if (forced->empty() || *end != '\0') throw Error("branch: --token must be a token id; got '" + *forced + "'");
-        token = static_cast<TokenId>(v);
-    }
+    const TokenId token = forced >= 0 ? static_cast<TokenId>(forced) : alts[alternative - 1].id;
     session.branch(at, token);
-    session.run(maxTokens - at - 1);
+    // Branching at the last step replaces the last token: nothing is left to generate after it.
+    const bool stopped = at + 1 < maxTokens && session.run(maxTokens - at - 1, interrupt).stop == StopReason::Cancelled;
     const KvStats kv = session.kvStats();
-    std::printf("\nbranch at step %d with '%s' (%d tokens):\n%s\n\n", at, shown(tok, token).c_str(), session.steps(),
+    std::printf("\nbranch at step %d with '%s' (%d tokens%s):\n%s\n\n", at, shown(tok, token).c_str(), session.steps(),
+                stopped ? ", interrupted" : "",
                 continuation(session, session.current(), tok).c_str());
     std::printf("tokens evaluated: %lld for the original (prompt %zu + %d steps), %lld more for the branch "
                 "(the shared prefix was not recomputed)\n",
                 (long long)evaluatedBefore, ids.size(), maxTokens - 1, (long long)(session.evaluatedTokens() - evaluatedBefore));
     std::printf("KV blocks: %lld in use, %lld shared by both branches, %lld bytes saved by sharing\n", (long long)kv.blocksUsed,
                 (long long)kv.blocksShared, (long long)kv.bytesSavedBySharing);
-    return 0;
+    return stopped ? kInterruptedExit : 0;
 }
 
 }  // namespace dlab::cli

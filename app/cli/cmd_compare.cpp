@@ -9,6 +9,8 @@
 #include "core/json_writer.h"
 #include "generate/chat_prompt.h"
 #include "generate/compare.h"
+#include "generate/session.h"
+#include "interrupt.h"
 
 namespace dlab::cli {
 
@@ -93,7 +95,7 @@ int runCompare(Args& args) {
     const int64_t blockSize = args.integer("--block-size", 16, 1, 4096);
     const bool json = args.flag("--json");
     std::vector<RunSpec> runs;
-    while (auto spec = args.value("--run")) runs.push_back(parseRunSpec(*spec));
+    for (const std::string& spec : args.values("--run")) runs.push_back(parseRunSpec(spec));
     args.finish();
     if (!prompt) throw Error("compare: --prompt is required");
     if (runs.empty()) throw Error("compare: give at least one --run (greedy, beam:k=4, sample:t=0.7,p=0.9,seed=1)");
@@ -102,11 +104,17 @@ int runCompare(Args& args) {
     const Tokenizer& tok = model->tokenizer();
     const std::vector<TokenId> ids = chat ? chatPromptTokens(*model, {{"user", *prompt}})
                                           : tok.encode(*prompt, tok.addsBosByDefault(), false);
-    const int64_t nCtx = ctxOption > 0 ? ctxOption : std::min<int64_t>(model->hparams().nCtxTrain, 2048);
+    const int64_t nCtx = ctxOption > 0 ? ctxOption : defaultSessionContext(model->hparams());
+    checkPromptFitsContext("compare", ids.size(), nCtx, ctxOption > 0, maxTokens);
     auto backend = makeCpuBackend(*model, threads);
+    backend->setCancelFlag(installInterruptHandler());
     const CompareResult r = compareRuns(*model, *backend, ids, runs, maxTokens, kvType, nCtx, blockSize);
     if (json) printJson(r, threads);
     else printTable(r, threads);
+    if (interrupted()) {  // a beam run ends early on Ctrl-C instead of throwing: its row is partial
+        std::fprintf(stderr, "[interrupted: the last run stopped early]\n");
+        return kInterruptedExit;
+    }
     return 0;
 }
 

@@ -4,7 +4,9 @@
 
 #include "cmd_sample.h"
 #include "commands.h"
+#include "interrupt.h"
 #include "core/error.h"
+#include "generate/session.h"
 #include "generate/generator.h"
 #include "generate/beam_trace.h"
 #include "generate/chat_prompt.h"
@@ -60,7 +62,9 @@ int runGenerate(Args& args) {
         ids = tok.encode(*prompt, !noBos && tok.addsBosByDefault(), false);
     }
 
-    const int64_t nCtx = ctxOption > 0 ? ctxOption : std::min<int64_t>(model->hparams().nCtxTrain, 2048);
+    const int64_t nCtx = ctxOption > 0 ? ctxOption : defaultSessionContext(model->hparams());
+    checkPromptFitsContext("generate", ids.size(), nCtx, ctxOption > 0, strategy == "beam" ? opt.maxTokens : 1);
+    const std::atomic<bool>* interrupt = installInterruptHandler();
     auto backend = makeCpuBackend(*model, threads);
     backend->setRecomputePrefix(noKvCache);
     std::ofstream trace;
@@ -73,15 +77,17 @@ int runGenerate(Args& args) {
     if (strategy == "beam") {
         beam.maxNewTokens = opt.maxTokens;
         beam.endTokens = endOfGenerationTokens(tok);
-        const BeamResult r = beamSearchModel(*model, *backend, ids, beam, kvType, nCtx);
+        const BeamResult r = beamSearchModel(*model, *backend, ids, beam, kvType, nCtx, {}, interrupt);
         if (trace) trace << beamResultJson(r, beam, pieceOf) << "\n";
         for (size_t i = 0; i < r.hypotheses.size(); ++i) {
             const BeamHypothesis& h = r.hypotheses[i];
             std::printf("#%zu score %.4f log-prob %.4f%s\n%s\n", i + 1, h.score, h.logProb, h.ended ? " (ended)" : "",
                         tok.decode(h.tokens).c_str());
         }
-        if (!quiet) std::fprintf(stderr, "[beam search: width %d, %d steps, %zu tree nodes]\n", beam.width, r.steps, r.tree.nodes.size());
-        return 0;
+        if (!quiet || interrupted())
+            std::fprintf(stderr, "[%sbeam search: width %d, %d steps, %zu tree nodes]\n", interrupted() ? "interrupted: " : "",
+                         beam.width, r.steps, r.tree.nodes.size());
+        return interrupted() ? kInterruptedExit : 0;
     }
 
     if (trace) opt.onTrace = [&](const StepTrace& t) { trace << stepTraceJson(t, pieceOf) << "\n"; };
@@ -90,18 +96,23 @@ int runGenerate(Args& args) {
         std::fwrite(piece.data(), 1, piece.size(), stdout);
         std::fflush(stdout);
         return true;
-    });
+    }, interrupt);
     std::printf("\n");
-    if (!quiet) {
+    const bool stopped = result.stop == StopReason::Cancelled;
+    if (stopped && result.tokens.empty() && result.prefillMs == 0.0) {
+        std::fprintf(stderr, "[interrupted during the prompt (%d tokens): nothing generated | %d threads]\n",
+                     result.promptTokens, threads);
+    } else if (!quiet || stopped) {
         const double tps = result.decodeMs > 0 ? 1000.0 * result.tokens.size() / result.decodeMs : 0.0;
-        std::fprintf(stderr, "[prompt %d tokens in %.1f ms | %zu tokens at %.1f tokens/s | stop: %s | %d threads]\n",
-                     result.promptTokens, result.prefillMs, result.tokens.size(), tps, stopReasonName(result.stop), threads);
+        std::fprintf(stderr, "[%sprompt %d tokens in %.1f ms | %zu tokens at %.1f tokens/s | stop: %s | %d threads]\n",
+                     stopped ? "interrupted: " : "", result.promptTokens, result.prefillMs, result.tokens.size(), tps,
+                     stopReasonName(result.stop), threads);
         const RepetitionSpan rep = findRepetition(result.tokens);
         if (rep.found)
             std::fprintf(stderr, "[repetition: the last %lld tokens repeat a %lld-token loop %lld times]\n",
                          (long long)rep.length, (long long)rep.period, (long long)rep.repeats);
     }
-    return 0;
+    return stopped ? kInterruptedExit : 0;
 }
 
 }  // namespace dlab::cli

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "commands.h"
+#include "interrupt.h"
 #include "core/error.h"
 #include "model/backend.h"
 
@@ -18,11 +19,12 @@ int runPerplexity(Args& args) {
     const KvType kvType = parseKvType(args.value("--kv-type", "f16"));
     args.finish();
     if (!file) throw Error("perplexity: --file is required");
+    const std::string text = readTextFile(*file);  // a bad --file fails before the model loads
 
     auto model = Model::load(path);
     const Tokenizer& tok = model->tokenizer();
     const bool bos = tok.addsBosByDefault();
-    const auto ids = tok.encode(readTextFile(*file), false, false);
+    const auto ids = tok.encode(text, false, false);
     if (static_cast<int64_t>(ids.size()) < nCtx)
         throw Error(*file + ": the text has " + std::to_string(ids.size()) + " tokens; perplexity with --ctx " +
                     std::to_string(nCtx) + " needs at least that many (use a longer text or a smaller --ctx)");
@@ -30,17 +32,25 @@ int runPerplexity(Args& args) {
         throw Error("perplexity: --ctx is larger than this GPT-2 model's " + std::to_string(model->hparams().nCtxTrain) + " positions");
 
     auto backend = makeCpuBackend(*model, threads);
+    backend->setCancelFlag(installInterruptHandler());
     KvCache cache(model->hparams(), nCtx, kvType);
     const int64_t V = model->hparams().nVocab;
     const int64_t chunks = static_cast<int64_t>(ids.size()) / nCtx;
     const int64_t first = nCtx / 2;
     double nll = 0.0, nll2 = 0.0;
     int64_t count = 0;
+    int64_t done = chunks;  // windows scored; fewer after a Ctrl-C
     for (int64_t c = 0; c < chunks; ++c) {
         std::vector<TokenId> window(ids.begin() + c * nCtx, ids.begin() + (c + 1) * nCtx);
         if (bos) window[0] = tok.bos();  // as llama.cpp: the window's first token is replaced by BOS
         cache.clear();
-        const auto logits = backend->forward(window, cache, true);
+        std::span<const float> logits;
+        try {
+            logits = backend->forward(window, cache, true);
+        } catch (const Cancelled&) {
+            done = c;
+            break;
+        }
         for (int64_t i = first; i < nCtx - 1; ++i) {
             const float* row = logits.data() + i * V;
             float mx = row[0];
@@ -54,11 +64,19 @@ int runPerplexity(Args& args) {
         }
         std::fprintf(stderr, "[%lld/%lld] running perplexity %.4f\n", (long long)(c + 1), (long long)chunks, std::exp(nll / count));
     }
+    if (done < chunks && count == 0) {
+        std::fprintf(stderr, "[interrupted during the first of %lld windows: no token scored]\n", (long long)chunks);
+        return kInterruptedExit;
+    }
     const double mean = nll / count;
     const double var = nll2 / count - mean * mean;
     const double se = std::sqrt(std::max(0.0, var) / std::max<int64_t>(1, count - 1));
     std::printf("perplexity %.4f +/- %.4f over %lld tokens (%lld windows of %lld)\n", std::exp(mean), std::exp(mean) * se,
-                (long long)count, (long long)chunks, (long long)nCtx);
+                (long long)count, (long long)done, (long long)nCtx);
+    if (done < chunks) {
+        std::fprintf(stderr, "[interrupted after %lld of %lld windows]\n", (long long)done, (long long)chunks);
+        return kInterruptedExit;
+    }
     return 0;
 }
 

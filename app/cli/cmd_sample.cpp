@@ -44,7 +44,8 @@ float parseBiasValue(const std::string& command, const std::string& text) {
 }
 
 void readLogitBias(Args& args, SamplerParams& params) {
-    while (auto v = args.value("--logit-bias")) {
+    for (const std::string& list : args.values("--logit-bias")) {
+        const std::string* v = &list;
         size_t pos = 0;
         while (pos <= v->size()) {
             const size_t comma = v->find(',', pos);

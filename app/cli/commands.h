@@ -20,5 +20,8 @@ int runPerplexity(Args& args);
 std::string modelPathOption(Args& args);                 // --model, env, default
 int threadsOption(Args& args);                           // --threads (default: hardware threads, at most 8)
 std::string readTextFile(const std::string& path);       // throws naming the file
+// Before any model work: throws unless `promptTokens` plus `newTokens` fit `nCtx` positions, with
+// the numbers and the --ctx that would do (ctxGiven: nCtx came from --ctx, not the default).
+void checkPromptFitsContext(const std::string& command, size_t promptTokens, int64_t nCtx, bool ctxGiven, int64_t newTokens);
 
 }  // namespace dlab::cli

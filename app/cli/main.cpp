@@ -5,11 +5,15 @@
 #include <functional>
 #include <map>
 
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
 #include "cmd_compare.h"
 #include "cmd_branch.h"
 #include "cmd_kv.h"
 #include "cmd_sample.h"
 #include "commands.h"
+#include "interrupt.h"
 #include "core/error.h"
 #if __has_include("cmd_make_tiny_model.h")
 #include "cmd_make_tiny_model.h"
@@ -54,6 +58,10 @@ int main(int argc, char** argv) {
     const std::string command = argv[1];
     std::vector<std::string> rest(argv + 2, argv + argc);
     using namespace dlab::cli;
+    // The engine's warnings (a BOS id outside the vocabulary, ...) go to stderr, never into the
+    // output a script reads (spdlog's default logger writes to stdout).
+    spdlog::set_default_logger(spdlog::stderr_color_st("decoding-lab-cli"));
+    spdlog::set_pattern("%l: %v");
     const std::map<std::string, std::function<int(Args&)>> commands = {
         {"info", runInfo}, {"tokenize", runTokenize}, {"detokenize", runDetokenize}, {"generate", runGenerate},
         {"bench", runBench}, {"perplexity", runPerplexity}, {"sample", runSample}, {"kv", runKv}, {"branch", runBranch},
@@ -70,6 +78,10 @@ int main(int argc, char** argv) {
         }
         Args args(command, rest);
         return it->second(args);
+    } catch (const dlab::Cancelled&) {
+        // Ctrl-C reached a command that has no partial result to print (see interrupt.h).
+        std::fprintf(stderr, "interrupted\n");
+        return kInterruptedExit;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "error: %s\n", e.what());
         return 1;

@@ -29,8 +29,9 @@ GenerateResult generate(const Model& model, Backend& backend, KvCache& cache, co
         throw Error("--max-tokens must be at least 1 (got " + std::to_string(options.maxTokens) + ")");
     if (prompt.empty()) throw Error("the prompt is empty; give at least one token of text");
     if (cache.size() + static_cast<int64_t>(prompt.size()) >= cache.capacity())
-        throw Error("the prompt has " + std::to_string(prompt.size()) + " tokens but the context holds only " +
-                    std::to_string(cache.capacity() - cache.size()) + " more positions (raise --ctx or shorten the prompt)");
+        throw Error("the prompt has " + std::to_string(prompt.size()) + " tokens and the context has " +
+                    std::to_string(cache.capacity() - cache.size()) + " free positions; it needs at least " +
+                    std::to_string(prompt.size() + 1) + " (the prompt and one new token): raise the context length or shorten the prompt");
     options.sampler.validate();
 
     const bool tracing = static_cast<bool>(options.onTrace);
