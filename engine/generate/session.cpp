@@ -66,7 +66,16 @@ int64_t Session::restart(std::vector<TokenId> prompt, const SamplerParams& param
     // Reuse the cached positions the new prompt repeats, but evaluate at least its last token.
     const std::vector<TokenId>& cached = pool_.tokens(kept.seq);
     const size_t common = static_cast<size_t>(std::mismatch(cached.begin(), cached.end(), prompt.begin(), prompt.end()).first - cached.begin());
-    const int64_t reuse = static_cast<int64_t>(std::min(common, prompt.size() - 1));
+    int64_t reuse = static_cast<int64_t>(std::min(common, prompt.size() - 1));
+    // A Regenerate: the whole new prompt is cached and ends inside the old prompt's prefill batch.
+    // Evaluating its last token alone would take the backend's one-token (matvec) kernels, whose
+    // rounding differs from the batch's (on the quantized CPU path by up to ~1 logit on SmolLM2,
+    // as large as the fast path's own error): greedy decoding could then pick another first token
+    // for the same context. Re-running that batch from where it started gives the answer it
+    // replaces bit for bit.
+    const int64_t last = static_cast<int64_t>(prompt.size()) - 1;
+    if (common >= prompt.size() && last >= prefillFrom_ && last < static_cast<int64_t>(prompt_.size()))
+        reuse = std::min(reuse, prefillFrom_);
     pool_.truncate(kept.seq, reuse);
 
     Branch root;
@@ -74,6 +83,7 @@ int64_t Session::restart(std::vector<TokenId> prompt, const SamplerParams& param
     root.tokens = prompt;
     root.state = SamplerState(params.seed);
     prompt_ = std::move(prompt);
+    prefillFrom_ = reuse;
     options_.sampler = params;
     chain_ = std::move(chain);
     logits_.clear();

@@ -81,7 +81,11 @@ public:
     // Starts over on a new prompt with new settings, keeping the KV cache of the current branch as
     // far as it agrees with the new prompt: a chat's next turn repeats the conversation so far, so
     // only the new part is evaluated by the next step(). At least the prompt's last token is always
-    // evaluated (its logits are the first step's). Every other branch, every step and every cached
+    // evaluated (its logits are the first step's). When the new prompt is wholly cached and ends
+    // inside the previous prompt's prefill (a chat's Regenerate), that prefill batch is evaluated
+    // again from where it started, so the first step's logits equal the earlier ones bit for bit
+    // (a one-token batch would round differently on the quantized kernels, see restart() in
+    // session.cpp). Every other branch, every step and every cached
     // logit is dropped; the random state restarts from params.seed. Returns the positions reused.
     // Throws dlab::Error (and changes nothing) for an empty prompt, tokens outside the vocabulary,
     // a prompt that does not fit the context or bad settings.
@@ -156,6 +160,7 @@ private:
     std::map<int64_t, std::vector<float>> logits_;  // logitsId -> (nVocab), oldest first
     int64_t nextLogits_ = 0;
     int64_t evaluated_ = 0;
+    int64_t prefillFrom_ = 0;   // the position where the current prompt's evaluation began
 };
 
 }  // namespace dlab
