@@ -1,0 +1,111 @@
+#include "ui/help/user_guide_dialog.h"
+
+#include <QDesktopServices>
+#include <QEvent>
+#include <QFile>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QScrollBar>
+#include <QTextBrowser>
+#include <QTextCursor>
+#include <QVBoxLayout>
+
+namespace dlab::ui {
+
+UserGuideDialog::UserGuideDialog(QWidget* parent) : QDialog(parent) {
+    setModal(false);
+    auto* layout = new QVBoxLayout(this);
+    auto* row = new QHBoxLayout;
+    searchLabel_ = new QLabel(this);
+    search_ = new QLineEdit(this);
+    search_->setClearButtonEnabled(true);
+    searchLabel_->setBuddy(search_);
+    findButton_ = new QPushButton(this);
+    findButton_->setShortcut(QKeySequence::FindNext);
+    findButton_->setAutoDefault(false);
+    status_ = new QLabel(this);
+    row->addWidget(searchLabel_);
+    row->addWidget(search_, 1);
+    row->addWidget(findButton_);
+    row->addWidget(status_);
+    layout->addLayout(row);
+
+    browser_ = new QTextBrowser(this);
+    // Links to other files of the repository cannot be followed inside the app; web links open
+    // in the browser, "#anchor" links scroll.
+    browser_->setOpenLinks(false);
+    connect(browser_, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        if (url.scheme().startsWith(QLatin1String("http"))) QDesktopServices::openUrl(url);
+        else if (url.hasFragment() && url.path().isEmpty()) browser_->scrollToAnchor(url.fragment());
+    });
+    layout->addWidget(browser_, 1);
+
+    connect(search_, &QLineEdit::returnPressed, this, &UserGuideDialog::findNext);
+    connect(search_, &QLineEdit::textChanged, status_, &QLabel::clear);
+    connect(findButton_, &QPushButton::clicked, this, &UserGuideDialog::findNext);
+
+    resize(760, 640);
+    retranslate();
+}
+
+QString UserGuideDialog::withoutImages(const QString& markdown, const QString& noteTemplate) {
+    static const QRegularExpression image(QStringLiteral("!\\[([^\\]]*)\\]\\(([^)\\s]+)[^)]*\\)"));
+    QString out;
+    qsizetype last = 0;
+    for (auto it = image.globalMatch(markdown); it.hasNext();) {
+        const auto m = it.next();
+        out += markdown.mid(last, m.capturedStart() - last);
+        out += QLatin1Char('*') + noteTemplate.arg(m.captured(1), m.captured(2)) + QLatin1Char('*');
+        last = m.capturedEnd();
+    }
+    return out + markdown.mid(last);
+}
+
+void UserGuideDialog::loadGuide() {
+    QFile file(QStringLiteral(":/help/desktop-app.md"));
+    if (!file.open(QIODevice::ReadOnly)) {
+        browser_->setPlainText(tr("The user guide is missing from this build (:/help/desktop-app.md)."));
+        return;
+    }
+    const QString markdown = QString::fromUtf8(file.readAll());
+    browser_->setMarkdown(withoutImages(markdown, tr("[Screenshot “%1”: docs/%2]")));
+}
+
+bool UserGuideDialog::findNext() {
+    const QString text = search_->text();
+    if (text.isEmpty()) return false;
+    bool found = browser_->find(text);
+    if (!found) {
+        // Wrap around: search again from the top.
+        QTextCursor top = browser_->textCursor();
+        top.movePosition(QTextCursor::Start);
+        browser_->setTextCursor(top);
+        found = browser_->find(text);
+    }
+    status_->setText(found ? QString() : tr("Not found"));
+    return found;
+}
+
+void UserGuideDialog::changeEvent(QEvent* e) {
+    QDialog::changeEvent(e);
+    if (e->type() == QEvent::LanguageChange) retranslate();
+}
+
+void UserGuideDialog::retranslate() {
+    setWindowTitle(tr("User guide"));
+    searchLabel_->setText(tr("&Search:"));
+    search_->setPlaceholderText(tr("a word in the guide"));
+    findButton_->setText(tr("Find next"));
+    findButton_->setToolTip(tr("The next place the word appears (%1)")
+                                .arg(QKeySequence(QKeySequence::FindNext).toString(QKeySequence::NativeText)));
+    // The guide is in English; only the notes for the screenshots follow the language. Reloading
+    // keeps the reader's place.
+    const int y = browser_->verticalScrollBar()->value();
+    loadGuide();
+    browser_->verticalScrollBar()->setValue(y);
+}
+
+}  // namespace dlab::ui
