@@ -121,6 +121,10 @@ private slots:
         QTest::newRow("branch --token outside the vocabulary") << QStringList{"branch", "--model", tiny, "--prompt", "hi", "--token", "99999999"} << "branch: --token 99999999 is outside the vocabulary \\(0..319\\)";
         QTest::newRow("branch --token not a number") << QStringList{"branch", "--model", tiny, "--prompt", "hi", "--token", "x"} << "--token must be a whole number";
         QTest::newRow("branch --token negative") << QStringList{"branch", "--model", tiny, "--prompt", "hi", "--token", "-1"} << "--token must be between 0 and";
+        // 16777216 positions of the default model (SmolLM2-135M, 22.5 KiB each in f16) are 360 GiB: refused
+        // before the allocation instead of running into the OOM killer.
+        QTest::newRow("generate: KV cache larger than memory") << QStringList{"generate", "--ctx", "16777216", "--prompt", "hi"} << "generate: --ctx 16777216 needs 360.0 GiB of KV cache \\(f16\\) but this machine has [\\d.]+ GiB of memory; use a smaller --ctx";
+        QTest::newRow("branch: KV cache larger than memory") << QStringList{"branch", "--ctx", "16777216", "--prompt", "hi"} << "branch: --ctx 16777216 needs 360.0 GiB";
         QTest::newRow("kv past 2^63 bytes") << QStringList{"kv", "--preset", "llama2-7b", "--context", "1073741824", "--batch", "20000"} << "more than 8 EiB";
         QTest::newRow("non-UTF-8 prompt file") << QStringList{"tokenize", "--model", tiny, "--file", m("not-utf8.txt")} << "UTF-8";
         QTest::newRow("non-UTF-8 prompt") << QStringList{"sh", "-c", "exec \"$0\" generate --model \"$1\" --prompt \"$(printf 'caf\\351')\"", QString::fromStdString(test::cliPath()), tiny} << "UTF-8";

@@ -79,8 +79,9 @@ int runBranch(Args& args) {
                     std::to_string(tok.vocabSize()) + " tokens");
     const auto ids = chat ? chatPromptTokens(*model, {{"user", *prompt}}) : tok.encode(*prompt, tok.addsBosByDefault(), false);
     // Both runs are --max-tokens long: the branch must fit as the original did, or step --at may never come.
-    checkPromptFitsContext("branch", ids.size(), opt.contextLength > 0 ? opt.contextLength : defaultSessionContext(model->hparams()),
-                           opt.contextLength > 0, maxTokens);
+    const int64_t nCtx = opt.contextLength > 0 ? opt.contextLength : defaultSessionContext(model->hparams());
+    checkPromptFitsContext("branch", ids.size(), nCtx, opt.contextLength > 0, maxTokens);
+    checkKvFitsMemory("branch", model->hparams(), nCtx, opt.kvType);
     auto backend = makeCpuBackend(*model, threads);
     Session session(*model, *backend, ids, opt);
     const std::atomic<bool>* interrupt = installInterruptHandler();

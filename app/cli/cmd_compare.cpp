@@ -106,6 +106,7 @@ int runCompare(Args& args) {
                                           : tok.encode(*prompt, tok.addsBosByDefault(), false);
     const int64_t nCtx = ctxOption > 0 ? ctxOption : defaultSessionContext(model->hparams());
     checkPromptFitsContext("compare", ids.size(), nCtx, ctxOption > 0, maxTokens);
+    checkKvFitsMemory("compare", model->hparams(), nCtx, kvType);
     auto backend = makeCpuBackend(*model, threads);
     backend->setCancelFlag(installInterruptHandler());
     const CompareResult r = compareRuns(*model, *backend, ids, runs, maxTokens, kvType, nCtx, blockSize);

@@ -64,6 +64,7 @@ int runGenerate(Args& args) {
 
     const int64_t nCtx = ctxOption > 0 ? ctxOption : defaultSessionContext(model->hparams());
     checkPromptFitsContext("generate", ids.size(), nCtx, ctxOption > 0, strategy == "beam" ? opt.maxTokens : 1);
+    checkKvFitsMemory("generate", model->hparams(), nCtx, kvType);
     const std::atomic<bool>* interrupt = installInterruptHandler();
     auto backend = makeCpuBackend(*model, threads);
     backend->setRecomputePrefix(noKvCache);

@@ -31,6 +31,7 @@ int runPerplexity(Args& args) {
     if (nCtx > model->hparams().nCtxTrain && model->hparams().arch == Arch::Gpt2)
         throw Error("perplexity: --ctx is larger than this GPT-2 model's " + std::to_string(model->hparams().nCtxTrain) + " positions");
 
+    checkKvFitsMemory("perplexity", model->hparams(), nCtx, kvType);
     auto backend = makeCpuBackend(*model, threads);
     backend->setCancelFlag(installInterruptHandler());
     KvCache cache(model->hparams(), nCtx, kvType);

@@ -26,7 +26,10 @@ int runTokenize(Args& args) {
     const auto ids = tok->encode(input, !noBos && tok->addsBosByDefault(), parseSpecial);
     if (idsOnly) {
         std::string line;
-        for (size_t i = 0; i < ids.size(); ++i) line += (i ? " " : "") + std::to_string(ids[i]);
+        for (size_t i = 0; i < ids.size(); ++i) {
+            if (i) line += ' ';  // not (i ? " " : "") + ...: GCC 12 warns (-Wrestrict) on that, falsely
+            line += std::to_string(ids[i]);
+        }
         std::printf("%s\n", line.c_str());
         return 0;
     }

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "args.h"
+#include "model/kv_type.h"
 #include "model/model.h"
 
 namespace dlab::cli {
@@ -22,6 +23,9 @@ int threadsOption(Args& args);                           // --threads (default: 
 std::string readTextFile(const std::string& path);       // throws naming the file
 // Before any model work: throws unless `promptTokens` plus `newTokens` fit `nCtx` positions, with
 // the numbers and the --ctx that would do (ctxGiven: nCtx came from --ctx, not the default).
+// Before the KV cache is allocated: throws when `nCtx` positions of K and V would not fit in this
+// machine's memory (--ctx 16777216 on a 135M model asks for 360 GiB and used to end in the OOM killer).
+void checkKvFitsMemory(const std::string& command, const HParams& hp, int64_t nCtx, KvType type);
 void checkPromptFitsContext(const std::string& command, size_t promptTokens, int64_t nCtx, bool ctxGiven, int64_t newTokens);
 
 }  // namespace dlab::cli

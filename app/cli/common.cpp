@@ -1,10 +1,14 @@
 #include <filesystem>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <thread>
 
+#include <unistd.h>
+
 #include "commands.h"
 #include "core/error.h"
+#include "model/kv_memory.h"
 #include "model/model_locator.h"
 
 namespace dlab::cli {
@@ -26,6 +30,20 @@ std::string readTextFile(const std::string& path) {
     ss << in.rdbuf();
     if (in.bad()) throw Error(path + ": cannot read the file");
     return ss.str();
+}
+
+void checkKvFitsMemory(const std::string& command, const HParams& hp, int64_t nCtx, KvType type) {
+    const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || pageSize <= 0) return;  // unknown: let the allocation decide
+    const double memory = double(pages) * double(pageSize);
+    const double needed = double(kvCacheBytes(kvShapeOf(hp, "the model"), nCtx, type));
+    if (needed <= memory) return;
+    char text[320];
+    std::snprintf(text, sizeof text,
+                  "%s: --ctx %lld needs %.1f GiB of KV cache (%s) but this machine has %.1f GiB of memory; use a smaller "
+                  "--ctx (the model was trained for %lld positions)",
+                  command.c_str(), (long long)nCtx, needed / (1 << 30), kvTypeName(type), memory / (1 << 30), (long long)hp.nCtxTrain);
+    throw Error(text);
 }
 
 void checkPromptFitsContext(const std::string& command, size_t promptTokens, int64_t nCtx, bool ctxGiven, int64_t newTokens) {
