@@ -17,9 +17,18 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QCategoryAxis>
+
+#include "ui/step_views.h"
 #include "widgets/distribution_chart.h"
+#include "widgets/probability_legend.h"
 #include "widgets/sampler_waterfall.h"
+#include "widgets/text_line.h"
 #include "widgets/token_strip.h"
+
+// Qt's object hooks (qhooks_p.h): every QObject constructed / destroyed is reported, so a test can
+// prove that deleting a widget leaves none of the objects it created behind.
+Q_CORE_EXPORT extern quintptr qtHookData[];
 
 using namespace dlab::widgets;
 
@@ -144,6 +153,77 @@ protected:
         ++paints;
     }
 };
+
+// Translations as long as German ("behalten"), to prove the panels wrap instead of eliding:
+// every word of the SamplerWaterfall / DistributionChart texts twice as long, placeholders kept.
+class LongTranslator : public QTranslator {
+public:
+    bool isEmpty() const override { return false; }
+    QString translate(const char* context, const char* source, const char*, int n) const override {
+        const QString ctx = QString::fromLatin1(context);
+        if (ctx != QLatin1String("dlab::widgets::SamplerWaterfall") && ctx != QLatin1String("SamplerWaterfall") &&
+            ctx != QLatin1String("dlab::widgets::DistributionChart"))
+            return {};
+        QString text = QString::fromUtf8(source);
+        if (n >= 0) text.replace(QLatin1String("%n"), QString::number(n));
+        static const QRegularExpression word(QStringLiteral("\\b([A-Za-z]{3,})\\b"));
+        text.replace(word, QStringLiteral("\\1\\1"));
+        return text;
+    }
+};
+
+QList<StagePanel> greedyPanels() {
+    // The greedy-loop demo at T = 0: the model is nearly sure, the temperature stage keeps one token.
+    QList<StagePanel> panels;
+    const QStringList labels{"\u2423the", "\u2423a", "\u2423cat", "\u2423dog", "\u2423mat", "\u2423sat", "\u2423on", "\u2423in"};
+    for (const char* stage : {"raw", "repetition", "temperature", "top-k", "top-p", "min-p"}) {
+        StagePanel p;
+        p.stage = QString::fromLatin1(stage);
+        const bool raw = p.stage == QLatin1String("raw") || p.stage == QLatin1String("repetition");
+        p.kept = raw ? 49152 : 1;
+        p.massKept = raw ? 1.0 : 0.9993;
+        p.entropy = raw ? 0.01 : 0.0;
+        p.changed = p.stage == QLatin1String("temperature") || p.stage == QLatin1String("repetition");
+        p.labels = raw ? labels : labels.mid(0, 1);
+        p.p = raw ? QList<double>{0.9993, 0.0002, 0.0001, 0.0001, 0.0001, 0.00005, 0.00005, 0.00001} : QList<double>{1.0};
+        panels << p;
+    }
+    return panels;
+}
+
+QStringList visibleSceneTexts(QGraphicsScene* scene) {
+    QStringList out;
+    for (QGraphicsItem* item : scene->items()) {
+        if (!item->isVisible()) continue;
+        if (auto* t = dynamic_cast<QGraphicsTextItem*>(item)) out << t->toPlainText();
+        else if (auto* st = dynamic_cast<QGraphicsSimpleTextItem*>(item)) out << st->text();
+    }
+    return out;
+}
+
+void settle(QWidget& w) {
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QCoreApplication::processEvents();
+    (void)w.grab();
+}
+
+// Screenshots for people to look at: DLAB_WIDGET_SHOTS=/some/dir writes PNGs there.
+void shot(QWidget& w, const QString& name) {
+    const QString dir = qEnvironmentVariable("DLAB_WIDGET_SHOTS");
+    if (!dir.isEmpty()) w.grab().save(dir + u'/' + name + QStringLiteral(".png"));
+}
+
+QList<StripToken> withPrompt(int count) {
+    QList<StripToken> tokens;
+    StripToken start = chip(-1, 1, QStringLiteral("<|im_start|>"), 1.0);
+    start.special = true;
+    tokens << start << chip(-1, 882, QStringLiteral("user"), 1.0);
+    tokens << prose(count);
+    QList<StripToken> adored{chip(0, 30, " ad", 0.7), chip(0, 31, "ored", 0.3)};
+    tokens << adored;
+    return tokens;
+}
 
 }  // namespace
 
@@ -421,7 +501,8 @@ private slots:
         const QImage image = strip.grab().toImage();
         const QColor background = image.pixelColor(0, 0);
         QVERIFY(inkPixels(image, strip.tokenRect(6), background) > 20);  // p = 6/6: a saturated chip
-        QCOMPARE(inkPixels(image, QRect(0, 0, 3, image.height()), background), 0);  // the margin
+        QVERIFY(strip.tokenRect(0).left() >= 2);
+        QCOMPARE(inkPixels(image, QRect(0, 0, strip.tokenRect(0).left(), image.height()), background), 0);  // the margin
     }
 
     void scrollAreaGrowsWithAppends() {
@@ -497,16 +578,19 @@ private slots:
         waterfall.setPanels(chainPanels());
         waterfall.resize(width, 220);
         QCOMPARE(waterfall.panels().size(), 5);
+        // Chain order reads left to right, then (when too narrow for all) on the next row.
+        const int cols = waterfall.columns();
+        QVERIFY(cols >= 1 && cols <= 5);
+        if (width >= 900) QCOMPARE(cols, 5);
         for (int i = 0; i < 5; ++i) {
             const QRect r = waterfall.panelRect(i);
             QVERIFY(r.width() > 40);
             QVERIFY(r.right() < width);
             QVERIFY(r.bottom() < 220);
             QCOMPARE(r.width(), waterfall.panelRect(0).width());
-            if (i > 0) {
-                QVERIFY(r.left() > waterfall.panelRect(i - 1).right());
-                QVERIFY(!r.intersects(waterfall.panelRect(i - 1)));
-            }
+            for (int j = 0; j < i; ++j) QVERIFY(!r.intersects(waterfall.panelRect(j)));
+            if (i % cols > 0) QVERIFY(r.left() > waterfall.panelRect(i - 1).right());
+            else if (i > 0) QVERIFY(r.top() > waterfall.panelRect(i - 1).bottom());
         }
         QVERIFY(waterfall.panelRect(5).isNull());
         QVERIFY(waterfall.sizeHint().width() >= 5 * 140);
@@ -544,7 +628,8 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&waterfall));
         for (int i : {0, 3}) {
             sendToolTipEvent(&waterfall, waterfall.panelRect(i).center());
-            QTRY_COMPARE(QToolTip::text(), stageExplanation(waterfall.panels()[i].stage));
+            QTRY_VERIFY(QToolTip::text().contains(stageExplanation(waterfall.panels()[i].stage).toHtmlEscaped()));
+            QVERIFY(QToolTip::text().contains(stageTitle(waterfall.panels()[i].stage)));
         }
         QToolTip::hideText();
     }
@@ -623,8 +708,10 @@ private slots:
         for (int i = 0; i < bars; ++i) cut.cumulative << std::min(1.0, 0.2 * (i + 1));
         cut.topK = topK;
         cut.topKKept = topKKept;
+        cut.topKCut = true;
         cut.topP = topP;
         cut.topPKept = topPKept;
+        cut.topPCut = true;
         chart.setBars(someBars(bars), cut);
         QCOMPARE(chart.topKMarkerX(), kx);
         QCOMPARE(chart.topPMarkerX(), px);
@@ -644,6 +731,7 @@ private slots:
         cut.cumulative = {0.3, 0.5, 0.65, 0.75, 0.8, 0.84, 0.87};
         cut.topK = 4;
         cut.topKKept = 4;
+        cut.topKCut = true;
         chart.setBars(someBars(7), cut);
         chart.resize(700, 420);
         chart.show();
@@ -684,8 +772,10 @@ private slots:
         cut.cumulative = {0.5, 0.7, 0.8};
         cut.topK = 2;
         cut.topKKept = 2;
+        cut.topKCut = true;
         cut.topP = 0.6;
         cut.topPKept = 90;
+        cut.topPCut = true;
         chart.setBars(someBars(3), cut);
         QVERIFY(!chart.caption().isEmpty());
         chart.clear();
@@ -704,6 +794,7 @@ private slots:
         cut.cumulative = {0.4, 0.6, 0.7, 0.75, 0.8};
         cut.topP = 0.65;
         cut.topPKept = 3;
+        cut.topPCut = true;
         chart.setBars(someBars(5), cut);
         chart.resize(600, 400);
         QCOMPARE(chart.chart()->theme(), QChart::ChartThemeLight);
@@ -716,6 +807,502 @@ private slots:
         QCOMPARE(chart.cumulativeSeries()->pen().widthF(), 2.0);
         const QImage dark = chart.grab().toImage();
         QVERIFY(dark.pixelColor(3, 3).lightness() < 100);
+    }
+
+    // --- issue 8: waterfall readability ------------------------------------------------------
+
+    // Every statistic and every shown bar's label and percentage is drawn whole, at the widths
+    // the playground gives the waterfall (1024 px window and up), in English and with German-
+    // length texts; nothing is elided.
+    void waterfallNothingElided_data() {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("height");
+        QTest::addColumn<bool>("longTexts");
+        QTest::addColumn<bool>("greedy");
+        for (bool longTexts : {false, true})
+            for (bool greedy : {false, true})
+                for (int width : {560, 900, 1600}) {
+                    const QString name = QStringLiteral("%1%2 %3").arg(longTexts ? "long " : "", greedy ? "greedy" : "chain").arg(width);
+                    QTest::newRow(qPrintable(name)) << width << 300 << longTexts << greedy;
+                }
+    }
+    void waterfallNothingElided() {
+        QFETCH(int, width);
+        QFETCH(int, height);
+        QFETCH(bool, longTexts);
+        QFETCH(bool, greedy);
+        LongTranslator translator;
+        if (longTexts) QCoreApplication::installTranslator(&translator);
+        SamplerWaterfall waterfall;
+        waterfall.setPanels(greedy ? greedyPanels() : chainPanels());
+        waterfall.resize(width, height);
+        (void)waterfall.grab();
+        const QStringList elided = waterfall.elidedTexts();
+        const QStringList painted = waterfall.paintedTexts();
+        if (longTexts) QCoreApplication::removeTranslator(&translator);
+        QVERIFY2(elided.isEmpty(), qPrintable(elided.join(" | ")));
+        for (int i = 0; i < waterfall.panels().size(); ++i) {
+            const StagePanel& panel = waterfall.panels()[i];
+            // The best token of every panel: its label and its percentage.
+            QVERIFY2(painted.contains(panel.labels[0]), qPrintable(panel.stage));
+            const QString top = QStringLiteral("%1 %").arg(panel.p[0] * 100.0, 0, 'f', panel.p[0] * 100.0 < 9.95 ? 1 : 0);
+            QVERIFY2(painted.contains(top), qPrintable(panel.stage + ": " + top + " not in " + painted.join(" | ")));
+        }
+    }
+
+    // p = 1 fills the bar's whole span: its number goes inside, in a contrasting colour.
+    void waterfallCertainTokenShowsItsNumber() {
+        SamplerWaterfall waterfall;
+        waterfall.setPalette(lightPalette());
+        waterfall.setPanels(greedyPanels());
+        waterfall.resize(900, 260);
+        (void)waterfall.grab();
+        QCOMPARE(waterfall.paintedTexts().count(QStringLiteral("100 %")), 6);
+        QVERIFY2(waterfall.elidedTexts().isEmpty(), qPrintable(waterfall.elidedTexts().join(" | ")));
+        // The raw and penalty panels keep their other tokens' labels and numbers.
+        for (const QString& label : greedyPanels()[0].labels.mid(0, 3)) QCOMPARE(waterfall.paintedTexts().count(label), label == QStringLiteral("\u2423the") ? 6 : 2);
+        QVERIFY(waterfall.paintedTexts().contains(QStringLiteral("< 0.1 %")));
+        QVERIFY(waterfall.paintedTexts().contains(QStringLiteral("\u2423the")));  // one space mark: ␣
+    }
+
+    // Too little height for eight bars: fewer bars, the numbers stay.
+    void waterfallShortShowsFewerBars() {
+        SamplerWaterfall waterfall;
+        waterfall.setPanels(chainPanels());
+        waterfall.resize(900, 150);
+        (void)waterfall.grab();
+        QVERIFY2(waterfall.elidedTexts().isEmpty(), qPrintable(waterfall.elidedTexts().join(" | ")));
+        for (int i = 0; i < 5; ++i)
+            for (const QString& s : waterfall.statTexts(i)) QVERIFY2(waterfall.paintedTexts().contains(s), qPrintable(s));
+        QVERIFY(waterfall.paintedTexts().contains(QStringLiteral("\u2423the").replace(QChar(0x2423), u' ')));
+    }
+
+    void waterfallMassOfInputAndRaw() {
+        QList<StagePanel> panels = chainPanels();
+        panels[3].massKept = 0.804;   // top-k
+        panels[4].massKept = 0.764;   // top-p, given 80.4 % of raw, keeps 95 % of it
+        SamplerWaterfall waterfall;
+        waterfall.setPanels(panels);
+        const QString topP = waterfall.statTexts(4).join(u'\n');
+        QVERIFY2(topP.contains(QStringLiteral("95.0 % of its input")), qPrintable(topP));
+        QVERIFY2(topP.contains(QStringLiteral("76.4 % of raw")), qPrintable(topP));
+        QVERIFY(!waterfall.statTexts(0).join(u' ').contains(QStringLiteral("of raw")));  // raw is the reference
+    }
+
+    void waterfallEntropyUnit() {
+        SamplerWaterfall waterfall;
+        waterfall.setPanels(chainPanels());
+        QCOMPARE(waterfall.entropyUnit(), EntropyUnit::Bits);
+        const QString bits = QStringLiteral("H %1 bits").arg(3.0 / std::log(2.0), 0, 'f', 2);
+        QVERIFY2(waterfall.statTexts(0).contains(bits), qPrintable(waterfall.statTexts(0).join(" | ")));
+        QVERIFY(waterfall.toolTipFor(0).contains(QStringLiteral("entropy")));
+        waterfall.setEntropyUnit(EntropyUnit::Nats);
+        QVERIFY(waterfall.statTexts(0).contains(QStringLiteral("H 3.00 nats")));
+    }
+
+    // Presentation mode: twice the font, thicker lines; at 1920 px nothing is cut.
+    void waterfallDoubleFontFits() {
+        SamplerWaterfall waterfall;
+        QFont big = waterfall.font();
+        big.setPointSizeF(big.pointSizeF() * 2);
+        waterfall.setFont(big);
+        waterfall.setLineScale(2.5);
+        QCOMPARE(waterfall.lineScale(), 2.5);
+        QList<StagePanel> panels = chainPanels();
+        panels << panels[4] << panels[4];
+        panels[5].stage = "min-p";
+        panels[6].stage = "no-repeat-ngram";
+        waterfall.setPanels(panels);
+        waterfall.resize(1920, 640);
+        (void)waterfall.grab();
+        QVERIFY2(waterfall.elidedTexts().isEmpty(), qPrintable(waterfall.elidedTexts().join(" | ")));
+        QVERIFY(waterfall.panelRect(0).width() >= 2 * 100);
+    }
+
+    // --- issue 8: chart ------------------------------------------------------------------
+
+    void chartClearRemovesTokenLabels() {
+        DistributionChart chart;
+        chart.resize(700, 400);
+        QList<DistributionBar> bars = someBars(5);
+        for (int i = 0; i < 5; ++i) bars[i].label = QStringLiteral("word%1").arg(i);
+        chart.setBars(bars);
+        settle(chart);
+        QVERIFY(visibleSceneTexts(chart.scene()).contains(QStringLiteral("word0")));
+        chart.clear();
+        QCoreApplication::processEvents();
+        (void)chart.grab();
+        for (const QString& t : visibleSceneTexts(chart.scene())) QVERIFY2(!t.startsWith(QStringLiteral("word")), qPrintable(t));
+    }
+
+    void chartSpecialTokenLabelShown() {
+        DistributionChart chart;
+        chart.resize(700, 400);
+        QList<DistributionBar> bars = someBars(3);
+        bars[0].label = QStringLiteral("<|im_end|>");
+        bars[1].label = QStringLiteral("a<b&c");
+        chart.setBars(bars);
+        settle(chart);
+        const QStringList texts = visibleSceneTexts(chart.scene());
+        QVERIFY2(texts.contains(QStringLiteral("<|im_end|>")), qPrintable(texts.join(" | ")));
+        QVERIFY(texts.contains(QStringLiteral("a<b&c")));
+    }
+
+    // At T = 0 the temperature stage leaves one token; top-k and top-p are handed one and remove
+    // nothing: no marker at bar 1, a caption that says so. The cut-offs come from the snapshots.
+    void greedyCutoffsDrawNoMarker() {
+        std::vector<dlab::StageSnapshot> stages;
+        const auto snap = [](const char* name, int kept, bool changed) {
+            dlab::StageSnapshot s;
+            s.stage = name;
+            s.kept = kept;
+            s.changed = changed;
+            s.top = {dlab::Candidate{0, 5.0f, 1.0f}};
+            return s;
+        };
+        stages.push_back(snap("temperature", 1, true));
+        stages.push_back(snap("top-k", 1, false));
+        stages.push_back(snap("top-p", 1, false));
+        stages.push_back(snap("min-p", 1, false));
+        const QList<DistributionBar> bars = someBars(10);
+        std::vector<float> logits(10);
+        for (int i = 0; i < 10; ++i) logits[i] = float(std::log(0.5 / (i + 1)));
+        const dlab::LogitSummary raw = dlab::summarizeLogits(logits);
+        const DistributionCutoffs cut = dlab::ui::distributionCutoffs(bars, logits, raw, stages, 40, 0.95f, 0.05f);
+        QCOMPARE(cut.topKKept, 1);
+        QVERIFY(!cut.topKCut && !cut.topPCut && !cut.minPCut);
+        QCOMPARE(cut.minPKept, 1);
+        QCOMPARE(cut.minP, 0.05f);
+        DistributionChart chart;
+        chart.resize(800, 400);
+        chart.setBars(bars, cut);
+        settle(chart);
+        QCOMPARE(chart.topKMarkerX(), -1.0);
+        QCOMPARE(chart.topPMarkerX(), -1.0);
+        QCOMPARE(chart.minPMarkerX(), -1.0);
+        QVERIFY2(chart.caption().contains(QStringLiteral("top-k = 40 removed nothing")), qPrintable(chart.caption()));
+        QVERIFY(chart.caption().contains(QStringLiteral("min-p = 0.05 removed nothing")));
+        QVERIFY2(chart.elidedTexts().isEmpty(), qPrintable(chart.elidedTexts().join(" | ")));
+    }
+
+    void minPMarkerFromSnapshots() {
+        std::vector<dlab::StageSnapshot> stages(2);
+        stages[0].stage = "top-k";
+        stages[0].kept = 40;
+        stages[0].changed = true;
+        stages[1].stage = "min-p";
+        stages[1].kept = 3;
+        stages[1].changed = true;
+        std::vector<float> logits(10, 0.0f);
+        const dlab::LogitSummary raw = dlab::summarizeLogits(logits);
+        const DistributionCutoffs cut = dlab::ui::distributionCutoffs(someBars(10), logits, raw, stages, 40, 1.0f, 0.2f);
+        QCOMPARE(cut.minPKept, 3);
+        QVERIFY(cut.minPCut);
+        DistributionChart chart;
+        chart.resize(800, 400);
+        chart.setBars(someBars(10), cut);
+        settle(chart);
+        QCOMPARE(chart.minPMarkerX(), 2.5);
+        QCOMPARE(chart.minPLabelText(), QStringLiteral("min-p = 0.2"));
+        QVERIFY(chart.caption().contains(QStringLiteral("top-k keeps 40 tokens")));
+    }
+
+    void topPBeyondBarsIsLabelled() {
+        DistributionChart chart;
+        DistributionCutoffs cut;
+        for (int i = 0; i < 20; ++i) cut.cumulative << 0.04 * (i + 1);
+        cut.topP = 0.95;
+        cut.topPKept = 57;
+        cut.topPCut = true;
+        chart.resize(800, 400);
+        chart.setBars(someBars(20), cut);
+        settle(chart);
+        QCOMPARE(chart.topPMarkerX(), -1.0);
+        QCOMPARE(chart.topPLevel(), 0.95);
+        QCOMPARE(chart.topPLabelText(), QStringLiteral("top-p = 0.95"));
+    }
+
+    // The chart inside a 1024 px window, with every note at once: the caption wraps instead of
+    // leaving the chart on the left, the axis titles are whole (or their short form).
+    void chartNarrowNothingElided_data() {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("bars");
+        QTest::addColumn<double>("fontScale");
+        QTest::newRow("1024 window, 20 bars") << 560 << 20 << 1.0;
+        QTest::newRow("1024 window, 5 bars") << 560 << 5 << 1.0;
+        QTest::newRow("1920 projector, 2x font, 20 bars") << 1300 << 20 << 2.0;
+        QTest::newRow("1600 window, 30 bars") << 1100 << 30 << 1.0;
+    }
+    void chartNarrowNothingElided() {
+        QFETCH(int, width);
+        QFETCH(int, bars);
+        QFETCH(double, fontScale);
+        DistributionChart chart;
+        QFont f = chart.font();
+        f.setPointSizeF(f.pointSizeF() * fontScale);
+        chart.setFont(f);
+        chart.setLineScale(fontScale);
+        DistributionCutoffs cut;
+        for (int i = 0; i < bars; ++i) cut.cumulative << std::min(1.0, 0.01 * (i + 1));
+        cut.topK = 400;
+        cut.topKKept = 400;
+        cut.topKCut = true;
+        cut.topP = 0.95;
+        cut.topPKept = 300;
+        cut.topPCut = true;
+        cut.minP = 0.05;
+        cut.minPKept = 2;
+        cut.minPCut = false;
+        QList<DistributionBar> b;
+        for (int i = 0; i < bars; ++i) b << DistributionBar{i, QStringLiteral("\u2423tok%1").arg(i), 0.3 / (i + 1), 0.3 / (i + 1), false};
+        chart.resize(width, int(340 * fontScale));
+        chart.setBars(b, cut);
+        settle(chart);
+        QVERIFY2(chart.elidedTexts().isEmpty(), qPrintable(chart.elidedTexts().join(" | ")));
+        const QStringList texts = visibleSceneTexts(chart.scene());
+        int shown = 0;
+        for (const auto& bar : b) shown += texts.contains(bar.label);
+        QVERIFY2(shown == bars, qPrintable(QStringLiteral("%1 of %2 token labels shown").arg(shown).arg(bars)));
+        // The caption starts inside the chart.
+        for (QGraphicsItem* item : chart.scene()->items())
+            if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item); t && t->isVisible() && t->text().contains("keeps"))
+                QVERIFY(t->sceneBoundingRect().left() >= 0 && t->sceneBoundingRect().right() <= width);
+        shot(chart, QStringLiteral("chart-%1-%2").arg(width).arg(bars));
+    }
+
+    void chartLogScale() {
+        DistributionChart chart;
+        chart.resize(700, 400);
+        chart.setBars(someBars(10));
+        chart.setLogScale(true);
+        QVERIFY(chart.logScale());
+        QBarSeries* series = barSeriesOf(chart);
+        QCategoryAxis* axis = nullptr;
+        for (QAbstractAxis* a : series->attachedAxes())
+            if (auto* l = qobject_cast<QCategoryAxis*>(a)) axis = l;
+        QVERIFY(axis);
+        QVERIFY(axis->isVisible());
+        // someBars' smallest p is 0.05: the floor is the power of ten below it, labels per decade.
+        QCOMPARE(chart.logFloor(), 0.01);
+        QCOMPARE(axis->categoriesLabels(), (QStringList{"0.01", "0.1", "1"}));
+        // Bar heights are decades above the floor; removed tokens (p = 0) sit on it with no height.
+        const QList<DistributionBar> bars = someBars(10);
+        for (int i = 0; i < 10; ++i) QVERIFY(std::abs(series->barSets()[0]->at(i) - std::log10(bars[i].before / 0.01)) < 1e-9);
+        QCOMPARE(series->barSets()[1]->at(9), 0.0);
+        settle(chart);
+        QVERIFY(visibleSceneTexts(chart.scene()).contains(QStringLiteral("0.1")));
+        QVERIFY2(chart.elidedTexts().isEmpty(), qPrintable(chart.elidedTexts().join(" | ")));
+        chart.setLogScale(false);
+        QCOMPARE(series->barSets()[1]->at(9), 0.0);
+        QCOMPARE(series->barSets()[0]->at(0), 0.5);
+    }
+
+    // QChartView makes a chart of its own; replacing it orphaned it. Every QObject the chart
+    // creates must go with it.
+    void chartLeavesNoObjectBehind() {
+        static QSet<QObject*>* live = nullptr;
+        QSet<QObject*> objects;
+        live = &objects;
+        const quintptr oldAdd = qtHookData[3], oldRemove = qtHookData[4];
+        qtHookData[3] = reinterpret_cast<quintptr>(+[](QObject* o) { if (live) live->insert(o); });
+        qtHookData[4] = reinterpret_cast<quintptr>(+[](QObject* o) { if (live) live->remove(o); });
+        {
+            DistributionChart chart;
+            chart.setBars(someBars(5));
+        }
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+        qtHookData[3] = oldAdd;
+        qtHookData[4] = oldRemove;
+        live = nullptr;
+        QStringList left;
+        // QGraphicsView's gesture objects belong to the application's gesture manager, which
+        // keeps them for reuse: not the chart's.
+        for (QObject* o : std::as_const(objects))
+            if (qobject_cast<QGesture*>(o)) objects.remove(o);
+        for (QObject* o : objects) left << QString::fromLatin1(o->metaObject()->className());
+        QVERIFY2(!left.contains(QStringLiteral("QChart")), qPrintable(left.join(", ")));
+        QVERIFY2(objects.isEmpty(), qPrintable(left.join(", ")));
+    }
+
+    // --- issue 8: token strip --------------------------------------------------------------
+
+    // In a scroll area the strip scrolls by whole rows: at the end the last row is whole, and
+    // anywhere no row is cut at the top (light and dark, viewport heights off the row pitch).
+    void stripRowsAlignToViewport_data() {
+        QTest::addColumn<bool>("dark");
+        QTest::addColumn<int>("height");
+        for (bool dark : {false, true})
+            for (int h : {97, 151, 203}) QTest::newRow(qPrintable(QStringLiteral("%1 %2").arg(dark ? "dark" : "light").arg(h))) << dark << h;
+    }
+    void stripRowsAlignToViewport() {
+        QFETCH(bool, dark);
+        QFETCH(int, height);
+        QScrollArea area;
+        area.setWidgetResizable(true);
+        auto* strip = new TokenStrip;
+        area.setWidget(strip);
+        area.setPalette(dark ? darkPalette() : lightPalette());
+        area.resize(420, height);
+        strip->setTokens(prose(400));
+        settle(area);
+        QScrollBar* bar = area.verticalScrollBar();
+        QVERIFY(bar->maximum() > 0);
+        const int view = area.viewport()->height();
+        const QColor base = area.viewport()->palette().color(area.viewport()->backgroundRole());
+        const auto checkWhole = [&] {
+            const QImage image = area.viewport()->grab().toImage();
+            for (int i = 0; i < strip->tokens().size(); ++i) {
+                const QRect r = strip->tokenRect(i).translated(0, -bar->value());
+                if (r.bottom() < 0 || r.top() >= view) continue;
+                // Nothing of a row shows above the viewport's top edge.
+                QVERIFY2(r.top() >= 0, qPrintable(QStringLiteral("chip %1 at %2..%3 (scrolled %4)").arg(i).arg(r.top()).arg(r.bottom()).arg(bar->value())));
+                // A row the bottom edge cuts is left blank, not drawn in half.
+                if (r.bottom() >= view) {
+                    const QRect seen = r.intersected(QRect(0, 0, image.width(), view));
+                    QVERIFY2(inkPixels(image, seen, base) == 0 && distance(image.pixelColor(seen.center()), base) < 0.02,
+                             qPrintable(QStringLiteral("chip %1 drawn cut at %2..%3 of %4").arg(i).arg(r.top()).arg(r.bottom()).arg(view)));
+                }
+            }
+        };
+        bar->setValue(bar->maximum());
+        QCoreApplication::processEvents();
+        checkWhole();
+        const QRect last = strip->tokenRect(int(strip->tokens().size()) - 1).translated(0, -bar->value());
+        QVERIFY(last.bottom() < view);
+        for (int v : {1, 37, bar->maximum() / 2 + 3}) {
+            bar->setValue(v);
+            QCoreApplication::processEvents();
+            checkWhole();
+        }
+        QCOMPARE(bar->singleStep(), strip->rowPitch());
+        shot(area, QStringLiteral("strip-%1-%2").arg(dark ? "dark" : "light").arg(height));
+    }
+
+    void stripPrefersSeveralRows() {
+        TokenStrip strip;
+        QVERIFY(strip.sizeHint().height() >= 6 * strip.rowPitch() - 4);
+        strip.setPreferredRows(10);
+        QVERIFY(strip.sizeHint().height() >= 10 * strip.rowPitch() - 4);
+        QFont big = strip.font();
+        big.setPointSizeF(big.pointSizeF() * 2);
+        const int before = strip.rowPitch();
+        strip.setFont(big);
+        QVERIFY(strip.rowPitch() > 1.6 * before);
+    }
+
+    // Words read as words: the chips of " ad" + "ored" touch, no gap between them.
+    void stripTokensRunOn() {
+        TokenStrip strip;
+        strip.resize(600, 200);
+        strip.setTokens(withPrompt(8));
+        const int n = int(strip.tokens().size());
+        const QRect ad = strip.tokenRect(n - 2), ored = strip.tokenRect(n - 1);
+        QCOMPARE(ored.top(), ad.top());
+        QCOMPARE(ored.left(), ad.right() + 1);
+        const QFontMetrics fm(strip.font());
+        QCOMPARE(ored.width(), fm.horizontalAdvance(QStringLiteral("ored")));
+    }
+
+    void stripShowsIdsAndSpecialTokens() {
+        TokenStrip strip;
+        strip.setPalette(lightPalette());
+        strip.resize(600, 200);
+        strip.setTokens(withPrompt(4));
+        const int plainHeight = strip.tokenRect(0).height();
+        const QRect special = strip.tokenRect(0);
+        // The special token is framed: ink along its left edge, top to bottom.
+        const QImage image = strip.grab().toImage();
+        int framed = 0;
+        for (int y = special.top(); y <= special.bottom(); ++y)
+            if (distance(image.pixelColor(special.left(), y), strip.backgroundFor(1.0)) > 0.3) ++framed;
+        QVERIFY2(framed >= special.height() - 2, qPrintable(QString::number(framed)));
+        strip.setShowIds(true);
+        QVERIFY(strip.showIds());
+        QVERIFY(strip.tokenRect(1).height() > plainHeight);
+        QFont idFont = strip.font();
+        idFont.setPointSizeF(idFont.pointSizeF() * 0.8);
+        QVERIFY(strip.tokenRect(1).width() >= QFontMetrics(idFont).horizontalAdvance(QStringLiteral("882")));
+        strip.setLineScale(3.0);
+        QCOMPARE(strip.lineScale(), 3.0);
+        shot(strip, QStringLiteral("strip-ids"));
+    }
+
+    void legendShowsTheRamp_data() {
+        QTest::addColumn<bool>("dark");
+        QTest::newRow("light") << false;
+        QTest::newRow("dark") << true;
+    }
+    void legendShowsTheRamp() {
+        QFETCH(bool, dark);
+        ProbabilityLegend legend;
+        legend.setPalette(dark ? darkPalette() : lightPalette());
+        legend.resize(legend.sizeHint());
+        const QImage image = legend.grab().toImage();
+        QVERIFY(!legend.elided());
+        // Somewhere the ramp's ends appear: the colours of p = 0 and p = 1 chips.
+        const auto found = [&](const QColor& c) {
+            for (int x = 0; x < image.width(); ++x)
+                if (distance(image.pixelColor(x, image.height() / 2), c) < 0.03) return true;
+            return false;
+        };
+        QVERIFY(found(TokenStrip::backgroundFor(0.02, legend.palette())));
+        QVERIFY(found(TokenStrip::backgroundFor(0.98, legend.palette())));
+        QVERIFY(legend.toolTip().contains(QStringLiteral("probable")));
+        shot(legend, QStringLiteral("legend-%1").arg(dark ? "dark" : "light"));
+    }
+
+    void textLineFollowsFont() {
+        TextLine line;
+        line.setText(QStringLiteral("Step 4 with these settings would choose \u201c the\u201d (p = 0.412); 17 tokens kept"));
+        const int before = line.sizeHint().height();
+        QFont big = line.font();
+        big.setPointSizeF(big.pointSizeF() * 2);
+        line.setFont(big);
+        QVERIFY(line.sizeHint().height() > 1.6 * before);
+        line.resize(1920, line.sizeHint().height());
+        (void)line.grab();
+        QVERIFY(!line.elided());
+        line.resize(120, line.sizeHint().height());
+        (void)line.grab();
+        QVERIFY(line.elided());
+    }
+
+    // Screenshots of the waterfall for people (DLAB_WIDGET_SHOTS); asserts only that it paints.
+    void waterfallScreenshots_data() {
+        QTest::addColumn<bool>("dark");
+        QTest::addColumn<int>("width");
+        for (bool dark : {false, true})
+            for (int w : {560, 1400}) QTest::newRow(qPrintable(QStringLiteral("%1 %2").arg(dark ? "dark" : "light").arg(w))) << dark << w;
+    }
+    void waterfallScreenshots() {
+        QFETCH(bool, dark);
+        QFETCH(int, width);
+        SamplerWaterfall waterfall;
+        waterfall.setPalette(dark ? darkPalette() : lightPalette());
+        QList<StagePanel> panels = chainPanels();
+        panels[0].labels[0] = QStringLiteral("\u2423the");
+        panels << greedyPanels()[0];
+        waterfall.setPanels(panels);
+        waterfall.resize(width, 300);
+        (void)waterfall.grab();
+        QVERIFY2(waterfall.elidedTexts().isEmpty(), qPrintable(waterfall.elidedTexts().join(" | ")));
+        shot(waterfall, QStringLiteral("waterfall-%1-%2").arg(dark ? "dark" : "light").arg(width));
+        DistributionChart chart;
+        chart.setPalette(dark ? darkPalette() : lightPalette());
+        DistributionCutoffs cut;
+        for (int i = 0; i < 20; ++i) cut.cumulative << std::min(1.0, 0.09 * (i + 1));
+        cut.topK = 40; cut.topKKept = 40; cut.topKCut = true;
+        cut.topP = 0.9; cut.topPKept = 9; cut.topPCut = true;
+        cut.minP = 0.05; cut.minPKept = 6; cut.minPCut = true;
+        QList<DistributionBar> bars = someBars(20);
+        bars[0].label = QStringLiteral("<|im_end|>");
+        chart.resize(width, 360);
+        chart.setBars(bars, cut);
+        settle(chart);
+        shot(chart, QStringLiteral("chart-%1-%2").arg(dark ? "dark" : "light").arg(width));
+        chart.setLogScale(true);
+        settle(chart);
+        shot(chart, QStringLiteral("chart-log-%1-%2").arg(dark ? "dark" : "light").arg(width));
     }
 };
 

@@ -151,16 +151,25 @@ QList<widgets::DistributionBar> distributionBars(const Tokenizer& tok, std::span
 
 widgets::DistributionCutoffs distributionCutoffs(const QList<widgets::DistributionBar>& bars, std::span<const float> rawLogits,
                                                  const LogitSummary& raw, const std::vector<StageSnapshot>& stages,
-                                                 int topK, float topP) {
+                                                 int topK, float topP, float minP) {
     widgets::DistributionCutoffs c;
     c.topK = topK;
     c.topP = topP;
+    c.minP = minP;
     const StageSnapshot* enteringTopP = nullptr;  // null: top-p sees the raw distribution
     bool topPFound = false;
     for (size_t i = 0; i < stages.size(); ++i) {
-        if (stages[i].stage == "top-k") c.topKKept = stages[i].kept;
+        if (stages[i].stage == "top-k") {
+            c.topKKept = stages[i].kept;
+            c.topKCut = stages[i].changed;
+        }
+        if (stages[i].stage == "min-p") {
+            c.minPKept = stages[i].kept;
+            c.minPCut = stages[i].changed;
+        }
         if (stages[i].stage == "top-p") {
             c.topPKept = stages[i].kept;
+            c.topPCut = stages[i].changed;
             topPFound = true;
             enteringTopP = i > 0 ? &stages[i - 1] : nullptr;
         }

@@ -45,9 +45,11 @@ QList<widgets::DistributionBar> distributionBars(const Tokenizer& tok, std::span
                                                  std::span<const int> top, int n);
 
 // The cumulative line (over `bars`, under the distribution entering the top-p stage) and the
-// top-k / top-p survivor counts of this step.
+// top-k / top-p / min-p survivor counts of this step, with whether each stage removed tokens
+// (its snapshot's `changed`: at T = 0 the temperature stage leaves one token and the cut-offs
+// after it remove nothing).
 widgets::DistributionCutoffs distributionCutoffs(const QList<widgets::DistributionBar>& bars, std::span<const float> rawLogits,
                                                  const LogitSummary& raw, const std::vector<StageSnapshot>& stages,
-                                                 int topK, float topP);
+                                                 int topK, float topP, float minP = 0.0f);
 
 }  // namespace dlab::ui

@@ -8,6 +8,10 @@
 #include <QGraphicsSimpleTextItem>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QCategoryAxis>
+#include <QResizeEvent>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
 #include <QLocale>
 #include <QPainter>
 #include <QValueAxis>
@@ -25,6 +29,7 @@ struct ChartColours {
     QColor before, after, beforeRemoved, afterRemoved;
     QColor cumulative;   // the line and the top-p marks: one colour, they belong together
     QColor topK;
+    QColor minP;
     QColor labelBacking;  // roughly the theme's plot background, so labels read over line and bars
 };
 
@@ -32,11 +37,18 @@ ChartColours coloursFor(const QPalette& pal) {
     if (isDark(pal))
         return {QColor(0x4f, 0x6d, 0x92), QColor(0x5d, 0xad, 0xe2), QColor(0x4a, 0x4a, 0x4a),
                 QColor(0x6a, 0x6a, 0x6a), QColor(0xff, 0xa0, 0x40), QColor(0xc8, 0xa8, 0xff),
-                QColor(0x26, 0x28, 0x30, 220)};
+                QColor(0x7c, 0xd9, 0x8a), QColor(0x26, 0x28, 0x30, 220)};
     return {QColor(0x9c, 0xb8, 0xd9), QColor(0x1f, 0x5f, 0xa8), QColor(0xd0, 0xd0, 0xd0),
             QColor(0xa0, 0xa0, 0xa0), QColor(0xd9, 0x5f, 0x0e), QColor(0x6a, 0x3d, 0x9a),
-            QColor(0xff, 0xff, 0xff, 220)};
+            QColor(0x1b, 0x7f, 0x3b), QColor(0xff, 0xff, 0xff, 220)};
 }
+
+// Text Qt Charts (or a font fallback) shortened: it marks truncation with an ellipsis.
+bool looksElided(const QString& text) {
+    return text.contains(QChar(0x2026)) || text.contains(QLatin1String("..."));
+}
+
+constexpr double kLogFloorMin = 1e-8;
 
 }  // namespace
 
@@ -61,7 +73,8 @@ QLineSeries* DistributionChart::makeOverlaySeries() {
 }
 
 DistributionChart::DistributionChart(QWidget* parent) : QChartView(parent) {
-    auto* chart = new QChart;
+    // The chart QChartView made for itself: replacing it with setChart() would orphan it (leak).
+    QChart* chart = this->chart();
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart->setAnimationOptions(QChart::NoAnimation);
 
@@ -70,6 +83,7 @@ DistributionChart::DistributionChart(QWidget* parent) : QChartView(parent) {
     series_ = new QBarSeries;
     series_->append(beforeSet_);
     series_->append(afterSet_);
+    series_->setBarWidth(0.8);  // 50 bars at 1024 px still get a few pixels each
     chart->addSeries(series_);
 
     axisX_ = new QBarCategoryAxis;
@@ -79,8 +93,12 @@ DistributionChart::DistributionChart(QWidget* parent) : QChartView(parent) {
     axisY_ = new QValueAxis;
     axisY_->setRange(0.0, 1.0);
     axisY_->setLabelFormat("%.2f");
+    logAxisY_ = new QCategoryAxis;
+    logAxisY_->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    logAxisY_->setVisible(false);
     chart->addAxis(axisX_, Qt::AlignBottom);
     chart->addAxis(axisY_, Qt::AlignLeft);
+    chart->addAxis(logAxisY_, Qt::AlignLeft);
     series_->attachAxis(axisX_);
     series_->attachAxis(axisY_);
 
@@ -100,9 +118,10 @@ DistributionChart::DistributionChart(QWidget* parent) : QChartView(parent) {
     topKMarker_ = makeOverlaySeries();
     topPMarker_ = makeOverlaySeries();
     topPLevelLine_ = makeOverlaySeries();
+    minPMarker_ = makeOverlaySeries();
     // Markers with no points draw nothing; they stay "visible" because hiding a series re-shows
     // its legend entry when it comes back, and markers have no legend entry.
-    for (QLineSeries* s : {cumulative_, topKMarker_, topPMarker_, topPLevelLine_}) {
+    for (QLineSeries* s : {cumulative_, topKMarker_, topPMarker_, topPLevelLine_, minPMarker_}) {
         chart->addSeries(s);
         s->attachAxis(overlayX_);
         s->attachAxis(cumulativeAxis_);
@@ -112,43 +131,75 @@ DistributionChart::DistributionChart(QWidget* parent) : QChartView(parent) {
 
     topKLabel_ = new MarkerLabel(chart);
     topPLabel_ = new MarkerLabel(chart);
-    // The "beyond the bars shown" note is a plain text item above the plot's right end, not part
-    // of the title: changing a chart title re-lays out the whole chart (~4 ms per slider move).
+    minPLabel_ = new MarkerLabel(chart);
+    // The caption (notes on cuts beyond the bars shown, stages that removed nothing) is a plain
+    // text item in room reserved above the title, not part of the title: changing a chart title
+    // re-lays out the whole chart (~4 ms per slider move).
     captionLabel_ = new MarkerLabel(chart);
     captionLabel_->setZValue(1e6);
     captionLabel_->hide();
-    // A line of room between the title and the plot for it, reserved once (no relayout per note).
-    QMargins margins = chart->margins();
-    margins.setTop(margins.top() + QFontMetrics(captionLabel_->font()).height() + 2);
-    chart->setMargins(margins);
-    topKLabel_->setZValue(1e6);  // above the series' items, whose z values Qt Charts picks
-    topPLabel_->setZValue(1e6);
-    topKLabel_->hide();
-    topPLabel_->hide();
-    // Labels live in scene coordinates, so they follow the plot area whenever the chart re-lays out.
-    connect(chart, &QChart::plotAreaChanged, this, [this] { placeMarkerLabels(); });
+    baseTopMargin_ = chart->margins().top();
+    for (MarkerLabel* l : {topKLabel_, topPLabel_, minPLabel_}) {
+        l->setZValue(1e6);  // above the series' items, whose z values Qt Charts picks
+        l->hide();
+    }
+    // Labels live in chart coordinates, so they follow the plot area whenever the chart re-lays out.
+    connect(chart, &QChart::plotAreaChanged, this, [this] {
+        applyAxisTitles();
+        fitCategoryFont();
+        placeMarkerLabels();
+    });
 
-    setChart(chart);
     setRenderHint(QPainter::Antialiasing);
     setMinimumHeight(260);
     applyTheme();
     applyTexts();
 }
 
+void DistributionChart::setLogScale(bool on) {
+    if (on == log_) return;
+    log_ = on;
+    series_->detachAxis(on ? static_cast<QAbstractAxis*>(axisY_) : static_cast<QAbstractAxis*>(logAxisY_));
+    series_->attachAxis(on ? static_cast<QAbstractAxis*>(logAxisY_) : static_cast<QAbstractAxis*>(axisY_));
+    axisY_->setVisible(!on);
+    logAxisY_->setVisible(on);
+    const QList<DistributionBar> bars = bars_;
+    const DistributionCutoffs cutoffs = cutoffs_;
+    beforeSet_->remove(0, beforeSet_->count());  // values are transformed per scale: set them anew
+    afterSet_->remove(0, afterSet_->count());
+    setBars(bars, cutoffs);
+}
+
+void DistributionChart::setLineScale(double scale) {
+    scale = std::clamp(scale, 0.5, 6.0);
+    if (scale == lineScale_) return;
+    lineScale_ = scale;
+    applyPens();
+}
+
 void DistributionChart::setBars(const QList<DistributionBar>& bars, const DistributionCutoffs& cutoffs) {
     bars_ = bars;
     cutoffs_ = cutoffs;
+    double top = 0.0, smallest = 1.0;
+    for (const auto& b : bars) {
+        top = std::max({top, b.before, b.after});
+        for (double p : {b.before, b.after})
+            if (p > 0.0) smallest = std::min(smallest, p);
+    }
+    // Log scale: a floor at the power of ten below the smallest p shown; p = 0 (removed) sits on it.
+    const double floor =
+        std::max(kLogFloorMin, std::pow(10.0, std::floor(std::log10(std::max(smallest, kLogFloorMin)))));
+    const auto value = [&](double p) { return log_ ? std::log10(std::max(p, floor) / floor) : p; };
     QList<qreal> before, after;
     QStringList categories;
-    double top = 0.0;
     for (const auto& b : bars) {
-        before << b.before;
-        after << b.after;
+        before << value(b.before);
+        after << value(b.after);
+        // Axis labels are rich text: "<|im_end|>" would vanish as an unknown tag.
+        QString label = b.label.toHtmlEscaped();
         // Categories must be unique: two tokens may print alike ("\n" pieces, byte tokens).
-        QString label = b.label;
         while (categories.contains(label)) label += QChar(0x200B);
         categories << label;
-        top = std::max({top, b.before, b.after});
     }
     // A slider move re-samples the same step: same tokens, new "after" values. Then only the
     // values change: the category labels (rich-text items, the costly part of a chart update)
@@ -164,7 +215,11 @@ void DistributionChart::setBars(const QList<DistributionBar>& bars, const Distri
         afterSet_->remove(0, afterSet_->count());
         beforeSet_->append(before);
         afterSet_->append(after);
-        axisX_->setCategories(categories);
+        // setCategories({}) appends nothing and signals nothing: the old labels would stay drawn.
+        // Qt Charts also keeps the old label items of an emptied axis on screen: hide them.
+        if (categories.isEmpty()) axisX_->clear();
+        else axisX_->setCategories(categories);
+        axisX_->setLabelsVisible(!categories.isEmpty());
     }
     QList<int> removed;
     for (int i = 0; i < bars.size(); ++i)
@@ -176,15 +231,26 @@ void DistributionChart::setBars(const QList<DistributionBar>& bars, const Distri
         afterSet_->selectBars(removed);
         removed_ = removed;
     }
-    // A few fixed scales: a new range re-lays out the axis and its labels, the costly part.
-    double yMax = 1.0;
-    for (double scale : {0.05, 0.1, 0.2, 0.3, 0.5, 0.75})
-        if (top > 0.0 && top * 1.05 <= scale) { yMax = scale; break; }
-    if (axisY_->max() != yMax || axisY_->min() != 0.0) {
-        axisY_->setRange(0.0, yMax);
-        // Round tick values for each scale (0.3 -> 0, 0.1, 0.2, 0.3; not 0.075 steps).
-        const int ticks = yMax == 0.05 ? 6 : yMax == 0.3 || yMax == 0.75 ? 4 : yMax == 0.5 ? 6 : 5;
-        axisY_->setTickCount(ticks);
+    if (log_) {
+        const int decades = int(std::lround(-std::log10(floor)));
+        if (floor != logFloor_ || logAxisY_->count() != decades + 1) {
+            logFloor_ = floor;
+            for (const QString& label : logAxisY_->categoriesLabels()) logAxisY_->remove(label);
+            for (int d = 0; d <= decades; ++d)
+                logAxisY_->append(locale().toString(floor * std::pow(10.0, d), 'g', 1), d);
+            logAxisY_->setRange(0.0, std::max(1, decades));
+        }
+    } else {
+        // A few fixed scales: a new range re-lays out the axis and its labels, the costly part.
+        double yMax = 1.0;
+        for (double scale : {0.05, 0.1, 0.2, 0.3, 0.5, 0.75})
+            if (top > 0.0 && top * 1.05 <= scale) { yMax = scale; break; }
+        if (axisY_->max() != yMax || axisY_->min() != 0.0) {
+            axisY_->setRange(0.0, yMax);
+            // Round tick values for each scale (0.3 -> 0, 0.1, 0.2, 0.3; not 0.075 steps).
+            const int ticks = yMax == 0.05 ? 6 : yMax == 0.3 || yMax == 0.75 ? 4 : yMax == 0.5 ? 6 : 5;
+            axisY_->setTickCount(ticks);
+        }
     }
     updateCutoffs();
 }
@@ -202,19 +268,27 @@ void DistributionChart::updateCutoffs() {
     cumulative_->setVisible(!points.isEmpty());
     cumulativeAxis_->setVisible(!points.isEmpty());
 
-    // A marker sits between the last kept bar and the first cut one; kept == n puts it on the
-    // right edge (everything shown survived), kept > n is reported in the caption instead.
-    QStringList beyond;
-    auto placeMarker = [&](QLineSeries* marker, bool active, int kept, const QString& beyondNote) -> qreal {
-        const bool inside = active && kept >= 1 && kept <= n;
-        if (active && kept > n && n > 0) beyond << beyondNote;
+    // A marker sits between the last kept bar and the first cut one, and only where the stage
+    // removed tokens: at T = 0 top-k is handed one token and keeps it, which is no cut at bar 1.
+    // kept == n puts it on the right edge, kept > n is reported in the caption instead.
+    QStringList notes;
+    auto placeMarker = [&](QLineSeries* marker, bool active, bool cut, int kept, const QString& setting,
+                           const QString& beyondNote) -> qreal {
+        const bool inside = active && cut && kept >= 1 && kept <= n && n > 0;
+        if (active && !cut && n > 0) notes << tr("%1 removed nothing").arg(setting);
+        else if (active && kept > n && n > 0) notes << beyondNote;
         marker->replace(inside ? QList<QPointF>{{kept - 0.5, 0.0}, {kept - 0.5, 1.0}} : QList<QPointF>{});
         return inside ? kept - 0.5 : -1.0;
     };
-    topKX_ = placeMarker(topKMarker_, c.topK > 0 && c.topKKept >= 0, c.topKKept,
+    topKX_ = placeMarker(topKMarker_, c.topK > 0 && c.topKKept >= 0, c.topKCut, c.topKKept,
+                         tr("top-k = %1").arg(c.topK),
                          tr("top-k keeps %n tokens (beyond the %1 shown)", "", c.topKKept).arg(n));
-    topPX_ = placeMarker(topPMarker_, c.topP < 1.0 && c.topPKept >= 0, c.topPKept,
+    topPX_ = placeMarker(topPMarker_, c.topP < 1.0 && c.topPKept >= 0, c.topPCut, c.topPKept,
+                         tr("top-p = %1").arg(locale().toString(c.topP, 'g', 3)),
                          tr("top-p keeps %n tokens (beyond the %1 shown)", "", c.topPKept).arg(n));
+    minPX_ = placeMarker(minPMarker_, c.minP > 0.0 && c.minPKept >= 0, c.minPCut, c.minPKept,
+                         tr("min-p = %1").arg(locale().toString(c.minP, 'g', 3)),
+                         tr("min-p keeps %n tokens (beyond the %1 shown)", "", c.minPKept).arg(n));
 
     // The level only reads against the cumulative line: where the line crosses it, top-p cuts.
     const bool level = c.topP < 1.0 && !points.isEmpty();
@@ -222,38 +296,115 @@ void DistributionChart::updateCutoffs() {
     topPLevelLine_->replace(level ? QList<QPointF>{{-0.5, c.topP}, {std::max(n, 1) - 0.5, c.topP}}
                                   : QList<QPointF>{});
 
-    caption_ = beyond.join(QStringLiteral("; "));
+    notes_ = notes;
+    caption_ = notes.join(QStringLiteral("; "));
+    fitCategoryFont();
     applyTexts();
+    layoutCaption();
     placeMarkerLabels();
+}
+
+QString DistributionChart::topKLabelText() const { return topKLabel_->isVisible() ? topKLabel_->text() : QString(); }
+QString DistributionChart::topPLabelText() const { return topPLabel_->isVisible() ? topPLabel_->text() : QString(); }
+QString DistributionChart::minPLabelText() const { return minPLabel_->isVisible() ? minPLabel_->text() : QString(); }
+
+void DistributionChart::layoutCaption() {
+    // The notes packed into lines no wider than the chart (each note whole, " · " between);
+    // a note wider than the chart alone is elided. The lines reserved above the title follow the
+    // count, which changes rarely (a relayout only then).
+    QChart* chart = this->chart();
+    const QFontMetrics fm(captionLabel_->font());
+    const QMargins margins = chart->margins();
+    const int width = std::max(40, int(chart->size().width()) - margins.left() - margins.right() - 8);
+    ownElided_.clear();
+    QStringList lines;
+    const QString sep = QStringLiteral(" \u00b7 ");
+    for (const QString& note : notes_) {
+        QString n = note;
+        if (fm.horizontalAdvance(n) > width) {
+            ownElided_ << n;
+            n = fm.elidedText(n, Qt::ElideRight, width);
+        }
+        if (!lines.isEmpty() && fm.horizontalAdvance(lines.last() + sep + n) <= width) lines.last() += sep + n;
+        else lines << n;
+    }
+    const QString text = lines.join(u'\n');
+    if (captionLabel_->text() != text) captionLabel_->setText(text);
+    const int wanted = std::max<int>(1, int(lines.size()));
+    const int reserve = wanted * fm.lineSpacing() + 2;
+    if (margins.top() != baseTopMargin_ + reserve) {
+        captionLines_ = wanted;
+        QMargins m = margins;
+        m.setTop(baseTopMargin_ + reserve);
+        chart->setMargins(m);
+    }
 }
 
 void DistributionChart::placeMarkerLabels() {
     QChart* chart = this->chart();
     const QRectF plot = chart->plotArea();
-    auto place = [&](MarkerLabel* label, QLineSeries* marker, qreal x, int row) {
+    int row = 0;
+    auto place = [&](MarkerLabel* label, QLineSeries* marker, qreal x) {
         if (x < 0.0 || plot.isEmpty()) {
             label->hide();
             return;
         }
         const QPointF top = chart->mapToPosition(QPointF(x, 1.0), marker);
         const QRectF box = label->boundingRect();
-        // Right of the line unless that leaves the plot; the two labels stack when markers coincide.
+        // Right of the line unless that leaves the plot; labels stack when markers coincide.
         qreal left = top.x() + 4;
         if (left + box.width() > plot.right()) left = top.x() - 4 - box.width();
-        label->setPos(left, plot.top() + 3 + row * (box.height() + 1));
+        label->setPos(std::max(plot.left(), left), plot.top() + 3 + row * (box.height() + 1));
         label->show();
+        ++row;
     };
-    place(topKLabel_, topKMarker_, topKX_, 0);
-    place(topPLabel_, topPMarker_, topPX_, 1);
+    place(topKLabel_, topKMarker_, topKX_);
+    place(topPLabel_, topPMarker_, topPX_);
+    place(minPLabel_, minPMarker_, minPX_);
+    // A top-p cut beyond the bars (or none at all) still draws its level line: label it there.
+    if (topPX_ < 0.0 && topPLevel_ >= 0.0 && !plot.isEmpty()) {
+        const QPointF end = chart->mapToPosition(QPointF(std::max<qsizetype>(bars_.size(), 1) - 0.5, topPLevel_),
+                                                 topPLevelLine_);
+        const QRectF box = topPLabel_->boundingRect();
+        topPLabel_->setPos(end.x() - box.width() - 2, std::max(plot.top(), end.y() - box.height() - 1));
+        topPLabel_->show();
+    }
     if (caption_.isEmpty() || plot.isEmpty()) {
         captionLabel_->hide();
     } else {
-        const QRectF box = captionLabel_->boundingRect();
-        // In the line reserved above the title (see the constructor), right-aligned with the plot.
-        captionLabel_->setPos(plot.right() - box.width(),
-                              plot.top() - QFontMetrics(chart->titleFont()).height() - 2 * box.height() - 4);
+        // In the lines reserved above the title (layoutCaption), left-aligned: never clipped.
+        captionLabel_->setPos(chart->margins().left() + 4, baseTopMargin_);
         captionLabel_->show();
     }
+}
+
+void DistributionChart::fitCategoryFont() {
+    // Many bars on a narrow plot: the rotated token labels get a smaller font (down to 3/4 of the
+    // widget's) so each still fits its bar's slot, instead of Qt Charts hiding some of them.
+    const QRectF plot = chart()->plotArea();
+    QFont f = font();
+    const int n = std::max<int>(1, int(bars_.size()));
+    if (!plot.isEmpty() && f.pointSizeF() > 0) {
+        const double slot = plot.width() / n;
+        const double need = QFontMetricsF(f).height();
+        if (need > slot) f.setPointSizeF(std::max(f.pointSizeF() * 0.75, f.pointSizeF() * slot / need));
+    }
+    if (axisX_->labelsFont() != f) axisX_->setLabelsFont(f);
+}
+
+void DistributionChart::applyAxisTitles() {
+    // A rotated title longer than the plot is tall gets cut by Qt Charts ("probabi…"): then the
+    // short form, whose meaning the legend and the tooltip carry.
+    const QRectF plot = chart()->plotArea();
+    const QFontMetrics fm(font());
+    const auto pick = [&](const QString& full, const QString& brief) {
+        return plot.isEmpty() || fm.horizontalAdvance(full) + 8 <= plot.height() ? full : brief;
+    };
+    const QString p = pick(log_ ? tr("probability (log scale)") : tr("probability"), log_ ? tr("p (log)") : tr("p"));
+    const QString cum = pick(tr("cumulative"), tr("cum."));
+    if (axisY_->titleText() != p) axisY_->setTitleText(p);
+    if (logAxisY_->titleText() != p) logAxisY_->setTitleText(p);
+    if (cumulativeAxis_->titleText() != cum) cumulativeAxis_->setTitleText(cum);
 }
 
 void DistributionChart::applyTexts() {
@@ -263,22 +414,85 @@ void DistributionChart::applyTexts() {
         if ((item->*getter)() != text) (item->*setter)(text);
     };
     set(chart(), &QChart::title, &QChart::setTitle, tr("Next-token distribution"));
-    if (captionLabel_->text() != caption_) captionLabel_->setText(caption_);
     set(beforeSet_, &QBarSet::label, &QBarSet::setLabel, tr("before the chain"));
     set(afterSet_, &QBarSet::label, &QBarSet::setLabel, tr("after the chain"));
     set(cumulative_, &QLineSeries::name, &QLineSeries::setName, tr("cumulative"));
-    set(axisY_, &QValueAxis::titleText, &QValueAxis::setTitleText, tr("probability"));
-    set(cumulativeAxis_, &QValueAxis::titleText, &QValueAxis::setTitleText, tr("cumulative"));
+    applyAxisTitles();
     const QString topK = tr("top-k = %1").arg(cutoffs_.topK);
     const QString topP = tr("top-p = %1").arg(locale().toString(cutoffs_.topP, 'g', 3));
+    const QString minP = tr("min-p = %1").arg(locale().toString(cutoffs_.minP, 'g', 3));
     if (topKLabel_->text() != topK) topKLabel_->setText(topK);
     if (topPLabel_->text() != topP) topPLabel_->setText(topP);
+    if (minPLabel_->text() != minP) minPLabel_->setText(minP);
+}
+
+QStringList DistributionChart::elidedTexts() const {
+    QStringList out = ownElided_;
+    const QStringList categories = axisX_->categories();
+    for (QGraphicsItem* item : scene()->items()) {
+        if (!item->isVisible()) continue;
+        QString text;
+        if (auto* t = dynamic_cast<QGraphicsTextItem*>(item)) text = t->toPlainText();
+        else if (auto* s = dynamic_cast<QGraphicsSimpleTextItem*>(item)) text = s->text();
+        else continue;
+        // A token may itself be "..."; only shortened texts count.
+        if (looksElided(text) && !categories.contains(text.toHtmlEscaped()) && !out.contains(text)) out << text;
+    }
+    // Qt Charts hides category labels that would overlap (too many bars for the width).
+    if (axisX_->labelsVisible()) {
+        QStringList shown;
+        for (QGraphicsItem* item : scene()->items())
+            if (auto* t = dynamic_cast<QGraphicsTextItem*>(item); t && t->isVisible()) shown << t->toPlainText().toHtmlEscaped();
+        for (const QString& c : categories)
+            if (!shown.contains(c)) out << tr("token label %1 hidden").arg(c);
+    }
+    // Marker labels must stay inside the plot's width.
+    const QRectF plot = chart()->plotArea();
+    for (MarkerLabel* l : {topKLabel_, topPLabel_, minPLabel_})
+        if (l->isVisible() && l->boundingRect().width() > plot.width()) out << l->text();
+    return out;
+}
+
+void DistributionChart::applyFonts() {
+    // Everything from the widget's font: presentation mode enlarges the application font only.
+    QChart* chart = this->chart();
+    const QFont base = font();
+    QFont title = base;
+    title.setBold(true);
+    chart->setTitleFont(title);
+    chart->legend()->setFont(base);
+    for (QAbstractAxis* axis : {static_cast<QAbstractAxis*>(axisX_), static_cast<QAbstractAxis*>(axisY_),
+                                static_cast<QAbstractAxis*>(logAxisY_), static_cast<QAbstractAxis*>(cumulativeAxis_)}) {
+        axis->setLabelsFont(base);
+        axis->setTitleFont(base);
+    }
+    for (MarkerLabel* l : {topKLabel_, topPLabel_, minPLabel_, captionLabel_}) l->setFont(base);
+    layoutCaption();
+    applyAxisTitles();
+    fitCategoryFont();
+    placeMarkerLabels();
+}
+
+void DistributionChart::applyPens() {
+    const ChartColours c = coloursFor(palette());
+    const double s = lineScale_;
+    cumulative_->setPen(QPen(c.cumulative, 2.0 * s));
+    cumulative_->setBrush(c.cumulative);  // the point dots
+    cumulative_->setMarkerSize(5.0 * s);
+    topPMarker_->setPen(QPen(c.cumulative, 1.5 * s, Qt::DashLine));
+    topPLevelLine_->setPen(QPen(c.cumulative, 1.0 * s, Qt::DashLine));
+    topKMarker_->setPen(QPen(c.topK, 1.5 * s, Qt::DashLine));
+    minPMarker_->setPen(QPen(c.minP, 1.5 * s, Qt::DashLine));
+    for (QBarSet* set : {beforeSet_, afterSet_}) {
+        QPen outline(set->color(), 1.0 * s);
+        set->setPen(outline);
+    }
 }
 
 void DistributionChart::applyTheme() {
     QChart* chart = this->chart();
     const QPalette& pal = palette();
-    // setTheme resets every series' colours, so the custom ones go on afterwards.
+    // setTheme resets every series' colours and every font, so the custom ones go on afterwards.
     chart->setTheme(isDark(pal) ? QChart::ChartThemeDark : QChart::ChartThemeLight);
     const ChartColours c = coloursFor(pal);
     beforeSet_->setColor(c.before);
@@ -288,30 +502,35 @@ void DistributionChart::applyTheme() {
     // Removed tokens are "selected" bars: Qt Charts colours a selected bar per bar, not per set.
     beforeSet_->setSelectedColor(c.beforeRemoved);
     afterSet_->setSelectedColor(c.afterRemoved);
-    cumulative_->setPen(QPen(c.cumulative, 2.0));
-    cumulative_->setBrush(c.cumulative);  // the point dots
-    cumulative_->setMarkerSize(5.0);
-    topPMarker_->setPen(QPen(c.cumulative, 1.5, Qt::DashLine));
-    topPLevelLine_->setPen(QPen(c.cumulative, 1.0, Qt::DashLine));
-    topKMarker_->setPen(QPen(c.topK, 1.5, Qt::DashLine));
+    applyPens();
     topKLabel_->setBrush(c.topK);
     topPLabel_->setBrush(c.cumulative);
-    topKLabel_->backing = c.labelBacking;
-    topPLabel_->backing = c.labelBacking;
+    minPLabel_->setBrush(c.minP);
+    for (MarkerLabel* l : {topKLabel_, topPLabel_, minPLabel_}) {
+        l->backing = c.labelBacking;
+        l->update();
+    }
     captionLabel_->setBrush(pal.color(QPalette::WindowText));
     captionLabel_->backing = Qt::transparent;
-    topKLabel_->update();
-    topPLabel_->update();
     captionLabel_->update();
     // Markers explain themselves with their labels; only the cumulative line earns a legend entry.
-    for (QLineSeries* s : {topKMarker_, topPMarker_, topPLevelLine_})
+    for (QLineSeries* s : {topKMarker_, topPMarker_, topPLevelLine_, minPMarker_})
         for (QLegendMarker* m : chart->legend()->markers(s)) m->setVisible(false);
+    applyFonts();
+}
+
+void DistributionChart::resizeEvent(QResizeEvent* e) {
+    QChartView::resizeEvent(e);
+    layoutCaption();  // the caption wraps to the new width
+    placeMarkerLabels();
 }
 
 void DistributionChart::changeEvent(QEvent* e) {
     QChartView::changeEvent(e);
     if (e->type() == QEvent::PaletteChange) {
         applyTheme();
+    } else if (e->type() == QEvent::FontChange) {
+        applyFonts();
     } else if (e->type() == QEvent::LanguageChange) {
         updateCutoffs();  // rebuilds the caption in the new language too
     }

@@ -12,6 +12,7 @@ class QBarSet;
 class QBarSeries;
 class QBarCategoryAxis;
 class QLineSeries;
+class QCategoryAxis;
 class QValueAxis;
 QT_END_NAMESPACE
 
@@ -29,13 +30,20 @@ struct DistributionBar {
 
 // Where the chain cut the distribution, drawn over the bars: the cumulative-probability line of
 // the distribution the top-p stage sees (bar order), and vertical markers after the last bar
-// top-k and top-p kept. Indices beyond the bars shown are reported in the chart's caption.
+// top-k, top-p and min-p kept. A marker is drawn only where its stage really removed tokens this
+// step (at T = 0 the temperature stage has already left one token, so top-k removes nothing);
+// cuts beyond the bars shown and stages that removed nothing are reported in the caption.
 struct DistributionCutoffs {
     QList<double> cumulative;  // one per bar, non-decreasing, <= 1; empty = no line
     int topK = 0;              // the setting; 0 = off
     int topKKept = -1;         // tokens the top-k stage kept; -1 = stage not in the chain this step
+    bool topKCut = false;      // the top-k stage removed tokens this step
     double topP = 1.0;         // the setting; 1 = off
     int topPKept = -1;         // tokens the top-p stage kept; -1 = stage not in the chain
+    bool topPCut = false;
+    double minP = 0.0;         // the setting; 0 = off
+    int minPKept = -1;         // tokens the min-p stage kept; -1 = stage not in the chain
+    bool minPCut = false;
 };
 
 class DistributionChart : public QChartView {
@@ -57,13 +65,37 @@ public:
     qreal topKMarkerX() const { return topKX_; }
     qreal topPMarkerX() const { return topPX_; }
     qreal topPLevel() const { return topPLevel_; }
+    qreal minPMarkerX() const { return minPX_; }
     QString caption() const { return caption_; }
+    // The marker labels as drawn ("top-k = 40"; empty when hidden).
+    QString topKLabelText() const;
+    QString topPLabelText() const;
+    QString minPLabelText() const;
+
+    // Logarithmic probability axis: small probabilities become readable; p = 0 bars (removed
+    // tokens after the chain) sit on the axis floor, drawn with no height. In log scale the bar
+    // sets hold log10(p / logFloor()), the axis labels the powers of ten.
+    double logFloor() const { return logFloor_; }
+    void setLogScale(bool on);
+    bool logScale() const { return log_; }
+    // Thickness factor for the marker and cumulative lines (presentation mode), 1 = normal.
+    void setLineScale(double scale);
+    double lineScale() const { return lineScale_; }
+    // Every caption, axis title and marker label the chart had to elide or cut, as last laid out
+    // (empty when everything fits). Includes texts Qt Charts truncated itself.
+    QStringList elidedTexts() const;
 
 protected:
-    void changeEvent(QEvent* e) override;   // palette: light / dark chart theme; language: texts
+    void changeEvent(QEvent* e) override;   // palette: light / dark chart theme; language: texts; font
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
     void applyTheme();
+    void applyFonts();
+    void applyPens();
+    void applyAxisTitles();
+    void fitCategoryFont();
+    void layoutCaption();
     void applyTexts();
     void updateCutoffs();
     void placeMarkerLabels();
@@ -77,6 +109,10 @@ private:
     QBarSet* afterSet_ = nullptr;
     QBarCategoryAxis* axisX_ = nullptr;
     QValueAxis* axisY_ = nullptr;
+    // Log scale: bars carry log10(p / floor) on a linear axis labelled in powers of ten (a
+    // QLogValueAxis maps every bar's base, 0, through log and warns on each layout).
+    QCategoryAxis* logAxisY_ = nullptr;
+    double logFloor_ = 1e-3;
     // The overlay shares the bars' plot area: a hidden x axis over -0.5 .. n - 0.5 puts x = i on
     // bar i's centre, a right-hand axis 0 .. 1 carries cumulative probability.
     QValueAxis* overlayX_ = nullptr;
@@ -85,11 +121,19 @@ private:
     QLineSeries* topKMarker_ = nullptr;
     QLineSeries* topPMarker_ = nullptr;
     QLineSeries* topPLevelLine_ = nullptr;
+    QLineSeries* minPMarker_ = nullptr;
     MarkerLabel* topKLabel_ = nullptr;
     MarkerLabel* captionLabel_ = nullptr;
     MarkerLabel* topPLabel_ = nullptr;
-    qreal topKX_ = -1.0, topPX_ = -1.0, topPLevel_ = -1.0;
+    MarkerLabel* minPLabel_ = nullptr;
+    qreal topKX_ = -1.0, topPX_ = -1.0, minPX_ = -1.0, topPLevel_ = -1.0;
     QString caption_;
+    QStringList notes_;        // the caption's parts, wrapped into lines by layoutCaption
+    int captionLines_ = 1;     // lines reserved above the plot for the caption
+    int baseTopMargin_ = 0;    // the chart's own top margin, before the caption's reserve
+    bool log_ = false;
+    double lineScale_ = 1.0;
+    QStringList ownElided_;    // texts this class elided itself (caption lines)
 };
 
 }  // namespace dlab::widgets

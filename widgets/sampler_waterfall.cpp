@@ -4,27 +4,24 @@
 #include <QHelpEvent>
 #include <QLocale>
 #include <QPainter>
+#include <QTextLayout>
 #include <QToolTip>
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 namespace dlab::widgets {
 
 namespace {
 
-constexpr int kMargin = 6;            // around the row of panels
-constexpr int kGap = 18;              // between panels: room for the chevron
-constexpr int kPreferredPanel = 160;
-constexpr int kMaxPanel = 220;        // wider panels only spread the bars thin
-constexpr int kMinPanel = 60;
 constexpr int kMaxBars = 8;
-constexpr int kPad = 6;               // inside a panel
 
 struct StageText {
     const char* stage;
     const char* title;
     const char* explanation;
+    const char* shortTitle = nullptr;  // for panels too narrow for the title on two lines
 };
 
 // QT_TRANSLATE_NOOP marks the strings for lupdate; stageTitle/stageExplanation translate them.
@@ -35,19 +32,23 @@ constexpr std::array kStages{
     StageText{"logit-bias", QT_TRANSLATE_NOOP("SamplerWaterfall", "Logit bias"),
               QT_TRANSLATE_NOOP("SamplerWaterfall",
                                 "Adds a fixed amount to the logits of chosen tokens, making them more or less "
-                                "likely (minus infinity bans a token).")},
+                                "likely (minus infinity bans a token)."),
+              QT_TRANSLATE_NOOP("SamplerWaterfall", "Bias")},
     StageText{"repetition", QT_TRANSLATE_NOOP("SamplerWaterfall", "Repetition penalty"),
               QT_TRANSLATE_NOOP("SamplerWaterfall",
                                 "Makes tokens that already appeared less likely (positive logits divided by the "
-                                "penalty, negative ones multiplied).")},
+                                "penalty, negative ones multiplied)."),
+              QT_TRANSLATE_NOOP("SamplerWaterfall", "Rep. penalty")},
     StageText{"freq-presence", QT_TRANSLATE_NOOP("SamplerWaterfall", "Frequency / presence"),
               QT_TRANSLATE_NOOP("SamplerWaterfall",
                                 "Subtracts the frequency penalty once per earlier occurrence and the presence "
-                                "penalty once if the token appeared at all.")},
+                                "penalty once if the token appeared at all."),
+              QT_TRANSLATE_NOOP("SamplerWaterfall", "Freq./pres.")},
     StageText{"no-repeat-ngram", QT_TRANSLATE_NOOP("SamplerWaterfall", "No-repeat n-gram"),
               QT_TRANSLATE_NOOP("SamplerWaterfall",
                                 "Bans every token that would repeat a run of n tokens that already appears in "
-                                "the text.")},
+                                "the text."),
+              QT_TRANSLATE_NOOP("SamplerWaterfall", "No n-gram")},
     StageText{"dry", QT_TRANSLATE_NOOP("SamplerWaterfall", "DRY"),
               QT_TRANSLATE_NOOP("SamplerWaterfall",
                                 "\"Don't repeat yourself\": penalises a token that would continue a repeat of "
@@ -55,12 +56,14 @@ constexpr std::array kStages{
     StageText{"temperature", QT_TRANSLATE_NOOP("SamplerWaterfall", "Temperature"),
               QT_TRANSLATE_NOOP("SamplerWaterfall",
                                 "Divides every logit by T: below 1 the likely tokens get likelier, above 1 the "
-                                "distribution flattens.")},
+                                "distribution flattens."),
+              QT_TRANSLATE_NOOP("SamplerWaterfall", "Temp.")},
     StageText{"top-k", QT_TRANSLATE_NOOP("SamplerWaterfall", "Top-k"),
               QT_TRANSLATE_NOOP("SamplerWaterfall", "Keeps only the k most likely tokens and renormalises them.")},
     StageText{"top-p", QT_TRANSLATE_NOOP("SamplerWaterfall", "Top-p (nucleus)"),
               QT_TRANSLATE_NOOP("SamplerWaterfall",
-                                "Keeps the smallest set of most likely tokens whose probabilities add up to p.")},
+                                "Keeps the smallest set of most likely tokens whose probabilities add up to p."),
+              QT_TRANSLATE_NOOP("SamplerWaterfall", "Top-p")},
     StageText{"min-p", QT_TRANSLATE_NOOP("SamplerWaterfall", "Min-p"),
               QT_TRANSLATE_NOOP("SamplerWaterfall",
                                 "Drops every token less likely than min-p times the most likely token.")},
@@ -90,6 +93,46 @@ const StageText* findStage(const QString& stage) {
 
 bool isDark(const QPalette& pal) { return pal.color(QPalette::Base).lightness() < 128; }
 
+QColor accentFor(const QPalette& pal) { return isDark(pal) ? QColor(0x3d, 0xa5, 0xd9) : QColor(0x1f, 0x6f, 0xb5); }
+
+// WCAG relative luminance: above 0.179 black text has the better contrast, below it white.
+QColor readableTextOn(const QColor& bg) {
+    auto lin = [](double c) { return c <= 0.03928 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); };
+    const double l = 0.2126 * lin(bg.redF()) + 0.7152 * lin(bg.greenF()) + 0.0722 * lin(bg.blueF());
+    return l > 0.179 ? QColor(Qt::black) : QColor(Qt::white);
+}
+
+// `text` broken into lines of at most `width` pixels at word boundaries (between CJK characters
+// too: Unicode line breaking allows it). `fits` is false when it needs more than `maxLines` or a
+// single word is wider than `width`.
+QStringList wrapped(const QString& text, const QFont& font, int width, int maxLines, bool* fits,
+                    QTextOption::WrapMode mode = QTextOption::WordWrap) {
+    QStringList lines;
+    bool ok = true;
+    QTextLayout layout(text, font);
+    QTextOption option;
+    option.setWrapMode(mode);
+    layout.setTextOption(option);
+    layout.beginLayout();
+    for (;;) {
+        QTextLine line = layout.createLine();
+        if (!line.isValid()) break;
+        line.setLineWidth(width);
+        if (line.naturalTextWidth() > width + 0.5) ok = false;
+        lines << text.mid(line.textStart(), line.textLength()).trimmed();
+    }
+    layout.endLayout();
+    if (lines.size() > maxLines) ok = false;
+    if (fits) *fits = ok;
+    return lines;
+}
+
+struct PanelTexts {
+    QStringList title;   // one or two lines
+    QList<QStringList> stats;  // each statistic, wrapped
+    int statLines = 0;
+};
+
 }  // namespace
 
 QString stageTitle(const QString& stage) {
@@ -97,9 +140,51 @@ QString stageTitle(const QString& stage) {
     return s ? QCoreApplication::translate("SamplerWaterfall", s->title) : stage;
 }
 
+QString stageShortTitle(const QString& stage) {
+    const StageText* s = findStage(stage);
+    if (!s) return stage;
+    return QCoreApplication::translate("SamplerWaterfall", s->shortTitle ? s->shortTitle : s->title);
+}
+
 QString stageExplanation(const QString& stage) {
     const StageText* s = findStage(stage);
     return s ? QCoreApplication::translate("SamplerWaterfall", s->explanation) : QString();
+}
+
+// Every size comes from the font, so an enlarged application font (presentation mode) scales the
+// whole panel and nothing is measured in fixed pixels.
+struct SamplerWaterfall::Metrics {
+    int line = 0;        // one line of the normal font
+    int boldLine = 0;    // one line of the title font
+    int margin = 0;      // around the panels and between rows of panels
+    int gap = 0;         // between panels in a row: room for the chevron
+    int pad = 0;         // inside a panel
+    int rowHeight = 0;   // one bar
+    int inset = 0;       // a percentage inside its bar, from the bar's end
+    int valueWidth = 0;  // the widest percentage, "100 %"
+    int minPanel = 0, preferredPanel = 0, maxPanel = 0;
+};
+
+SamplerWaterfall::Metrics SamplerWaterfall::metrics() const {
+    const QFontMetrics fm(font());
+    QFont bold = font();
+    bold.setBold(true);
+    Metrics m;
+    m.line = fm.height();
+    m.boldLine = QFontMetrics(bold).height();
+    m.margin = std::max(4, m.line / 3);
+    m.gap = std::max(14, m.line);
+    m.pad = std::max(4, m.line / 3);
+    m.rowHeight = m.line + std::max(2, m.line / 6);
+    m.inset = std::max(3, m.line / 5);
+    m.valueWidth = fm.horizontalAdvance(tr("%1 %").arg(locale().toString(100))) + 2 * m.inset;
+    const int avg = fm.averageCharWidth();
+    // Label column of a few characters plus a bar long enough that its percentage always fits
+    // either inside it or beside it.
+    m.minPanel = std::max(avg * 16, 2 * m.pad + avg * 6 + m.inset + 2 * m.valueWidth + 3);
+    m.preferredPanel = std::max(m.minPanel, avg * 24);
+    m.maxPanel = std::max(m.preferredPanel, avg * 34);  // wider panels only spread the bars thin
+    return m;
 }
 
 SamplerWaterfall::SamplerWaterfall(QWidget* parent) : QWidget(parent) {
@@ -109,17 +194,55 @@ SamplerWaterfall::SamplerWaterfall(QWidget* parent) : QWidget(parent) {
 void SamplerWaterfall::setPanels(const QList<StagePanel>& panels) {
     const bool countChanged = panels.size() != panels_.size();
     panels_ = panels;
-    if (countChanged) updateGeometry();
+    if (countChanged) {
+        lastColumns_ = columns();
+        updateGeometry();
+    }
     update();
 }
+
+void SamplerWaterfall::setEntropyUnit(EntropyUnit unit) {
+    if (unit == unit_) return;
+    unit_ = unit;
+    update();
+}
+
+void SamplerWaterfall::setLineScale(double scale) {
+    scale = std::clamp(scale, 0.5, 6.0);
+    if (scale == lineScale_) return;
+    lineScale_ = scale;
+    update();
+}
+
+int SamplerWaterfall::columnsFor(int width) const {
+    const int n = int(panels_.size());
+    if (n == 0) return 0;
+    const Metrics m = metrics();
+    int fit = 1;
+    for (int c = n; c >= 1; --c) {
+        if ((width - 2 * m.margin - (c - 1) * m.gap) / c >= m.minPanel) {
+            fit = c;
+            break;
+        }
+    }
+    // Balanced rows (4 + 3, not 5 + 2): the reading order stays obvious.
+    const int rows = (n + fit - 1) / fit;
+    return (n + rows - 1) / rows;
+}
+
+int SamplerWaterfall::columns() const { return columnsFor(width()); }
 
 QRect SamplerWaterfall::panelRect(int index) const {
     const int n = int(panels_.size());
     if (index < 0 || index >= n) return {};
-    // Panels share the width evenly (shrinking when narrow) and stop growing at kMaxPanel.
-    const int available = width() - 2 * kMargin - (n - 1) * kGap;
-    const int panelWidth = std::clamp(available / n, 1, kMaxPanel);
-    return {kMargin + index * (panelWidth + kGap), kMargin, panelWidth, std::max(1, height() - 2 * kMargin)};
+    const Metrics m = metrics();
+    const int cols = columns();
+    const int rows = (n + cols - 1) / cols;
+    const int available = width() - 2 * m.margin - (cols - 1) * m.gap;
+    const int panelWidth = std::clamp(available / cols, 1, m.maxPanel);
+    const int panelHeight = std::max(1, (height() - 2 * m.margin - (rows - 1) * m.margin) / rows);
+    const int col = index % cols, row = index / cols;
+    return {m.margin + col * (panelWidth + m.gap), m.margin + row * (panelHeight + m.margin), panelWidth, panelHeight};
 }
 
 int SamplerWaterfall::panelAt(const QPoint& pos) const {
@@ -128,22 +251,83 @@ int SamplerWaterfall::panelAt(const QPoint& pos) const {
     return -1;
 }
 
+// A panel with two title lines, four statistic lines and `bars` bars.
+int SamplerWaterfall::panelHeightFor(int bars) const {
+    const Metrics m = metrics();
+    return m.pad + 2 * m.boldLine + 4 + bars * m.rowHeight + 4 * m.line + m.pad;
+}
+
 QSize SamplerWaterfall::sizeHint() const {
+    const Metrics m = metrics();
     const int n = std::max<int>(1, int(panels_.size()));
-    return {2 * kMargin + n * kPreferredPanel + (n - 1) * kGap, 200};
+    const int rows = panels_.isEmpty() ? 1 : (n + columns() - 1) / std::max(1, columns());
+    return {2 * m.margin + n * m.preferredPanel + (n - 1) * m.gap, 2 * m.margin + rows * (panelHeightFor(6) + m.margin)};
 }
 
 QSize SamplerWaterfall::minimumSizeHint() const {
+    // At the current width the panels may need two rows: each still wants room for a few bars.
+    const Metrics m = metrics();
     const int n = std::max<int>(1, int(panels_.size()));
-    return {2 * kMargin + n * kMinPanel + (n - 1) * kGap, 150};
+    const int cols = std::max(1, columns());
+    const int rows = (n + cols - 1) / cols;
+    return {2 * m.margin + std::min(n, 2) * m.minPanel + m.gap, 2 * m.margin + rows * (panelHeightFor(2) + m.margin)};
+}
+
+void SamplerWaterfall::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    // A new number of columns changes how tall the panels want to be.
+    const int cols = columns();
+    if (cols != lastColumns_) {
+        lastColumns_ = cols;
+        updateGeometry();
+    }
+}
+
+QString SamplerWaterfall::entropyText(double nats) const {
+    if (unit_ == EntropyUnit::Bits) return tr("H %1 bits").arg(locale().toString(nats / std::log(2.0), 'f', 2));
+    return tr("H %1 nats").arg(locale().toString(nats, 'f', 2));
+}
+
+QStringList SamplerWaterfall::statTexts(int index) const {
+    if (index < 0 || index >= panels_.size()) return {};
+    const StagePanel& panel = panels_[index];
+    const auto pct = [this](double x) { return tr("%1 %").arg(locale().toString(x * 100.0, 'f', 1)); };
+    QStringList stats{tr("kept %1").arg(locale().toString(panel.kept))};
+    if (index > 0 && panel.stage != QLatin1String("raw")) {
+        // massKept is relative to the raw distribution; relative to the stage's own input is what
+        // its setting controls (top-p = 0.95 keeps about 95 % of what it is given).
+        const double input = panels_[index - 1].massKept;
+        const double ofInput = input > 0.0 ? std::min(1.0, panel.massKept / input) : 1.0;
+        stats << tr("kept %1 of its input \u00b7 %2 of raw").arg(pct(ofInput), pct(panel.massKept));
+    }
+    stats << entropyText(panel.entropy);
+    return stats;
+}
+
+QString SamplerWaterfall::toolTipFor(int index) const {
+    if (index < 0 || index >= panels_.size()) return {};
+    const QString stage = panels_[index].stage;
+    QString html = QStringLiteral("<p><b>%1</b></p>").arg(stageTitle(stage).toHtmlEscaped());
+    const QString why = stageExplanation(stage);
+    if (!why.isEmpty()) html += QStringLiteral("<p>%1</p>").arg(why.toHtmlEscaped());
+    html += QStringLiteral("<p>%1</p><p>%2</p>")
+                .arg(tr("Kept: how many tokens survive, and the share of the probability they carry, of what "
+                        "this stage was given and of the model's raw distribution.")
+                         .toHtmlEscaped(),
+                     (unit_ == EntropyUnit::Bits
+                          ? tr("H is the entropy, how uncertain the choice still is: 0 bits means one certain "
+                               "token, 1 bit is like a coin toss, n bits like 2^n equally likely tokens.")
+                          : tr("H is the entropy, how uncertain the choice still is: 0 nats means one certain "
+                               "token, ln 2 = 0.69 nats is like a coin toss."))
+                         .toHtmlEscaped());
+    return html;
 }
 
 bool SamplerWaterfall::event(QEvent* e) {
     if (e->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(e);
         const int i = panelAt(help->pos());
-        const QString text = i >= 0 ? stageExplanation(panels_[i].stage) : QString();
-        if (!text.isEmpty()) QToolTip::showText(help->globalPos(), text, this, panelRect(i));
+        if (i >= 0) QToolTip::showText(help->globalPos(), toolTipFor(i), this, panelRect(i));
         else QToolTip::hideText();
         return true;
     }
@@ -151,81 +335,149 @@ bool SamplerWaterfall::event(QEvent* e) {
 }
 
 void SamplerWaterfall::paintEvent(QPaintEvent*) {
+    painted_.clear();
+    elided_.clear();
     QPainter painter(this);
     painter.setRenderHint(QPainter::Antialiasing);
+    if (panels_.isEmpty()) return;
+    // Titles and statistics take as many lines as the most demanding panel, so the bars of all
+    // panels start and end at the same height and read as one picture.
+    const Metrics m = metrics();
+    QFont bold = font();
+    bold.setBold(true);
+    const int innerWidth = std::max(1, panelRect(0).width() - 2 * m.pad);
+    int titleLines = 1, statLines = 0;
     for (int i = 0; i < panels_.size(); ++i) {
-        paintPanel(painter, i);
-        if (i + 1 < panels_.size()) paintChevron(painter, i);
+        bool fits = false;
+        const QStringList full = wrapped(stageTitle(panels_[i].stage), bold, innerWidth, 2, &fits);
+        titleLines = std::max<int>(titleLines, fits ? int(full.size()) : 1);
+        int lines = 0;
+        for (const QString& s : statTexts(i))
+            lines += int(wrapped(s, font(), innerWidth, 99, nullptr, QTextOption::WrapAtWordBoundaryOrAnywhere).size());
+        statLines = std::max(statLines, lines);
+    }
+    titleLines = std::min(titleLines, 2);
+    for (int i = 0; i < panels_.size(); ++i) {
+        paintPanel(painter, i, titleLines, statLines);
+        const int cols = columns();
+        if (i + 1 < panels_.size() && (i + 1) % cols != 0) paintChevron(painter, i);
     }
 }
 
-void SamplerWaterfall::paintPanel(QPainter& painter, int index) const {
+void SamplerWaterfall::paintPanel(QPainter& painter, int index, int titleLines, int statLines) const {
     const StagePanel& panel = panels_[index];
     const QPalette& pal = palette();
     const QRect r = panelRect(index);
+    const Metrics m = metrics();
     // A stage that did nothing this step stays in place (the chain order is the lesson) but fades.
     const bool muted = !panel.changed && panel.stage != QLatin1String("raw");
     painter.save();
-    painter.setOpacity(muted ? 0.45 : 1.0);
+    painter.setOpacity(muted ? 0.5 : 1.0);
 
-    painter.setPen(pal.color(QPalette::Mid));
+    const double outline = lineScale_;
+    painter.setPen(QPen(pal.color(QPalette::Mid), outline));
     painter.setBrush(pal.color(QPalette::AlternateBase));
-    painter.drawRoundedRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5), 4, 4);
+    const double half = outline / 2.0;
+    painter.drawRoundedRect(QRectF(r).adjusted(half, half, -half, -half), m.pad / 1.5, m.pad / 1.5);
 
-    const QRect inner = r.adjusted(kPad, kPad / 2, -kPad, -kPad / 2);
+    const QRect inner = r.adjusted(m.pad, m.pad / 2, -m.pad, -m.pad / 2);
     const QColor textColour = pal.color(QPalette::Text);
     const QFontMetrics fm(font());
-    const int line = fm.height();
-
     QFont bold = font();
     bold.setBold(true);
     const QFontMetrics boldFm(bold);
+
+    // Title: the full name on up to two lines, else the short name (the full one is in the tooltip).
+    bool fits = false;
+    QStringList title = wrapped(stageTitle(panel.stage), bold, inner.width(), titleLines, &fits);
+    if (!fits) title = wrapped(stageShortTitle(panel.stage), bold, inner.width(), titleLines, &fits);
+    if (!fits) {
+        const QString shortTitle = stageShortTitle(panel.stage);
+        title = {boldFm.elidedText(shortTitle, Qt::ElideRight, inner.width())};
+        elided_ << shortTitle;
+    }
     painter.setFont(bold);
     painter.setPen(textColour);
-    painter.drawText(QRect(inner.left(), inner.top(), inner.width(), boldFm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-                     boldFm.elidedText(stageTitle(panel.stage), Qt::ElideRight, inner.width()));
+    for (int l = 0; l < title.size(); ++l) {
+        painter.drawText(QRect(inner.left(), inner.top() + l * m.boldLine, inner.width(), m.boldLine),
+                         Qt::AlignLeft | Qt::AlignVCenter, title[l]);
+        painted_ << title[l];
+    }
     painter.setFont(font());
+    const int barsTop = inner.top() + titleLines * m.boldLine + 2;
 
-    // Three statistic lines at the bottom, the bars fill what is left between.
-    const QStringList stats{
-        tr("kept %1").arg(locale().toString(panel.kept)),
-        tr("mass %1 %").arg(locale().toString(panel.massKept * 100.0, 'f', 1)),
-        tr("H %1 nats").arg(locale().toString(panel.entropy, 'f', 2)),
-    };
-    const int statsTop = inner.bottom() + 1 - int(stats.size()) * line;
-    for (int s = 0; s < stats.size(); ++s)
-        painter.drawText(QRect(inner.left(), statsTop + s * line, inner.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
-                         fm.elidedText(stats[s], Qt::ElideRight, inner.width()));
+    // Statistics at the bottom, wrapped (never elided by width); the bars get what is left.
+    const int statsTop = std::max(barsTop, inner.bottom() + 1 - statLines * m.line);
+    int y = statsTop;
+    for (const QString& s : statTexts(index)) {
+        const QStringList lines =
+            wrapped(s, font(), inner.width(), 99, nullptr, QTextOption::WrapAtWordBoundaryOrAnywhere);
+        bool whole = true;
+        for (const QString& l : lines) {
+            if (y + m.line > inner.bottom() + 1) {
+                whole = false;
+                break;
+            }
+            painter.drawText(QRect(inner.left(), y, inner.width(), m.line), Qt::AlignLeft | Qt::AlignVCenter, l);
+            y += m.line;
+        }
+        (whole ? painted_ : elided_) << s;
+    }
 
-    const QRect bars(inner.left(), inner.top() + boldFm.height() + 2, inner.width(),
-                     statsTop - 2 - (inner.top() + boldFm.height() + 2));
-    const int rows = int(std::min<qsizetype>({kMaxBars, panel.labels.size(), panel.p.size()}));
-    if (rows > 0 && bars.height() > rows) {
-        const int rowHeight = std::min(line, bars.height() / rows);
-        const bool labelsFit = rowHeight >= fm.height() * 4 / 5;  // too cramped: bars only
-        const int labelWidth = labelsFit ? inner.width() / 2 : 0;   // token texts need the room more than the bars
-        const int barLeft = bars.left() + labelWidth + (labelsFit ? 3 : 0);
-        const int barSpan = std::max(1, bars.right() + 1 - barLeft);
-        const QColor accent = isDark(pal) ? QColor(0x3d, 0xa5, 0xd9) : QColor(0x1f, 0x6f, 0xb5);
+    // Bars: as many as fit at a readable row height; a short panel shows fewer, never cut ones.
+    const int barsHeight = statsTop - 2 - barsTop;
+    const int wanted = int(std::min<qsizetype>({kMaxBars, panel.labels.size(), panel.p.size()}));
+    const int rowHeight = std::max(1, std::min(m.rowHeight, wanted > 0 ? barsHeight / wanted : m.rowHeight));
+    const int rows = rowHeight >= m.line ? std::min(wanted, barsHeight / rowHeight) : std::min(wanted, barsHeight / m.line);
+    const int rowH = rows > 0 ? std::max(rowHeight, m.line) : 0;
+    if (wanted > 0 && rows <= 0) elided_ << tr("%1: bars").arg(stageTitle(panel.stage));
+    if (rows > 0) {
+        // The label column takes what the labels need, leaving the bar room for its percentage
+        // inside or beside it (a p = 1 bar fills its span, so its number goes inside).
+        const int barMin = 2 * m.valueWidth + 3;
+        int labelNeed = 0;
+        for (int b = 0; b < rows; ++b) labelNeed = std::max(labelNeed, fm.horizontalAdvance(panel.labels[b]));
+        const int labelWidth = std::clamp(labelNeed, 0, std::max(0, inner.width() - m.inset - barMin));
+        const int barLeft = inner.left() + labelWidth + m.inset;
+        const int barSpan = std::max(1, inner.right() + 1 - barLeft);
+        const QColor accent = accentFor(pal);
+        const QColor onAccent = readableTextOn(accent);
+        QColor faint = textColour;
+        faint.setAlphaF(0.75f);
         for (int b = 0; b < rows; ++b) {
-            const int y = bars.top() + b * rowHeight;
-            if (labelsFit) {
-                painter.setPen(textColour);
-                painter.drawText(QRect(bars.left(), y, labelWidth, rowHeight), Qt::AlignRight | Qt::AlignVCenter,
-                                 fm.elidedText(panel.labels[b], Qt::ElideRight, labelWidth));
+            const int top = barsTop + b * rowH;
+            const QString& label = panel.labels[b];
+            painter.setPen(textColour);
+            if (fm.horizontalAdvance(label) <= labelWidth) {
+                painter.drawText(QRect(inner.left(), top, labelWidth, rowH), Qt::AlignRight | Qt::AlignVCenter, label);
+                painted_ << label;
+            } else {
+                painter.drawText(QRect(inner.left(), top, labelWidth, rowH), Qt::AlignRight | Qt::AlignVCenter,
+                                 fm.elidedText(label, Qt::ElideRight, labelWidth));
+                elided_ << label;
             }
             const double p = std::clamp(panel.p[b], 0.0, 1.0);
             const int barWidth = std::max(1, int(p * barSpan + 0.5));
-            painter.fillRect(QRect(barLeft, y + 2, barWidth, std::max(1, rowHeight - 4)), accent);
-            // The number beside the bar where it fits: bars alone hide 0.2 % vs 2 %.
-            const QString value = tr("%1 %").arg(locale().toString(p * 100.0, 'f', p * 100.0 < 9.95 ? 1 : 0));
-            const int valueLeft = barLeft + barWidth + 3;
-            if (labelsFit && valueLeft + fm.horizontalAdvance(value) <= bars.right() + 1) {
-                QColor faint = textColour;
-                faint.setAlphaF(0.65f);
+            const int barInset = std::max(1, rowH / 8);
+            painter.fillRect(QRect(barLeft, top + barInset, barWidth, std::max(1, rowH - 2 * barInset)), accent);
+            // The number inside a long bar (contrasting colour), beside a short one: bars alone
+            // hide 0.2 % vs 2 %.
+            // "0.0 %" would claim impossible what is merely unlikely.
+            const QString value = p > 0.0 && p < 0.0005
+                                      ? tr("< %1 %").arg(locale().toString(0.1, 'f', 1))
+                                      : tr("%1 %").arg(locale().toString(p * 100.0, 'f', p * 100.0 < 9.95 ? 1 : 0));
+            const int vw = fm.horizontalAdvance(value);
+            if (vw + 2 * m.inset <= barWidth) {
+                painter.setPen(onAccent);
+                painter.drawText(QRect(barLeft, top, barWidth - m.inset, rowH), Qt::AlignRight | Qt::AlignVCenter, value);
+                painted_ << value;
+            } else if (barLeft + barWidth + m.inset + vw <= inner.right() + 1) {
                 painter.setPen(faint);
-                painter.drawText(QRect(valueLeft, y, bars.right() + 1 - valueLeft, rowHeight),
-                                 Qt::AlignLeft | Qt::AlignVCenter, value);
+                painter.drawText(QRect(barLeft + barWidth + m.inset, top, vw + 1, rowH), Qt::AlignLeft | Qt::AlignVCenter,
+                                 value);
+                painted_ << value;
+            } else {
+                elided_ << value;
             }
         }
     }
@@ -234,11 +486,13 @@ void SamplerWaterfall::paintPanel(QPainter& painter, int index) const {
 
 void SamplerWaterfall::paintChevron(QPainter& painter, int afterIndex) const {
     const QRect r = panelRect(afterIndex);
-    const QPointF tip(r.right() + 1 + kGap / 2.0 + 3, r.center().y());
+    const Metrics m = metrics();
+    const double h = m.line * 0.4, w = m.line * 0.35;
+    const QPointF tip(r.right() + 1 + (m.gap + w) / 2.0, r.center().y());
     painter.save();
-    painter.setPen(QPen(palette().color(QPalette::Text), 2.0, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    painter.setPen(QPen(palette().color(QPalette::Text), 2.0 * lineScale_, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
     painter.setOpacity(0.6);
-    const QPointF chevron[] = {tip + QPointF(-6, -7), tip, tip + QPointF(-6, 7)};
+    const QPointF chevron[] = {tip + QPointF(-w, -h), tip, tip + QPointF(-w, h)};
     painter.drawPolyline(chevron, 3);
     painter.restore();
 }
@@ -246,6 +500,7 @@ void SamplerWaterfall::paintChevron(QPainter& painter, int afterIndex) const {
 void SamplerWaterfall::changeEvent(QEvent* e) {
     switch (e->type()) {
     case QEvent::FontChange:
+        lastColumns_ = columns();
         updateGeometry();
         update();
         break;

@@ -1,12 +1,15 @@
 #pragma once
-// The sampler waterfall: one small panel per chain stage, left to right in chain order, showing
-// what that stage did to the distribution: its best few candidates as bars (p renormalised over
-// the survivors), how many tokens survive, the probability mass they kept and the entropy left.
-// A stage that changed nothing this step is drawn muted. Painted by hand so a slider move
-// repaints it within a frame.
+// The sampler waterfall: one small panel per chain stage, in chain order (left to right, wrapping
+// to a second row of panels when the width cannot hold them all readably), showing what that
+// stage did to the distribution: its best few candidates as bars (p renormalised over the
+// survivors) with their percentages, how many tokens survive, the probability mass they kept
+// (of the stage's own input and of the raw distribution) and the entropy left. A stage that
+// changed nothing this step is drawn muted. Painted by hand so a slider move repaints it within
+// a frame; every size derives from the widget's font, so presentation mode only enlarges it.
 #include <QList>
 #include <QMetaType>
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
@@ -25,6 +28,8 @@ struct StagePanel {
     QList<double> p;        // their probabilities after this stage
 };
 
+enum class EntropyUnit { Nats, Bits };
+
 class SamplerWaterfall : public QWidget {
     Q_OBJECT
 public:
@@ -36,26 +41,55 @@ public:
     const QList<StagePanel>& panels() const { return panels_; }
     // The panel's rectangle in widget coordinates (tests, tooltips).
     QRect panelRect(int index) const;
+    // Panels per row at the current width (more panels wrap to further rows).
+    int columns() const;
+
+    // How entropy is shown: bits (the default: "1 bit" is a fair coin) or nats.
+    void setEntropyUnit(EntropyUnit unit);
+    EntropyUnit entropyUnit() const { return unit_; }
+    // Thickness factor for outlines and chevrons (presentation mode), 1 = normal.
+    void setLineScale(double scale);
+    double lineScale() const { return lineScale_; }
+
+    // The statistic lines panel `index` shows (kept, mass, entropy), in the current language.
+    QStringList statTexts(int index) const;
+    // The panel's tooltip: its full title, what the stage does, and what the numbers mean.
+    QString toolTipFor(int index) const;
+    // Every text the last paint drew in full / had to elide or leave out (empty when all fit).
+    const QStringList& paintedTexts() const { return painted_; }
+    const QStringList& elidedTexts() const { return elided_; }
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
 protected:
-    bool event(QEvent* e) override;          // QEvent::ToolTip: the stage explained in one sentence
+    bool event(QEvent* e) override;          // QEvent::ToolTip: the stage explained
     void paintEvent(QPaintEvent* e) override;
     void changeEvent(QEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
+    struct Metrics;  // font-derived sizes
+    Metrics metrics() const;
+    int columnsFor(int width) const;
+    int panelHeightFor(int bars) const;
     int panelAt(const QPoint& pos) const;
-    void paintPanel(QPainter& painter, int index) const;
+    QString entropyText(double nats) const;
+    void paintPanel(QPainter& painter, int index, int titleLines, int statLines) const;
     void paintChevron(QPainter& painter, int afterIndex) const;
 
     QList<StagePanel> panels_;
+    EntropyUnit unit_ = EntropyUnit::Bits;
+    double lineScale_ = 1.0;
+    int lastColumns_ = -1;
+    mutable QStringList painted_, elided_;
 };
 
-// The user-visible name of a stage ("top-k" -> tr("Top-k")) and a one-sentence explanation
-// (translation context "SamplerWaterfall"). Unknown stages: the name itself / an empty string.
+// The user-visible name of a stage ("top-k" -> tr("Top-k")), a short form for narrow panels
+// ("repetition" -> tr("Rep. penalty")) and a one-sentence explanation (translation context
+// "SamplerWaterfall"). Unknown stages: the name itself / an empty string.
 QString stageTitle(const QString& stage);
+QString stageShortTitle(const QString& stage);
 QString stageExplanation(const QString& stage);
 
 }  // namespace dlab::widgets

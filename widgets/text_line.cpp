@@ -39,6 +39,7 @@ void TextLine::paintEvent(QPaintEvent*) {
     option.setWrapMode(QTextOption::WordWrap);
     layout.setTextOption(option);
     layout.beginLayout();
+    elided_ = false;
     qreal y = 1;
     for (int i = 0; i < lines_; ++i) {
         QTextLine line = layout.createLine();
@@ -47,6 +48,7 @@ void TextLine::paintEvent(QPaintEvent*) {
         if (i == lines_ - 1 && line.textStart() + line.textLength() < text_.size()) {
             // The last line shows what is left, elided.
             const QString rest = fm.elidedText(text_.mid(line.textStart()), Qt::ElideRight, width());
+            elided_ = true;
             p.drawText(QPointF(0, y + fm.ascent()), rest);
             break;
         }
@@ -58,7 +60,10 @@ void TextLine::paintEvent(QPaintEvent*) {
 }
 
 void TextLine::changeEvent(QEvent* e) {
-    if (e->type() == QEvent::FontChange) updateGeometry();
+    if (e->type() == QEvent::FontChange) {  // the height is `lines` lines of the new font
+        updateGeometry();
+        update();
+    }
     QWidget::changeEvent(e);
 }
 

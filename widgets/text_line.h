@@ -2,7 +2,8 @@
 // A few lines of plain text, word-wrapped and painted by hand. Unlike a word-wrapping QLabel,
 // setText() never asks the parent layout to re-run: its height is fixed at `lines` lines, so a
 // caption that changes on every slider move repaints itself alone (a QLabel cost ~4 ms of
-// relayout per change in the playground).
+// relayout per change in the playground). Sizes come from the font, so an enlarged application
+// font (presentation mode) enlarges it.
 #include <QString>
 #include <QWidget>
 
@@ -18,6 +19,8 @@ public:
     void clear() { setText(QString()); }
     int lines() const { return lines_; }
     void setLines(int lines);   // >= 1; text beyond them is elided
+    // Whether the last paint had to elide the text (it needed more than lines() lines).
+    bool elided() const { return elided_; }
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -29,6 +32,7 @@ protected:
 private:
     QString text_;
     int lines_ = 2;
+    mutable bool elided_ = false;
 };
 
 }  // namespace dlab::widgets

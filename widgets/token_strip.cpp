@@ -5,6 +5,9 @@
 #include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QFontDatabase>
 #include <QStaticText>
 #include <QToolTip>
 
@@ -15,9 +18,13 @@ namespace dlab::widgets {
 
 namespace {
 
-constexpr int kMargin = 4;            // around the flow of chips
-constexpr int kPadX = 3, kPadY = 1;   // text inside a chip
-constexpr int kGapX = 2, kGapY = 3;   // between chips in a row / between rows
+constexpr int kMargin = 2;            // around the flow of chips; = kGapY, so a row scrolled to the top
+                                      // shows nothing of the row above
+// Chips touch: the text reads as text ("adored", not "ad ored"); a one-pixel separator over the
+// glyphs' side bearing shows where one token ends. Special tokens and id chips get room.
+constexpr int kPadX = 0, kPadY = 1;   // text inside an ordinary chip
+constexpr int kBoxPadX = 3;           // inside a framed (special) chip or one with its id
+constexpr int kGapX = 0, kGapY = 2;   // between chips in a row / between rows
 constexpr int kMinChip = 8;           // an empty chip (a partial UTF-8 byte) still needs a target
 
 const QChar kReturnGlyph(0x21B5);     // ↵
@@ -129,7 +136,82 @@ void TokenStrip::setHighlight(int first, int count) {
 
 TokenStrip::Metrics TokenStrip::metrics() const {
     const QFontMetrics fm(font());
-    return {fm.height() + 2 * kPadY, fm.ascent()};
+    const int text = fm.height() + 2 * kPadY;
+    const int ids = showIds_ ? QFontMetrics(idFont()).height() : 0;
+    return {text + ids, fm.ascent(), text};
+}
+
+QFont TokenStrip::idFont() const {
+    QFont f = font();
+    f.setPointSizeF(f.pointSizeF() > 0 ? f.pointSizeF() * 0.8 : 8.0);
+    return f;
+}
+
+QFont TokenStrip::specialFont() const {
+    QFont f = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    if (font().pointSizeF() > 0) f.setPointSizeF(font().pointSizeF() * 0.9);
+    else f.setPixelSize(font().pixelSize());
+    return f;
+}
+
+int TokenStrip::rowPitch() const { return metrics().lineHeight + kGapY; }
+
+void TokenStrip::setShowIds(bool show) {
+    if (show == showIds_) return;
+    showIds_ = show;
+    invalidateMetrics();
+    updateGeometry();
+    update();
+}
+
+void TokenStrip::setLineScale(double scale) {
+    scale = std::clamp(scale, 0.5, 6.0);
+    if (scale == lineScale_) return;
+    lineScale_ = scale;
+    update();
+}
+
+void TokenStrip::setPreferredRows(int rows) {
+    preferredRows_ = std::max(1, rows);
+    updateGeometry();
+}
+
+// --- whole rows in a scroll area ------------------------------------------------------------------
+
+int TokenStrip::viewportHeight() const {
+    const QWidget* vp = parentWidget();
+    auto* area = vp ? qobject_cast<const QAbstractScrollArea*>(vp->parentWidget()) : nullptr;
+    return area && area->viewport() == vp ? vp->height() : -1;
+}
+
+// Rows sit at kMargin + r * pitch. Scrolled by whole pitches, the viewport's first row is whole;
+// a height that exceeds the viewport by whole pitches makes the last scroll position whole too.
+int TokenStrip::alignedHeight(int content) const {
+    const int view = viewportHeight();
+    if (view <= 0 || content <= view) return content;
+    const int pitch = rowPitch();
+    const int over = content - view;
+    return view + (over + pitch - 1) / pitch * pitch;
+}
+
+void TokenStrip::attachToScrollArea() {
+    QScrollBar* bar = nullptr;
+    if (viewportHeight() >= 0) bar = static_cast<QAbstractScrollArea*>(parentWidget()->parentWidget())->verticalScrollBar();
+    if (bar == scrollBar_) return;
+    if (scrollBar_) disconnect(scrollBar_, nullptr, this, nullptr);
+    scrollBar_ = bar;
+    if (bar) {
+        connect(bar, &QScrollBar::valueChanged, this, &TokenStrip::snapScroll);
+        connect(bar, &QScrollBar::rangeChanged, this, [this] { snapScroll(scrollBar_->value()); });
+    }
+}
+
+void TokenStrip::snapScroll(int value) {
+    if (!scrollBar_) return;
+    const int pitch = rowPitch();
+    scrollBar_->setSingleStep(pitch);
+    if (value == scrollBar_->maximum() || value % pitch == 0) return;
+    scrollBar_->setValue(std::min(scrollBar_->maximum(), (value + pitch / 2) / pitch * pitch));
 }
 
 int TokenStrip::layoutWidthFor(int width) const { return std::max(width, 2 * kMargin + kMinChip); }
@@ -139,11 +221,15 @@ void TokenStrip::ensureWidths() const {
     const QFontMetrics fm(font());
     for (qsizetype i = widths_.size(); i < tokens_.size(); ++i) {
         // QStaticText keeps the shaped glyphs: repaints skip text shaping, the bulk of a chip's cost.
-        QStaticText label(chipLabel(tokens_[i].text));
+        const StripToken& t = tokens_[i];
+        QStaticText label(chipLabel(t.text));
         label.setTextFormat(Qt::PlainText);
         label.setPerformanceHint(QStaticText::AggressiveCaching);
         labels_.append(label);
-        widths_.append(std::max(kMinChip, fm.horizontalAdvance(label.text()) + 2 * kPadX));
+        int w = (t.special ? QFontMetrics(specialFont()) : fm).horizontalAdvance(label.text());
+        if (showIds_) w = std::max(w, QFontMetrics(idFont()).horizontalAdvance(QString::number(t.id)));
+        const int pad = t.special || showIds_ ? kBoxPadX : kPadX;
+        widths_.append(std::max(kMinChip, w + 2 * pad));
     }
 }
 
@@ -187,7 +273,7 @@ void TokenStrip::ensureLayout() const {
 
 int TokenStrip::contentHeight(const QList<QRect>& rects) const {
     if (rects.isEmpty()) return 2 * kMargin + metrics().lineHeight;
-    return rects.last().bottom() + 1 + kMargin;  // rows only grow downwards: the last chip is lowest
+    return alignedHeight(rects.last().bottom() + 1 + kMargin);  // rows only grow downwards: the last chip is lowest
 }
 
 void TokenStrip::invalidateLayout() {
@@ -204,6 +290,7 @@ void TokenStrip::invalidateMetrics() {
 
 int TokenStrip::heightForWidth(int width) const {
     const int w = layoutWidthFor(width);
+    hfwWidth_ = -1;  // the viewport's height (row alignment) may have changed since
     if (w == layoutWidthFor(this->width())) {
         ensureLayout();
         return contentHeight(rects_);
@@ -217,13 +304,14 @@ int TokenStrip::heightForWidth(int width) const {
     for (qsizetype i = 0; i < tokens_.size(); ++i) last = placeChip(c, int(i), w - kMargin, lineHeight);
     hfwWidth_ = w;
     hfwCount_ = int(tokens_.size());
-    hfwHeight_ = tokens_.isEmpty() ? 2 * kMargin + lineHeight : last.bottom() + 1 + kMargin;
+    hfwHeight_ = tokens_.isEmpty() ? 2 * kMargin + lineHeight : alignedHeight(last.bottom() + 1 + kMargin);
     return hfwHeight_;
 }
 
 QSize TokenStrip::sizeHint() const {
-    constexpr int kPreferredWidth = 400;
-    return {kPreferredWidth, heightForWidth(kPreferredWidth)};
+    // A few lines of text whatever the content: the strip is the page's main output, and a scroll
+    // area around it (or a splitter) gives it more.
+    return {QFontMetrics(font()).averageCharWidth() * 60, 2 * kMargin + preferredRows_ * rowPitch() - kGapY};
 }
 
 QSize TokenStrip::minimumSizeHint() const {
@@ -248,8 +336,9 @@ QRect TokenStrip::tokenRect(int index) const {
 
 // --- colours and text -------------------------------------------------------------------------
 
-QColor TokenStrip::backgroundFor(double p) const {
-    const QPalette& pal = palette();
+QColor TokenStrip::backgroundFor(double p) const { return backgroundFor(p, palette()); }
+
+QColor TokenStrip::backgroundFor(double p, const QPalette& pal) {
     // Saturated teal-blue; a brighter one on dark bases so near-certain chips still stand out.
     const QColor accent = isDark(pal) ? QColor(0x3d, 0xa5, 0xd9) : QColor(0x1f, 0x6f, 0xb5);
     // Even p = 0 keeps a faint tint: the chip must stay visible as a target.
@@ -333,10 +422,14 @@ void TokenStrip::paintEvent(QPaintEvent* e) {
     const QRect dirty = e->rect();
     const QPalette& pal = palette();
 
+    // In a scroll area only whole rows are drawn: a row the viewport cuts at the bottom (its height
+    // is rarely a whole number of rows) stays blank until scrolled in, never half a line of text.
+    const QRect visible = viewportHeight() >= 0 ? QRect(mapFrom(parentWidget(), QPoint(0, 0)), parentWidget()->size()) : rect();
     auto it = std::lower_bound(rects_.cbegin(), rects_.cend(), dirty.top(),
                                [](const QRect& r, int y) { return r.bottom() < y; });
     for (; it != rects_.cend() && it->top() <= dirty.bottom(); ++it) {
         if (!it->intersects(dirty)) continue;
+        if (it->bottom() > visible.bottom() || it->top() < visible.top()) continue;
         const int i = int(it - rects_.cbegin());
         const StripToken& t = tokens_[i];
         const QRect& chip = *it;
@@ -345,29 +438,61 @@ void TokenStrip::paintEvent(QPaintEvent* e) {
         QColor bg = backgroundFor(t.p);
         if (inLoop) bg = mix(bg, kLoopColour, 0.35);
         painter.fillRect(chip, bg);
-        if (inLoop) painter.fillRect(QRect(chip.left(), chip.bottom() - 1, chip.width(), 2), kLoopColour);
+        const QColor ink = readableTextOn(bg);
+        const int line = std::max(1, int(std::lround(lineScale_)));
+        // The thin separator between two tokens of a row, over the glyphs' side bearing.
+        if (chip.left() > kMargin && !t.special) {
+            QColor sep = ink;
+            sep.setAlphaF(0.28f);
+            painter.fillRect(QRect(chip.left(), chip.top() + 1, 1, chip.height() - 2), sep);
+        }
+        if (inLoop) painter.fillRect(QRect(chip.left(), chip.bottom() + 1 - 2 * line, chip.width(), 2 * line), kLoopColour);
+        if (t.special) {
+            painter.setPen(QPen(ink, line));
+            painter.drawRect(chip.adjusted(line / 2, line / 2, -1 - (line - 1) / 2, -1 - (line - 1) / 2));
+        }
         if (t.forced) {
-            painter.setPen(QPen(pal.color(QPalette::Text), 1.0, Qt::DashLine));
+            painter.setPen(QPen(pal.color(QPalette::Text), line, Qt::DashLine));
             painter.drawRect(chip.adjusted(0, 0, -1, -1));
         }
         if (i == hovered_) {
-            painter.setPen(QPen(pal.color(QPalette::Highlight), 1.0));
-            painter.drawRect(chip.adjusted(0, 0, -1, -1));
-            painter.drawRect(chip.adjusted(1, 1, -2, -2));
+            painter.setPen(QPen(pal.color(QPalette::Highlight), 2 * line));
+            painter.drawRect(chip.adjusted(line, line, -line, -line));
         }
 
-        painter.setPen(readableTextOn(bg));
-        const QPoint topLeft(chip.x() + kPadX, chip.y() + kPadY);
-        if (widths_[i] > chip.width()) {
+        painter.setPen(ink);
+        const int pad = t.special || showIds_ ? kBoxPadX : kPadX;
+        const QPoint topLeft(chip.x() + pad, chip.y() + kPadY);
+        if (t.special) {
+            const QFont special = specialFont();
+            const QFontMetrics sfm(special);
+            painter.setFont(special);
+            const int baseline = chip.y() + kPadY + (metrics().textHeight - 2 * kPadY + sfm.ascent() - sfm.descent()) / 2;
+            painter.drawText(QPoint(topLeft.x(), baseline),
+                             sfm.elidedText(labels_[i].text(), Qt::ElideRight, chip.width() - 2 * pad));
+            painter.setFont(font());
+        } else if (widths_[i] > chip.width()) {
             painter.drawText(topLeft + QPoint(0, ascent),
-                             fm.elidedText(labels_[i].text(), Qt::ElideRight, chip.width() - 2 * kPadX));
+                             fm.elidedText(labels_[i].text(), Qt::ElideRight, chip.width() - 2 * pad));
         } else {
             painter.drawStaticText(topLeft, labels_[i]);
+        }
+        if (showIds_) {
+            const QFont ids = idFont();
+            painter.setFont(ids);
+            QColor faint = ink;
+            faint.setAlphaF(0.8f);
+            painter.setPen(faint);
+            painter.drawText(QRect(chip.left(), chip.top() + metrics().textHeight, chip.width(),
+                                   chip.height() - metrics().textHeight),
+                             Qt::AlignHCenter | Qt::AlignTop, QString::number(t.id));
+            painter.setFont(font());
         }
     }
 }
 
 bool TokenStrip::event(QEvent* e) {
+    if (e->type() == QEvent::ParentChange) attachToScrollArea();  // QScrollArea::setWidget reparents
     if (e->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(e);
         const int i = tokenAt(help->pos());

@@ -1,6 +1,7 @@
 #pragma once
-// Generated text as a strip of token chips. Each chip's background shows how probable the chosen
-// token was (pale = unlikely, saturated = near certain); hovering a chip shows its best
+// Generated text as a strip of token chips. Tokens run on as continuous text (thin separators,
+// no gaps, so words read as words); each chip's background shows how probable the chosen token
+// was (pale = unlikely, saturated = near certain; ProbabilityLegend explains the ramp); hovering a chip shows its best
 // alternatives with their probabilities; clicking a chip opens a menu of those alternatives and
 // choosing one emits alternativeChosen(step, id) (the playground branches the generation there).
 // A span of chips can be highlighted (the repetition detector's loop).
@@ -14,8 +15,11 @@
 #include <QString>
 #include <QWidget>
 
+#include <QPointer>
+
 QT_BEGIN_NAMESPACE
 class QMenu;
+class QScrollBar;
 QT_END_NAMESPACE
 
 namespace dlab::widgets {
@@ -33,6 +37,7 @@ struct StripToken {
     QString text;         // the token's text as it reads in the output (may be empty for a partial UTF-8 byte)
     double p = 0.0;       // probability of the chosen token in the final distribution
     bool forced = false;  // put there by the user (a branch), not sampled
+    bool special = false; // a control token (<|im_start|>): drawn framed, in a monospace font
     QList<TokenAlternative> alternatives;  // best few of the final distribution, most probable first
 };
 
@@ -54,6 +59,19 @@ public:
     int highlightFirst() const { return highlightFirst_; }
     int highlightCount() const { return highlightCount_; }
 
+    // Each chip shows its token id under its text (the prompt as tokens).
+    void setShowIds(bool show);
+    bool showIds() const { return showIds_; }
+    // Thickness factor for outlines (presentation mode), 1 = normal.
+    void setLineScale(double scale);
+    double lineScale() const { return lineScale_; }
+    // Rows the strip asks for in sizeHint() (it grows beyond with its container), >= 1.
+    void setPreferredRows(int rows);
+    int preferredRows() const { return preferredRows_; }
+    // Distance from one row's top to the next one's: a scroll area around the strip scrolls by
+    // whole rows, so no row is ever cut at the top or, at the end, at the bottom.
+    int rowPitch() const;
+
     // Whether clicking offers alternatives (the chat's finished answers may not branch).
     void setBranchingEnabled(bool enabled) { branching_ = enabled; }
     bool branchingEnabled() const { return branching_; }
@@ -66,6 +84,7 @@ public:
     QString toolTipFor(int index) const;
     // The chip's background colour for probability p (also used by the legend).
     QColor backgroundFor(double p) const;
+    static QColor backgroundFor(double p, const QPalette& palette);
     // The menu a click on chip `index` pops up: one action per alternative other than the chosen
     // token (text and percentage, the token id as the action's data); triggering one emits
     // alternativeChosen(step, id). Parented to the strip; nullptr when branching is off or there is
@@ -88,7 +107,7 @@ protected:
     void mousePressEvent(QMouseEvent* e) override;
     void leaveEvent(QEvent* e) override;
     void resizeEvent(QResizeEvent* e) override;
-    void changeEvent(QEvent* e) override;     // palette / font / language changes
+    void changeEvent(QEvent* e) override;     // palette / font / language changes; parent: scroll area
 
 private:
     // Where the next chip goes while flowing chips into rows.
@@ -97,9 +116,16 @@ private:
         int pendingBreaks = 0;  // newlines in the previous chip: rows to skip before the next one
     };
     struct Metrics {        // font-derived sizes, taken fresh where needed
-        int lineHeight = 0;
+        int lineHeight = 0;  // a whole row: text (and id line)
         int ascent = 0;
+        int textHeight = 0;  // the text line alone
     };
+    QFont idFont() const;
+    QFont specialFont() const;
+    void attachToScrollArea();
+    void snapScroll(int value);
+    int viewportHeight() const;
+    int alignedHeight(int content) const;
     Metrics metrics() const;
     int layoutWidthFor(int width) const;
     void ensureWidths() const;
@@ -116,6 +142,10 @@ private:
     int highlightFirst_ = 0, highlightCount_ = 0;
     bool branching_ = true;
     int hovered_ = -1;
+    bool showIds_ = false;
+    double lineScale_ = 1.0;
+    int preferredRows_ = 6;
+    QPointer<QScrollBar> scrollBar_;  // the enclosing scroll area's, snapped to whole rows
     // (implementation detail: cached chip widths and the laid-out rectangles per width)
     mutable QList<QStaticText> labels_;  // chip text with newlines / tabs made visible, glyphs cached
     mutable QList<int> widths_;       // chip widths in the current font

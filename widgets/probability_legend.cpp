@@ -1,0 +1,68 @@
+#include "widgets/probability_legend.h"
+
+#include <QEvent>
+#include <QLocale>
+#include <QPainter>
+
+#include "widgets/token_strip.h"
+
+namespace dlab::widgets {
+
+ProbabilityLegend::ProbabilityLegend(QWidget* parent) : QWidget(parent) {
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    setToolTip(explanation());
+}
+
+QString ProbabilityLegend::explanation() const {
+    return tr("Each token's background shows how probable the sampler made the token it chose: pale = it was a "
+              "long shot, saturated = it was nearly certain.");
+}
+
+QString ProbabilityLegend::caption() const { return tr("Shading: probability of the chosen token"); }
+
+int ProbabilityLegend::rampWidth() const { return fontMetrics().averageCharWidth() * 18; }
+
+QSize ProbabilityLegend::sizeHint() const {
+    const QFontMetrics fm = fontMetrics();
+    const QString low = tr("%1 %").arg(locale().toString(0)), high = tr("%1 %").arg(locale().toString(100));
+    const int w = fm.horizontalAdvance(caption()) + fm.horizontalAdvance(low) + fm.horizontalAdvance(high) +
+                  rampWidth() + 4 * fm.averageCharWidth();
+    return {w, fm.height() + 4};
+}
+
+QSize ProbabilityLegend::minimumSizeHint() const { return {rampWidth() + fontMetrics().averageCharWidth() * 10, sizeHint().height()}; }
+
+void ProbabilityLegend::paintEvent(QPaintEvent*) {
+    QPainter painter(this);
+    const QFontMetrics fm = fontMetrics();
+    const QString low = tr("%1 %").arg(locale().toString(0)), high = tr("%1 %").arg(locale().toString(100));
+    const int gap = fm.averageCharWidth();
+    const int rampW = rampWidth();
+    const int tail = fm.horizontalAdvance(low) + fm.horizontalAdvance(high) + rampW + 3 * gap;
+    const int captionRoom = std::max(0, width() - tail);
+    const QString text = fm.elidedText(caption(), Qt::ElideRight, captionRoom);
+    elided_ = text != caption();
+    painter.setPen(palette().color(QPalette::WindowText));
+    const QRect row(0, 0, width(), height());
+    painter.drawText(row.adjusted(0, 0, -tail, 0), Qt::AlignLeft | Qt::AlignVCenter, text);
+    int x = std::min(width() - tail, fm.horizontalAdvance(text)) + gap;
+    painter.drawText(QRect(x, 0, fm.horizontalAdvance(low), height()), Qt::AlignVCenter, low);
+    x += fm.horizontalAdvance(low) + gap;
+    const int h = fm.height() - 2, top = (height() - h) / 2;
+    // The strip's own colour function, sampled per pixel column: the legend cannot drift from it.
+    for (int i = 0; i < rampW; ++i)
+        painter.fillRect(QRect(x + i, top, 1, h), TokenStrip::backgroundFor(double(i) / std::max(1, rampW - 1), palette()));
+    painter.setPen(palette().color(QPalette::Mid));
+    painter.drawRect(QRect(x, top, rampW - 1, h - 1));
+    x += rampW + gap;
+    painter.setPen(palette().color(QPalette::WindowText));
+    painter.drawText(QRect(x, 0, fm.horizontalAdvance(high) + 1, height()), Qt::AlignVCenter, high);
+}
+
+void ProbabilityLegend::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::LanguageChange) setToolTip(explanation());
+    if (e->type() == QEvent::FontChange) updateGeometry();
+    QWidget::changeEvent(e);
+}
+
+}  // namespace dlab::widgets

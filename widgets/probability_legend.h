@@ -1,0 +1,33 @@
+#pragma once
+// The key to the token strip's shading: the colour ramp from 0 % to 100 % with one line saying
+// what it shows. Painted by hand from the same colour function as the strip (light and dark),
+// sized from the font (presentation mode enlarges it with the application font).
+#include <QWidget>
+
+namespace dlab::widgets {
+
+class ProbabilityLegend : public QWidget {
+    Q_OBJECT
+public:
+    explicit ProbabilityLegend(QWidget* parent = nullptr);
+
+    // The caption before the ramp ("Shading: probability of the chosen token").
+    QString caption() const;
+    // The tooltip: what the shading means, in one sentence.
+    QString explanation() const;
+    // Whether the last paint had to elide the caption (too narrow).
+    bool elided() const { return elided_; }
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent* e) override;
+    void changeEvent(QEvent* e) override;
+
+private:
+    int rampWidth() const;
+    mutable bool elided_ = false;
+};
+
+}  // namespace dlab::widgets
