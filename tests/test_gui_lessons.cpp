@@ -386,6 +386,19 @@ private slots:
         step->setWhatsThis(QStringLiteral("Step"));
         new QPushButton(QStringLiteral("Run (F5)"), page);
         new QShortcut(QKeySequence(Qt::Key_F5), page);  // described by the button that names its key
+        QAction* out = zoom->addAction(QStringLiteral("Zoom &out"));
+        out->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Minus), QKeySequence(Qt::CTRL | Qt::Key_Minus)});
+        // A too narrow menu bar shows its menus again in an untitled overflow popup: not a place.
+        auto* overflow = new QMenu(&window);
+        overflow->addAction(file->menuAction());
+        overflow->addAction(open);
+        auto* chat = new QWidget;
+        tabs->addTab(chat, QStringLiteral("C&hat"));
+        (new QPushButton(QStringLiteral("Send"), chat))->setToolTip(QStringLiteral("Send the message (Ctrl+Return)"));
+        new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), chat);  // described by the button's tooltip,
+        new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Enter), chat);   // the keypad's Enter as Return
+        new QShortcut(QKeySequence(Qt::Key_F7), chat);  // two undescribed shortcuts keep a row each
+        new QShortcut(QKeySequence(Qt::Key_F8), chat);
         auto* dock = new QDockWidget(QStringLiteral("Lessons"), &window);
         auto* next = new QAction(QStringLiteral("Next lesson"), dock);
         next->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Right));
@@ -410,7 +423,14 @@ private slots:
         QVERIFY2(rows.contains("F5 | Run | Playground"), qPrintable(rows.join('\n')));
         QVERIFY2(rows.contains(native(QKeySequence(Qt::ALT | Qt::Key_Right)) + " | Next lesson | Lessons"),
                  qPrintable(rows.join('\n')));
-        QCOMPARE(rows.size(), 5);  // actions without a shortcut are not listed
+        QVERIFY2(rows.contains(native(QKeySequence(Qt::CTRL | Qt::Key_Minus)) + " | Zoom out | View › Zoom menu"),
+                 qPrintable(rows.join('\n')));
+        QVERIFY2(rows.contains(native(QKeySequence(Qt::CTRL | Qt::Key_Return)) + ", " +
+                               native(QKeySequence(Qt::CTRL | Qt::Key_Enter)) + " | Send | Chat"),
+                 qPrintable(rows.join('\n')));
+        QVERIFY2(rows.contains("F7 | (no description) | Chat"), qPrintable(rows.join('\n')));
+        QVERIFY2(rows.contains("F8 | (no description) | Chat"), qPrintable(rows.join('\n')));
+        QCOMPARE(rows.size(), 9);  // actions without a shortcut are not listed
         saveShot(dialog, QStringLiteral("shortcuts-dialog"));
 
         // Collected at run time: a shortcut added later shows up the next time.
@@ -418,7 +438,7 @@ private slots:
         later->setShortcut(QKeySequence(Qt::Key_F11));
         window.addAction(later);
         dialog.refresh();
-        QCOMPARE(dialog.table()->topLevelItemCount(), 6);
+        QCOMPARE(dialog.table()->topLevelItemCount(), 10);
         const auto entries = collectShortcuts(&window);
         QVERIFY(std::any_of(entries.begin(), entries.end(), [](const ShortcutEntry& e) {
             return e.keys == QLatin1String("F11") && e.action == QLatin1String("Presentation mode");

@@ -33,8 +33,11 @@ QString withoutMnemonic(QString text) {
 
 QString keysText(const QList<QKeySequence>& keys) {
     QStringList parts;
-    for (const QKeySequence& k : keys)
-        if (!k.isEmpty()) parts << k.toString(QKeySequence::NativeText);
+    for (const QKeySequence& k : keys) {
+        // Two bindings can read the same ("Ctrl+-" for Key_Minus and for QKeySequence::ZoomOut).
+        const QString text = k.toString(QKeySequence::NativeText);
+        if (!k.isEmpty() && !parts.contains(text)) parts << text;
+    }
     return parts.join(QStringLiteral(", "));
 }
 
@@ -63,17 +66,16 @@ QString placeOf(const QWidget* w, const QWidget* window) {
 
 // "Settings › Language" for an action in a submenu; empty when the action is in no menu.
 QString menuPath(const QAction* action) {
+    // Untitled menus are not places: a too narrow menu bar also shows its menus in an untitled
+    // overflow popup, and a context menu may reuse an action.
+    const auto titledMenuOf = [](const QAction* a) -> const QMenu* {
+        for (QObject* o : a->associatedObjects())
+            if (const auto* m = qobject_cast<const QMenu*>(o); m && !m->title().isEmpty()) return m;
+        return nullptr;
+    };
     QStringList path;
-    const QMenu* menu = nullptr;
-    for (QObject* o : action->associatedObjects())
-        if ((menu = qobject_cast<const QMenu*>(o))) break;
-    while (menu) {
+    for (const QMenu* menu = titledMenuOf(action); menu && path.size() < 16; menu = titledMenuOf(menu->menuAction()))
         path.prepend(withoutMnemonic(menu->title()));
-        const QMenu* parentMenu = nullptr;
-        for (QObject* o : menu->menuAction()->associatedObjects())
-            if ((parentMenu = qobject_cast<const QMenu*>(o))) break;
-        menu = parentMenu;
-    }
     return path.join(QStringLiteral(" › "));
 }
 
@@ -88,12 +90,17 @@ QString placeOf(const QAction* action, const QWidget* window) {
 
 QString describe(const QShortcut* s) {
     if (!s->whatsThis().isEmpty()) return s->whatsThis();
-    // A button on the same page that shows the key in its text ("Run (F5)") says what it does.
+    // A button on the same page that names the key in its text ("Run (F5)") or its tooltip
+    // ("... (Ctrl+Return)") says what it does. Enter on the keypad counts as Return.
     if (const QWidget* page = qobject_cast<const QWidget*>(s->parent())) {
-        const QString native = s->key().toString(QKeySequence::NativeText);
+        QStringList hints{QStringLiteral("(%1)").arg(s->key().toString(QKeySequence::NativeText))};
+        if (s->key().count() == 1 && s->key()[0].key() == Qt::Key_Enter)
+            hints << QStringLiteral("(%1)").arg(
+                QKeySequence(QKeyCombination(s->key()[0].keyboardModifiers(), Qt::Key_Return)).toString(QKeySequence::NativeText));
         const auto buttons = page->findChildren<QAbstractButton*>();
-        for (const QAbstractButton* b : buttons)
-            if (b->text().contains(QStringLiteral("(%1)").arg(native))) return withoutKeyHint(b->text(), s->key());
+        for (const QString& hint : hints)
+            for (const QAbstractButton* b : buttons)
+                if (b->text().contains(hint) || b->toolTip().contains(hint)) return withoutKeyHint(b->text(), s->key());
     }
     if (!s->objectName().isEmpty()) return s->objectName();
     return Texts::tr("(no description)");
@@ -102,7 +109,8 @@ QString describe(const QShortcut* s) {
 void add(QList<ShortcutEntry>& out, const QString& keys, const QString& action, const QString& where) {
     if (keys.isEmpty()) return;
     for (ShortcutEntry& e : out) {
-        if (e.action != action || e.where != where) continue;
+        // Undescribed shortcuts are different things: each keeps its own row.
+        if (e.action != action || e.where != where || action == Texts::tr("(no description)")) continue;
         for (const QString& k : keys.split(QStringLiteral(", ")))
             if (!e.keys.split(QStringLiteral(", ")).contains(k)) e.keys += QStringLiteral(", ") + k;
         return;
