@@ -1222,6 +1222,10 @@ private slots:
         QFont idFont = strip.font();
         idFont.setPointSizeF(idFont.pointSizeF() * 0.8);
         QVERIFY(strip.tokenRect(1).width() >= QFontMetrics(idFont).horizontalAdvance(QStringLiteral("882")));
+        // The special token's own text fits its chip (no "<|im_start…").
+        QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+        mono.setPointSizeF(strip.font().pointSizeF() * 0.9);
+        QVERIFY(strip.tokenRect(0).width() >= QFontMetricsF(mono).horizontalAdvance(QStringLiteral("<|im_start|>")) + 6);
         strip.setLineScale(3.0);
         QCOMPARE(strip.lineScale(), 3.0);
         shot(strip, QStringLiteral("strip-ids"));

@@ -226,7 +226,10 @@ void TokenStrip::ensureWidths() const {
         label.setTextFormat(Qt::PlainText);
         label.setPerformanceHint(QStaticText::AggressiveCaching);
         labels_.append(label);
-        int w = (t.special ? QFontMetrics(specialFont()) : fm).horizontalAdvance(label.text());
+        // Rounded up: elidedText() measures in fractional pixels, and a shortfall of half a pixel
+        // would elide "<|im_start|>" in its own chip.
+        int w = t.special ? int(std::ceil(QFontMetricsF(specialFont()).horizontalAdvance(label.text()))) + 1
+                          : fm.horizontalAdvance(label.text());
         if (showIds_) w = std::max(w, QFontMetrics(idFont()).horizontalAdvance(QString::number(t.id)));
         const int pad = t.special || showIds_ ? kBoxPadX : kPadX;
         widths_.append(std::max(kMinChip, w + 2 * pad));
