@@ -11,6 +11,7 @@
 //  * the same on the default model when it is installed (realistic timings);
 //  * the page inside MainWindow.
 #include <QAbstractItemModelTester>
+#include <QStringDecoder>
 #include <QtTest>
 #include <QtWidgets>
 
@@ -112,6 +113,22 @@ QList<QLabel*> captions(ChatPage& page) {
     return page.transcriptArea()->widget()->findChildren<QLabel*>(QStringLiteral("captionLabel"));
 }
 
+// A caption's first line (TTFT, rate, tokens, why it ended) and its second (the settings used).
+QString captionStats(const QLabel* caption) { return caption->text().section(QLatin1Char('\n'), 0, 0); }
+QString captionSampling(const QLabel* caption) { return caption->text().section(QLatin1Char('\n'), 1); }
+
+// What a chip's hover shows, in full: the token, its probability and every alternative's.
+QString hoverOf(const StripToken& t) {
+    QString out = QStringLiteral("%1 p=%2").arg(t.id).arg(t.p, 0, 'g', 17);
+    for (const auto& a : t.alternatives) out += QStringLiteral(" | %1 p=%2 raw=%3").arg(a.id).arg(a.p, 0, 'g', 17).arg(a.rawP, 0, 'g', 17);
+    return out;
+}
+QStringList hoversOf(const QList<StripToken>& tokens) {
+    QStringList out;
+    for (const StripToken& t : tokens) out << hoverOf(t);
+    return out;
+}
+
 QString lastText(const ChatModel& m) { return m.rowCount() ? m.message(m.rowCount() - 1).text : QString(); }
 
 void send(ChatPage& page, const QString& text) {
@@ -140,6 +157,8 @@ class TestGuiChat : public QObject {
 
     QString tinyPath_;      // 128 positions
     QString tinyLongPath_;  // 2048 positions
+    std::unique_ptr<Model> tinyLongModel_;  // its tokenizer decodes answers' token ids
+    const Tokenizer* tinyTokenizer_ = nullptr;
 
     // Waits for the answer in flight; false on timeout.
     static bool waitAnswer(Rig& rig, int timeoutMs = 60000) {
@@ -166,6 +185,8 @@ private slots:
         longSpec.nLayer = 4;
         tinyLongPath_ = QString::fromStdString(test::scratchDir() + "/chat-tiny-2048.gguf");
         writeTinyModel(longSpec, tinyLongPath_.toStdString());
+        tinyLongModel_ = Model::load(tinyLongPath_.toStdString());
+        tinyTokenizer_ = &tinyLongModel_->tokenizer();
     }
 
     void chatModelIsConsistent() {
@@ -326,7 +347,9 @@ private slots:
         const QString want = QStringLiteral("TTFT %1 ms · %2 tokens/s · 40 tokens · max tokens reached")
                                  .arg(qRound(stats.timeToFirstTokenMs))
                                  .arg(stats.tokensPerSecond, 0, 'f', 1);
-        QCOMPARE(c[0]->text(), want);
+        QCOMPARE(captionStats(c[0]), want);
+        // The second line: the settings this answer was generated with.
+        QCOMPARE(captionSampling(c[0]), QStringLiteral("Sampled with ") + ChatPage::samplingSummary(rig.requestParams[0]));
         qInfo("caption: %s", qPrintable(c[0]->text()));
 
         QVERIFY(!page.stopButton()->isEnabled());
@@ -338,7 +361,7 @@ private slots:
         const QString status = page.findChild<QLabel*>(QStringLiteral("statusLabel"))->text();
         QEvent languageChange(QEvent::LanguageChange);
         QCoreApplication::sendEvent(&page, &languageChange);
-        QCOMPARE(captions(page)[0]->text(), want);
+        QCOMPARE(captionStats(captions(page)[0]), want);
         QCOMPARE(page.findChild<QLabel*>(QStringLiteral("statusLabel"))->text(), status);
         QCOMPARE(page.sendButton()->text(), QStringLiteral("Send"));
     }
@@ -386,7 +409,8 @@ private slots:
         QVERIFY(waitAnswer(rig));
         QCOMPARE(page.model()->rowCount(), 4);
         QCOMPARE(rig.finished.size(), 3);
-        QCOMPARE(rig.finished[2].reusedTokens, rig.finished[2].promptTokens - 1);   // only the last prompt token
+        // The turn's prefill batch again, from where the first answer's began (Session::restart).
+        QCOMPARE(rig.finished[2].reusedTokens, rig.finished[1].reusedTokens);
         QCOMPARE(page.model()->message(3).stats.tokens, rig.finished[2].tokens);
         QCOMPARE(page.model()->message(3).stats.timeToFirstTokenMs, rig.finished[2].timeToFirstTokenMs);
         QVERIFY(lastText(*page.model()) != second);  // 24 random tokens from another seed
@@ -411,6 +435,129 @@ private slots:
         QVERIFY2(rig.errors.isEmpty(), qPrintable(rig.errors.join('\n')));
     }
 
+    // Greedy (T = 0) on the default model: Regenerate on turns 2 and 3 gives exactly the first
+    // answer, token for token and with the same hover (every alternative's probability). Before
+    // Session::restart re-ran the turn's prefill batch, Regenerate evaluated the prompt's last
+    // token alone, through kernels that round differently: the hover showed other probabilities
+    // and near-tied tokens could swap (issue 8).
+    void greedyRegenerateRepeatsTheAnswer() {
+        const std::string path = test::defaultModelPath();
+        if (path.empty()) QFAIL("the default model is not installed; run ./scripts/setup.sh");
+        Rig rig;
+        rig.load(QString::fromStdString(path), 2);
+        QTRY_VERIFY_WITH_TIMEOUT(rig.ready, 60000);
+        ChatPage& page = rig.page;
+        SamplerParams greedy;
+        greedy.temperature = 0.0f;
+        page.setSamplerParams(greedy);
+        maxTokensSpin(page)->setValue(16);
+        const QStringList questions = {QStringLiteral("What is the capital of France?"), QStringLiteral("And of Germany?"),
+                                       QStringLiteral("Tell me one thing about it.")};
+        for (int turn = 1; turn <= 3; ++turn) {
+            send(page, questions[turn - 1]);
+            QVERIFY(waitAnswer(rig, 120000));
+            QVERIFY2(rig.errors.isEmpty(), qPrintable(rig.errors.join('\n')));
+            const ChatModel::Message first = page.model()->message(page.model()->rowCount() - 1);
+            QVERIFY(!first.tokens.isEmpty());
+            if (turn == 1) continue;
+            QTest::mouseClick(page.regenerateButton(), Qt::LeftButton);
+            QVERIFY(waitAnswer(rig, 120000));
+            QVERIFY2(rig.errors.isEmpty(), qPrintable(rig.errors.join('\n')));
+            const ChatModel::Message again = page.model()->message(page.model()->rowCount() - 1);
+            QCOMPARE(page.model()->rowCount(), 2 * turn);
+            QCOMPARE(rig.requestParams.last().temperature, 0.0f);
+            QVERIFY(rig.requestParams.last().seed != rig.requestParams[rig.requestParams.size() - 2].seed);  // greedy ignores it
+            qInfo("turn %d: %s", turn, qPrintable(first.text));
+            QCOMPARE(again.text, first.text);
+            QCOMPARE(hoversOf(again.tokens), hoversOf(first.tokens));
+            QCOMPARE(again.stats.stopReason, first.stats.stopReason);
+        }
+    }
+
+    // The sampler settings the chat uses are on the page (above the input) and follow the
+    // playground's; each answer's caption keeps the ones it was generated with.
+    void samplingSettingsAreShown() {
+        Rig rig;
+        rig.load(tinyPath_, 1);
+        QTRY_VERIFY_WITH_TIMEOUT(rig.ready, 30000);
+        ChatPage& page = rig.page;
+        QLabel* line = page.samplingLabel();
+        QVERIFY(line->isVisible());
+        SamplerParams a = endlessParams();
+        a.temperature = 0.3f;
+        a.topK = 7;
+        a.topP = 0.5f;
+        a.seed = 11;
+        page.setSamplerParams(a);
+        for (const QString& part : {QStringLiteral("temperature 0.3"), QStringLiteral("top-k 7"), QStringLiteral("top-p 0.5"),
+                                    QStringLiteral("seed 11"), QStringLiteral("Playground")})
+            QVERIFY2(line->text().contains(part), qPrintable(line->text()));
+        // Every stage that is on is named; off stages are not.
+        QVERIFY(!line->text().contains(QStringLiteral("min-p")));
+        SamplerParams b = a;
+        b.minP = 0.05f;
+        b.repeatPenalty = 1.3f;
+        page.setSamplerParams(b);
+        QVERIFY2(line->text().contains(QStringLiteral("min-p 0.05")) && line->text().contains(QStringLiteral("repetition penalty 1.3")),
+                 qPrintable(line->text()));
+        SamplerParams g;
+        g.temperature = 0.0f;
+        page.setSamplerParams(g);
+        QVERIFY2(line->text().contains(QStringLiteral("greedy")) && !line->text().contains(QStringLiteral("top-k")), qPrintable(line->text()));
+
+        page.setSamplerParams(a);
+        maxTokensSpin(page)->setValue(4);
+        send(page, QStringLiteral("Hi"));
+        QVERIFY(waitAnswer(rig));
+        // The next answer draws from the next seed: the line says which.
+        QVERIFY2(line->text().contains(QStringLiteral("seed 12")), qPrintable(line->text()));
+        const QString used = captionSampling(captions(page).last());
+        QCOMPARE(used, QStringLiteral("Sampled with ") + ChatPage::samplingSummary(rig.requestParams.last()));
+        QVERIFY2(used.contains(QStringLiteral("temperature 0.3")) && used.contains(QStringLiteral("seed 11")), qPrintable(used));
+        page.setSamplerParams(b);  // changing the settings later leaves the answer's caption alone
+        QCOMPARE(captionSampling(captions(page).last()), used);
+        QVERIFY(line->text().contains(QStringLiteral("min-p 0.05")));
+        QTest::mouseClick(page.clearButton(), Qt::LeftButton);
+        QVERIFY2(line->text().contains(QStringLiteral("seed 11")), qPrintable(line->text()));  // Clear starts the seeds over
+    }
+
+    // What the status bar shows on the Chat page: the chat session's context and KV memory after
+    // each answer (also a stopped one), 0 / 0 after Clear, with a signal each time they change.
+    void chatStatusFollowsTheChat() {
+        Rig rig;
+        rig.load(tinyPath_, 1);
+        QTRY_VERIFY_WITH_TIMEOUT(rig.ready, 30000);
+        ChatPage& page = rig.page;
+        QSignalSpy changed(&page, &ChatPage::chatStatusChanged);
+        QCOMPARE(page.contextUsed(), qint64(-1));
+        QCOMPARE(page.kvBytes(), qint64(-1));
+        page.setSamplerParams(endlessParams());
+        maxTokensSpin(page)->setValue(6);
+        send(page, QStringLiteral("First question"));
+        QVERIFY(waitAnswer(rig));
+        const ChatStats one = rig.finished.last();
+        QCOMPARE(one.contextUsed, qint64(one.promptTokens + one.tokens));  // no end token: banned
+        QVERIFY(one.kvBytes > 0);
+        QCOMPARE(page.contextUsed(), one.contextUsed);
+        QCOMPARE(page.kvBytes(), one.kvBytes);
+        QCOMPARE(changed.size(), 1);
+
+        send(page, QStringLiteral("Second question"));
+        QVERIFY(waitAnswer(rig));
+        const ChatStats two = rig.finished.last();
+        QCOMPARE(two.contextUsed, qint64(two.promptTokens + two.tokens));
+        QVERIFY(two.contextUsed > one.contextUsed);
+        QVERIFY(two.kvBytes >= one.kvBytes);
+        QCOMPARE(page.contextUsed(), two.contextUsed);
+        QCOMPARE(page.kvBytes(), two.kvBytes);
+        QCOMPARE(changed.size(), 2);
+
+        QTest::mouseClick(page.clearButton(), Qt::LeftButton);
+        QCOMPARE(page.contextUsed(), qint64(0));
+        QCOMPARE(page.kvBytes(), qint64(0));
+        QCOMPARE(changed.size(), 3);
+    }
+
     // Esc during a long answer: chatFinished(stopped) reaches the page within 100 ms; the text stays.
     void escStopsQuickly() {
         Rig rig;
@@ -433,8 +580,6 @@ private slots:
         sinceStop.start();
         QTest::keyClick(page.inputEdit(), Qt::Key_Escape);
         QVERIFY(waitAnswer(rig, 10000));
-        qInfo("tiny model: Stop to chatFinished %.1f ms", latencyMs);
-        QVERIFY2(latencyMs >= 0.0 && latencyMs < 100.0, qPrintable(QString::number(latencyMs)));
 
         QVERIFY2(rig.errors.isEmpty(), qPrintable(rig.errors.join('\n')));
         QCOMPARE(rig.finished.size(), 1);
@@ -442,12 +587,28 @@ private slots:
         QVERIFY(stats.stopped);
         QCOMPARE(stats.stopReason, QStringLiteral("stopped"));
         QVERIFY(stats.tokens < 2048);
+        // Quickly, measured against this run's own speed, not a machine's: the worker checks the
+        // flag between layers, so the answer ends within the step in flight plus the hop to the
+        // GUI thread. On a busy core both slow down together (measured 5-12 ms, ~0.3 ms a token).
+        const double msPerToken = stats.tokensPerSecond > 0.0 ? 1000.0 / stats.tokensPerSecond : 0.0;
+        const double bound = std::max(100.0, 20.0 * msPerToken);
+        qInfo("tiny model: Stop to chatFinished %.1f ms (%.2f ms a token; bound %.0f ms)", latencyMs, msPerToken, bound);
+        QVERIFY2(latencyMs >= 0.0 && latencyMs < bound, qPrintable(QString::number(latencyMs)));
+        // Nothing is lost: every token generated before the Stop reached the GUI, the model and
+        // the strip. (The text is not necessarily non-empty: the first tokens may be the first
+        // bytes of a UTF-8 character, held back until it completes; that is what made this test
+        // fail under load, when the first batch held a single such byte.)
         QCOMPARE(stats.tokens, rig.tokensReceived);
         const ChatModel::Message answer = page.model()->message(1);  // a copy: more rows come
         QCOMPARE(answer.tokens.size(), qsizetype(stats.tokens));
-        QVERIFY(!answer.text.isEmpty());
+        QVERIFY(stats.tokens > 0);
+        QByteArray bytes;
+        for (const StripToken& t : answer.tokens) bytes += QByteArray::fromStdString(tinyTokenizer_->tokenToPiece(t.id, false));
+        QStringDecoder decoder(QStringDecoder::Utf8);
+        const QString complete = decoder(bytes);  // the whole characters of the answer's bytes
+        QCOMPARE(answer.text, complete);
         QCOMPARE(strips(page).last()->text(), answer.text);
-        QVERIFY(captions(page).last()->text().endsWith(QStringLiteral(" · stopped")));
+        QVERIFY(captionStats(captions(page).last()).endsWith(QStringLiteral(" · stopped")));
         QVERIFY(!page.stopButton()->isEnabled());
         QVERIFY(page.regenerateButton()->isEnabled() && page.clearButton()->isEnabled());
         page.inputEdit()->setPlainText(QStringLiteral("Go on"));
@@ -480,7 +641,7 @@ private slots:
         QCOMPARE(rig.tokensReceived, stats.tokens);
         const TinyVocab& v = tinyVocab();
         for (const StripToken& t : page.model()->message(1).tokens) QVERIFY(t.id != v.endOfText && t.id != v.imEnd);
-        QVERIFY(captions(page).last()->text().endsWith(QStringLiteral(" · end of answer")));
+        QVERIFY(captionStats(captions(page).last()).endsWith(QStringLiteral(" · end of answer")));
     }
 
     // Clear while an answer streams: it is stopped, and what still arrives goes nowhere.
@@ -628,7 +789,7 @@ private slots:
         QCOMPARE(stats.stopReason, QStringLiteral("context"));
         // Every position holds a token; the last one sampled needs no position of its own.
         QCOMPARE(stats.promptTokens + stats.tokens, 129);
-        QVERIFY(captions(page).last()->text().endsWith(QStringLiteral(" · context full")));
+        QVERIFY(captionStats(captions(page).last()).endsWith(QStringLiteral(" · context full")));
 
         // Settings the sampler rejects: the engine's message, the page unblocks.
         QTest::mouseClick(page.clearButton(), Qt::LeftButton);

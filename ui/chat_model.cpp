@@ -23,6 +23,8 @@ QVariant ChatModel::data(const QModelIndex& index, int role) const {
         return m.finished ? QVariant::fromValue(m.stats) : QVariant();
     case StreamingRole:
         return m.streaming;
+    case SamplingRole:
+        return m.role == QLatin1String("assistant") ? QVariant::fromValue(m.sampling) : QVariant();
     default:
         return {};
     }
@@ -34,6 +36,7 @@ QHash<int, QByteArray> ChatModel::roleNames() const {
     names.insert(TokensRole, "tokens");
     names.insert(StatsRole, "stats");
     names.insert(StreamingRole, "streaming");
+    names.insert(SamplingRole, "sampling");
     return names;
 }
 
@@ -44,6 +47,18 @@ int ChatModel::appendMessage(const QString& role, const QString& text, bool stre
     m.role = role;
     m.text = text;
     m.streaming = streaming;
+    messages_.append(std::move(m));
+    endInsertRows();
+    return row;
+}
+
+int ChatModel::appendAnswer(const SamplerParams& sampling) {
+    const int row = static_cast<int>(messages_.size());
+    beginInsertRows({}, row, row);
+    Message m;
+    m.role = QStringLiteral("assistant");
+    m.sampling = sampling;
+    m.streaming = true;
     messages_.append(std::move(m));
     endInsertRows();
     return row;

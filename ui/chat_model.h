@@ -19,6 +19,7 @@ public:
         TokensRole,                   // QList<widgets::StripToken>: the answer's chips (assistant rows)
         StatsRole,                    // ChatStats once the answer finished, else an invalid QVariant
         StreamingRole,                // bool: the answer is still arriving
+        SamplingRole,                 // SamplerParams the answer was generated with (assistant rows)
     };
 
     struct Message {
@@ -26,6 +27,7 @@ public:
         QString text;                           // for assistant rows: every chip's text concatenated
         QList<widgets::StripToken> tokens;
         ChatStats stats;
+        SamplerParams sampling;                 // assistant rows: the settings of the answer
         bool finished = false;                  // stats are valid
         bool streaming = false;
     };
@@ -38,6 +40,8 @@ public:
 
     // Appends a message and returns its row. A streaming row is an answer still to come.
     int appendMessage(const QString& role, const QString& text = {}, bool streaming = false);
+    // Appends an assistant row still to come, generated with `sampling`; returns its row.
+    int appendAnswer(const SamplerParams& sampling);
     // Adds chips (and their text) to the last row; ignored when the last row is not streaming.
     void appendTokensToLast(const QList<widgets::StripToken>& tokens);
     // Ends the last row's stream with its statistics (no-op on an empty model).

@@ -2,6 +2,7 @@
 
 #include <QEvent>
 #include <QKeySequence>
+#include <QLocale>
 #include <QLabel>
 #include <QScrollBar>
 #include <QShortcut>
@@ -61,6 +62,7 @@ ChatPage::ChatPage(QWidget* parent) : QWidget(parent), ui_(std::make_unique<Ui::
 
     updateEnabled();
     updateStatus();
+    updateSampling();
 }
 
 ChatPage::~ChatPage() = default;
@@ -73,6 +75,7 @@ QAbstractButton* ChatPage::stopButton() const { return ui_->stopButton; }
 QAbstractButton* ChatPage::regenerateButton() const { return ui_->regenerateButton; }
 QAbstractButton* ChatPage::clearButton() const { return ui_->clearButton; }
 QScrollArea* ChatPage::transcriptArea() const { return ui_->transcriptArea; }
+QLabel* ChatPage::samplingLabel() const { return ui_->samplingLabel; }
 
 void ChatPage::setModelReady(bool ready) {
     modelReady_ = ready;
@@ -80,7 +83,10 @@ void ChatPage::setModelReady(bool ready) {
     updateStatus();
 }
 
-void ChatPage::setSamplerParams(const SamplerParams& params) { params_ = params; }
+void ChatPage::setSamplerParams(const SamplerParams& params) {
+    params_ = params;
+    updateSampling();
+}
 
 void ChatPage::send() {
     if (!modelReady_ || generating_) return;
@@ -98,17 +104,18 @@ void ChatPage::startAnswer() {
     if (!system.trimmed().isEmpty()) conversation.append({kSystem, system});
     conversation.append(model_->conversation());
 
+    // Each answer of a conversation draws from the next seed: Regenerate gets a different answer
+    // (unless the sampler is greedy), and a cleared chat replays the same answers.
+    SamplerParams params = params_;
+    params.seed = params_.seed + static_cast<uint64_t>(answersAsked_++);
     followTail();
-    model_->appendMessage(kAssistant, {}, true);
+    model_->appendAnswer(params);
     generating_ = true;
     started_ = stopPending_ = discardAnswer_ = false;
     promptTokens_ = 0;
     updateEnabled();
     updateStatus();
-    // Each answer of a conversation draws from the next seed: Regenerate gets a different answer
-    // (unless the sampler is greedy), and a cleared chat replays the same answers.
-    SamplerParams params = params_;
-    params.seed = params_.seed + static_cast<uint64_t>(answersAsked_++);
+    updateSampling();
     emit chatRequested(conversation, params, maxTokens());
 }
 
@@ -142,6 +149,15 @@ void ChatPage::clearChat() {
     answersAsked_ = 0;
     updateEnabled();
     updateStatus();
+    updateSampling();
+    setChatStatus(0, 0);  // nothing of the conversation is left to show
+}
+
+void ChatPage::setChatStatus(qint64 contextUsed, qint64 kvBytes) {
+    if (contextUsed == contextUsed_ && kvBytes == kvBytes_) return;
+    contextUsed_ = contextUsed;
+    kvBytes_ = kvBytes;
+    emit chatStatusChanged();
 }
 
 void ChatPage::onChatStarted(int promptTokens) {
@@ -162,7 +178,10 @@ void ChatPage::onChatTokens(const QList<widgets::StripToken>& tokens) {
 
 void ChatPage::onChatFinished(const ChatStats& stats) {
     if (!generating_) return;
-    if (!discardAnswer_) model_->finishLast(stats);
+    if (!discardAnswer_) {
+        model_->finishLast(stats);
+        if (stats.contextUsed >= 0) setChatStatus(stats.contextUsed, stats.kvBytes);
+    }
     generating_ = started_ = stopPending_ = discardAnswer_ = false;
     updateEnabled();
     updateStatus();
@@ -287,8 +306,11 @@ void ChatPage::updateTexts(int row) {
 
 QString ChatPage::captionFor(int row) const {
     const ChatModel::Message& m = model_->message(row);
+    // The second line: the settings this answer was generated with (they may differ from today's).
+    const QString sampled = QLatin1Char('\n') + tr("Sampled with %1").arg(samplingSummary(m.sampling));
     if (m.streaming) {
-        return m.tokens.isEmpty() ? tr("Reading the prompt…") : tr("Generating… %n token(s)", nullptr, int(m.tokens.size()));
+        return (m.tokens.isEmpty() ? tr("Reading the prompt…") : tr("Generating… %n token(s)", nullptr, int(m.tokens.size()))) +
+               sampled;
     }
     if (!m.finished) return {};
     const ChatStats& s = m.stats;
@@ -306,9 +328,44 @@ QString ChatPage::captionFor(int row) const {
     else
         why = s.stopReason;
     return tr("TTFT %1 ms · %2 tokens/s · %n token(s) · %3", nullptr, s.tokens)
-        .arg(qRound(s.timeToFirstTokenMs))
-        .arg(s.tokensPerSecond, 0, 'f', 1)
-        .arg(why);
+               .arg(qRound(s.timeToFirstTokenMs))
+               .arg(s.tokensPerSecond, 0, 'f', 1)
+               .arg(why) +
+           sampled;
+}
+
+QString ChatPage::samplingSummary(const SamplerParams& p) {
+    const auto num = [](double v) { return QLocale().toString(v, 'g', 3); };
+    QStringList parts;
+    const bool greedy = p.temperature <= 0.0f;
+    if (greedy) {
+        parts << tr("greedy (temperature 0)");
+    } else {
+        parts << tr("temperature %1").arg(num(p.temperature));
+        if (p.topK > 0) parts << tr("top-k %1").arg(p.topK);
+        if (p.topP < 1.0f) parts << tr("top-p %1").arg(num(p.topP));
+        if (p.minP > 0.0f) parts << tr("min-p %1").arg(num(p.minP));
+        if (p.typicalP < 1.0f) parts << tr("typical-p %1").arg(num(p.typicalP));
+        if (p.topNSigma > 0.0f) parts << tr("top-n-σ %1").arg(num(p.topNSigma));
+        if (p.xtcProbability > 0.0f) parts << tr("XTC %1 / %2").arg(num(p.xtcProbability), num(p.xtcThreshold));
+        if (p.mirostatTau > 0.0f) parts << tr("Mirostat τ %1").arg(num(p.mirostatTau));
+    }
+    // Penalties and biases change the logits, so they matter for greedy answers too.
+    if (p.repeatPenalty != 1.0f) parts << tr("repetition penalty %1").arg(num(p.repeatPenalty));
+    if (p.frequencyPenalty != 0.0f) parts << tr("frequency penalty %1").arg(num(p.frequencyPenalty));
+    if (p.presencePenalty != 0.0f) parts << tr("presence penalty %1").arg(num(p.presencePenalty));
+    if (p.dryMultiplier > 0.0f) parts << tr("DRY %1").arg(num(p.dryMultiplier));
+    if (p.noRepeatNgram > 0) parts << tr("no repeated %1-grams").arg(p.noRepeatNgram);
+    if (!p.logitBias.empty()) parts << tr("%n logit bias(es)", nullptr, int(p.logitBias.size()));
+    if (!greedy) parts << tr("seed %1").arg(p.seed);
+    return parts.join(QStringLiteral(" · "));
+}
+
+void ChatPage::updateSampling() {
+    // The settings the next answer uses: the seed is the one it will draw from.
+    SamplerParams next = params_;
+    next.seed = params_.seed + static_cast<uint64_t>(answersAsked_);
+    ui_->samplingLabel->setText(tr("Sampling: %1 — set on the Playground").arg(samplingSummary(next)));
 }
 
 // --- state ----------------------------------------------------------------------------------------
@@ -336,6 +393,7 @@ void ChatPage::changeEvent(QEvent* e) {
         ui_->retranslateUi(this);
         for (int row = 0; row < static_cast<int>(views_.size()); ++row) updateTexts(row);
         updateStatus();
+        updateSampling();
     }
     QWidget::changeEvent(e);
 }

@@ -2,7 +2,8 @@
 // The chat page: a multi-turn conversation with the model's chat template, an editable system
 // prompt, streamed answers with Stop, Regenerate and Clear, time-to-first-token and tokens/s per
 // answer, and token alternatives on hover (each answer is a TokenStrip). The sampler settings
-// are the playground's (MainWindow passes them in). Like the playground, the page never calls
+// are the playground's (MainWindow passes them in); a line above the input shows them, and each
+// answer's caption the ones it was generated with. Like the playground, the page never calls
 // the engine: it emits requests and shows what comes back.
 #include <QWidget>
 
@@ -42,6 +43,12 @@ public:
     ChatModel* model() const { return model_; }
     bool generating() const { return generating_; }
     int maxTokens() const;
+    // The chat session after the latest answer, for the status bar: positions of the
+    // conversation and KV cache bytes; -1 before any answer, 0 after Clear.
+    qint64 contextUsed() const { return contextUsed_; }
+    qint64 kvBytes() const { return kvBytes_; }
+    // "temperature 0.8 · top-k 40 · top-p 0.95 · seed 0", the stages that are on (translated).
+    static QString samplingSummary(const SamplerParams& params);
 
     // Test and automation hooks onto the controls.
     QPlainTextEdit* systemPromptEdit() const;
@@ -51,6 +58,7 @@ public:
     QAbstractButton* regenerateButton() const;
     QAbstractButton* clearButton() const;
     QScrollArea* transcriptArea() const;
+    QLabel* samplingLabel() const;
 
 public slots:
     void setModelReady(bool ready);
@@ -69,6 +77,8 @@ signals:
     void stopRequested();
     // Per answer, for the status bar.
     void answerFinished(const dlab::ui::ChatStats& stats);
+    // contextUsed() or kvBytes() changed (an answer ended, or Clear).
+    void chatStatusChanged();
 
 protected:
     void changeEvent(QEvent* e) override;
@@ -94,6 +104,8 @@ private:
     QString captionFor(int row) const;
     void updateEnabled();
     void updateStatus();
+    void updateSampling();
+    void setChatStatus(qint64 contextUsed, qint64 kvBytes);
     void followTail();
 
     std::unique_ptr<Ui::ChatPage> ui_;
@@ -107,6 +119,8 @@ private:
     bool discardAnswer_ = false;  // the chat was cleared while an answer streamed
     bool followTail_ = true;      // keep the transcript scrolled to the bottom
     int promptTokens_ = 0;
+    qint64 contextUsed_ = -1;
+    qint64 kvBytes_ = -1;
     int answersAsked_ = 0;        // since the last Clear: the seed offset of the next answer
     std::vector<MessageView> views_;
 };

@@ -79,6 +79,10 @@ struct ChatStats {
     double tokensPerSecond = 0.0;   // decode rate after the first token
     QString stopReason;             // "eos", "length", "context", "stopped"
     bool stopped = false;           // Stop was pressed
+    // The chat session after the answer (for the status bar): positions of the conversation
+    // (prompt + generated) and KV cache bytes in use; -1 when not measured (a failed answer).
+    qint64 contextUsed = -1;
+    qint64 kvBytes = -1;
 };
 
 // Printable form of a token piece for labels: spaces as '␣', newlines as '↵', tabs as '⇥'.

@@ -6,6 +6,7 @@
 // the chips go to the GUI in batches at most every kBatchMs (and once at the end), so a fast model
 // does not flood the GUI's event queue with one queued signal per token.
 #include <QCoreApplication>
+#include <QByteArray>
 
 #include <algorithm>
 #include <chrono>
@@ -32,6 +33,33 @@ constexpr auto kBatch = std::chrono::milliseconds(30);
 double msBetween(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
 
 
+// UTF-8 bytes arriving token by token -> text, holding back only an incomplete character at the
+// end. Qt 6.4's stateful QStringDecoder drops the byte after an invalid incomplete sequence
+// ("\xE2" then "3" gives "\uFFFD", not "\uFFFD3"), so each complete stretch is decoded in one go.
+class StreamDecoder {
+public:
+    QString next(const std::string& piece) {
+        pending_.append(piece.data(), static_cast<qsizetype>(piece.size()));
+        const qsizetype keep = incompleteTail(pending_);
+        const QString text = QString::fromUtf8(pending_.first(pending_.size() - keep));
+        pending_ = pending_.right(keep);
+        return text;
+    }
+
+private:
+    // Bytes at the end that start a character still missing continuation bytes (0..3).
+    static qsizetype incompleteTail(const QByteArray& b) {
+        for (qsizetype back = 1; back <= 3 && back <= b.size(); ++back) {
+            const auto c = static_cast<unsigned char>(b[b.size() - back]);
+            if ((c & 0xC0) == 0x80) continue;  // a continuation byte: look further back
+            const int need = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 1;
+            return need > back ? back : 0;
+        }
+        return 0;
+    }
+    QByteArray pending_;
+};
+
 }  // namespace
 
 void EngineWorker::chat(const QList<ChatTurn>& conversation, const SamplerParams& params, int maxTokens) {
@@ -48,6 +76,12 @@ void EngineWorker::chat(const QList<ChatTurn>& conversation, const SamplerParams
 
     ChatStats stats;
     QList<widgets::StripToken> pending;  // chips not yet sent
+    // What the chat's cache holds once the answer ends, also after a Stop.
+    const auto measureCache = [&] {
+        if (!chatSession_) return;
+        stats.contextUsed = static_cast<qint64>(chatSession_->tokens(chatSession_->current()).size());
+        stats.kvBytes = chatSession_->kvStats().bytesInUse;
+    };
     try {
         std::vector<ChatMessage> messages;
         for (const ChatTurn& turn : conversation) {
@@ -85,7 +119,7 @@ void EngineWorker::chat(const QList<ChatTurn>& conversation, const SamplerParams
         const Tokenizer& tok = model_->tokenizer();
         Session& session = *chatSession_;
         const int64_t contextLimit = session.pool().contextLimit();
-        std::vector<TokenId> answer;  // emitted tokens (no end-of-generation token)
+        StreamDecoder decoder;
         Clock::time_point firstAt{}, lastAt{}, sentAt = t0;
         bool first = true;
         stats.stopReason = QStringLiteral("length");
@@ -115,10 +149,12 @@ void EngineWorker::chat(const QList<ChatTurn>& conversation, const SamplerParams
                     break;
                 }
                 const TokenId chosen = trace.chosen;
-                const QString text = tokenTexts(tok, answer, std::span(&chosen, 1)).value(0);
+                // One decoder for the whole answer: a character split over several tokens appears
+                // on the token that completes it, and the chips' texts add up to the answer's
+                // bytes decoded in one go.
+                const QString text = decoder.next(tok.tokenToPiece(chosen, false));
                 pending.append(stripToken(tok, trace.step, chosen, trace.chosenProbability, text, session.logits(trace.step),
                                           trace.raw, trace.stages, kAlternatives));
-                answer.push_back(chosen);
                 ++stats.tokens;
                 lastAt = now;
                 if (now - sentAt >= kBatch) {
@@ -136,12 +172,14 @@ void EngineWorker::chat(const QList<ChatTurn>& conversation, const SamplerParams
             stats.tokensPerSecond = ms > 0.0 ? (stats.tokens - 1) * 1000.0 / ms : 0.0;
         }
         if (!pending.isEmpty()) emit chatTokens(pending);
+        measureCache();
         emit chatFinished(stats);
     } catch (const Cancelled&) {
         // Raised before the answer started (e.g. during the prefill's first layers): still a Stop.
         if (!pending.isEmpty()) emit chatTokens(pending);
         stats.stopReason = QStringLiteral("stopped");
         stats.stopped = true;
+        measureCache();
         emit chatFinished(stats);
     } catch (const std::exception& e) {
         if (!pending.isEmpty()) emit chatTokens(pending);
