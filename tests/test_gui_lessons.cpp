@@ -445,6 +445,24 @@ private slots:
         }));
     }
 
+    // Chinese texts put the mnemonic in parentheses ("文件(&F)") and use full-width parentheses.
+    void shortcutsInChineseStyle() {
+        QMainWindow window;
+        QMenu* file = window.menuBar()->addMenu(QStringLiteral("文件(&F)"));
+        file->addAction(QStringLiteral("打开模型(&O)…"))->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_O));
+        auto* tabs = new QTabWidget(&window);
+        auto* chat = new QWidget;
+        tabs->addTab(chat, QStringLiteral("聊天(&C)"));
+        window.setCentralWidget(tabs);
+        (new QPushButton(QStringLiteral("发送"), chat))->setToolTip(QStringLiteral("发送消息并流式显示回答（Ctrl+Return）"));
+        new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), chat);
+        QStringList rows;
+        for (const ShortcutEntry& e : collectShortcuts(&window)) rows << e.keys + " | " + e.action + " | " + e.where;
+        const auto native = [](const QKeySequence& k) { return k.toString(QKeySequence::NativeText); };
+        QCOMPARE(rows, QStringList({native(QKeySequence(Qt::CTRL | Qt::Key_O)) + " | 打开模型… | 文件 menu",
+                                    native(QKeySequence(Qt::CTRL | Qt::Key_Return)) + " | 发送 | 聊天"}));
+    }
+
     void userGuideRendersTheMarkdown() {
         QFile md(QString::fromStdString(dlab::test::sourceDir()) + QStringLiteral("/docs/desktop-app.md"));
         QVERIFY(md.open(QIODevice::ReadOnly));

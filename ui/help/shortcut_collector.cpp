@@ -7,6 +7,7 @@
 #include <QKeySequence>
 #include <QMenu>
 #include <QMenuBar>
+#include <QRegularExpression>
 #include <QShortcut>
 #include <QStackedWidget>
 #include <QTabWidget>
@@ -23,8 +24,11 @@ struct Texts {
     Q_DECLARE_TR_FUNCTIONS(ShortcutCollector)
 };
 
-// "&Open…" -> "Open…", "Fish && Chips" -> "Fish & Chips".
+// "&Open…" -> "Open…", "Fish && Chips" -> "Fish & Chips", and the Chinese style "打开模型(&O)…"
+// -> "打开模型…" (the mnemonic letter in parentheses after the text).
 QString withoutMnemonic(QString text) {
+    static const QRegularExpression cjkMnemonic(QStringLiteral("\\s*[(（]&[^&][)）]"));
+    text.remove(cjkMnemonic);
     text.replace(QLatin1String("&&"), QStringLiteral("\x01"));
     text.remove(QLatin1Char('&'));
     text.replace(QStringLiteral("\x01"), QStringLiteral("&"));
@@ -41,11 +45,21 @@ QString keysText(const QList<QKeySequence>& keys) {
     return parts.join(QStringLiteral(", "));
 }
 
+// How a text may name a key: "(F5)" or, in Chinese, "（F5）", in the platform's words ("Strg")
+// or Qt's portable ones ("Ctrl").
+QStringList keyHints(const QKeySequence& key) {
+    QStringList hints;
+    for (const auto format : {QKeySequence::NativeText, QKeySequence::PortableText})
+        for (const char* pattern : {"(%1)", "（%1）"})
+            hints << QString::fromUtf8(pattern).arg(key.toString(format));
+    hints.removeDuplicates();
+    return hints;
+}
+
 // A button's text without the key it shows: "Step (F10)" -> "Step".
 QString withoutKeyHint(const QString& text, const QKeySequence& key) {
     QString t = withoutMnemonic(text);
-    for (const auto format : {QKeySequence::NativeText, QKeySequence::PortableText})
-        t.remove(QStringLiteral(" (%1)").arg(key.toString(format)));
+    for (const QString& hint : keyHints(key)) t.remove(hint);
     return t.trimmed();
 }
 
@@ -93,10 +107,9 @@ QString describe(const QShortcut* s) {
     // A button on the same page that names the key in its text ("Run (F5)") or its tooltip
     // ("... (Ctrl+Return)") says what it does. Enter on the keypad counts as Return.
     if (const QWidget* page = qobject_cast<const QWidget*>(s->parent())) {
-        QStringList hints{QStringLiteral("(%1)").arg(s->key().toString(QKeySequence::NativeText))};
+        QStringList hints = keyHints(s->key());
         if (s->key().count() == 1 && s->key()[0].key() == Qt::Key_Enter)
-            hints << QStringLiteral("(%1)").arg(
-                QKeySequence(QKeyCombination(s->key()[0].keyboardModifiers(), Qt::Key_Return)).toString(QKeySequence::NativeText));
+            hints << keyHints(QKeySequence(QKeyCombination(s->key()[0].keyboardModifiers(), Qt::Key_Return)));
         const auto buttons = page->findChildren<QAbstractButton*>();
         for (const QString& hint : hints)
             for (const QAbstractButton* b : buttons)
