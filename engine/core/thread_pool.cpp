@@ -23,12 +23,19 @@ inline void backoff(int round) {
 }
 }
 
-ThreadPool::ThreadPool(int threads) : nThreads_(std::max(1, threads)) {
+ThreadPool::ThreadPool(int threads) : nThreads_(std::max(1, threads)) { startWorkers(); }
+
+ThreadPool::~ThreadPool() { stopWorkers(); }
+
+void ThreadPool::startWorkers() {
+    // A new worker starts with seen = 0, so the generation starts again from 0 too.
+    generation_.store(0);
+    stop_.store(false);
     workers_.reserve(nThreads_ - 1);
     for (int i = 1; i < nThreads_; ++i) workers_.emplace_back([this, i] { workerLoop(i); });
 }
 
-ThreadPool::~ThreadPool() {
+void ThreadPool::stopWorkers() {
     {
         std::lock_guard<std::mutex> lock(mutex_);
         stop_.store(true);
@@ -36,6 +43,15 @@ ThreadPool::~ThreadPool() {
     }
     wake_.notify_all();
     for (auto& t : workers_) t.join();
+    workers_.clear();
+}
+
+void ThreadPool::resize(int threads) {
+    threads = std::max(1, threads);
+    if (threads == nThreads_) return;
+    stopWorkers();
+    nThreads_ = threads;
+    startWorkers();
 }
 
 std::pair<int64_t, int64_t> ThreadPool::splitRange(int64_t n, int ith, int nth, int64_t align) {

@@ -24,6 +24,10 @@ public:
 
     int size() const { return nThreads_; }
 
+    // Stops the workers and starts `threads` - 1 new ones (the GUI changes the thread count
+    // without reloading the model or losing its sessions). Not while run() is in progress.
+    void resize(int threads);
+
     // Runs fn(thread_index, n_threads) once on every thread of the pool and returns when all
     // have finished. fn splits the work itself (see splitRange). Not reentrant.
     void run(const std::function<void(int, int)>& fn);
@@ -33,6 +37,8 @@ public:
 
 private:
     void workerLoop(int index);
+    void startWorkers();
+    void stopWorkers();
 
     int nThreads_;
     std::vector<std::thread> workers_;

@@ -15,6 +15,9 @@
 namespace dlab {
 
 namespace {
+void checkThreads(int threads) {
+    if (threads < 1 || threads > 256) throw Error("--threads must be between 1 and 256 (got " + std::to_string(threads) + ")");
+}
 
 // Prompts longer than this are processed in chunks so scratch memory stays bounded.
 constexpr int64_t kMaxChunk = 512;
@@ -44,6 +47,10 @@ public:
 
     std::string_view name() const override { return exact_ ? "cpu-exact" : "cpu"; }
     int threads() const override { return pool_.size(); }
+    void setThreads(int threads) override {
+        checkThreads(threads);
+        pool_.resize(threads);
+    }
 
 protected:
     std::span<const float> evaluate(std::span<const TokenId> tokens, KvBlockPool& cache, SeqId seq, int64_t pos0,
@@ -244,7 +251,7 @@ private:
 }  // namespace
 
 std::unique_ptr<Backend> makeCpuBackend(const Model& model, int threads, bool exactMatmul) {
-    if (threads < 1 || threads > 256) throw Error("--threads must be between 1 and 256 (got " + std::to_string(threads) + ")");
+    checkThreads(threads);
     return std::make_unique<CpuBackend>(model, threads, exactMatmul);
 }
 

@@ -1,5 +1,6 @@
 #include "model/backend.h"
 
+#include <string>
 #include <vector>
 
 #include "core/error.h"
@@ -18,6 +19,10 @@ std::span<const float> Backend::forward(std::span<const TokenId> tokens, KvBlock
     if (!allLogits) return logits;
     const size_t vocab = logits.size() / all.size();
     return logits.subspan(static_cast<size_t>(len) * vocab);
+}
+
+void Backend::setThreads(int threads) {
+    throw Error("the " + std::string(name()) + " backend cannot change its thread count (asked for " + std::to_string(threads) + ")");
 }
 
 }  // namespace dlab

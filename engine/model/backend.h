@@ -18,6 +18,9 @@ public:
     virtual ~Backend() = default;
     virtual std::string_view name() const = 0;
     virtual int threads() const = 0;
+    // Changes the number of threads in place: the model, the KV cache and every session stay.
+    // Throws dlab::Error naming the valid range, or for a backend whose thread count is fixed.
+    virtual void setThreads(int threads);
 
     // Runs `tokens` at positions length(seq) .. length(seq) + n - 1, appends their keys and
     // values to the sequence and returns the logits:
