@@ -5,7 +5,9 @@
 //  * a model file deleted while it is open: the open model keeps working (it is memory-mapped),
 //    and opening the deleted path again is one clear message, with the open model still in use;
 //  * a cancelled load leaves the previous model in use;
-//  * the CPU thread count reloads the model on the new backend; the appearance switches palettes.
+//  * the CPU thread count changes on the backend in place (the text stays); the appearance switches palettes;
+//  * settings are written shortly after a change, not only on quit; a bad saved thread count is
+//    ignored with one message; a failed start is one message, not two; the published model name.
 #include <QtTest>
 #include <QtWidgets>
 
@@ -16,6 +18,7 @@
 #include "ui/app_settings.h"
 #include "ui/engine_worker.h"
 #include "ui/main_window.h"
+#include "ui/model_name.h"
 #include "ui/playground_page.h"
 #include "ui/theme.h"
 
@@ -166,17 +169,112 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(steps.count(), 1, 30000);
     }
 
-    void threadsReloadTheBackend() {
+    // Issue 8: a thread change used to reload the model and silently wipe the generated text.
+    // Now the backend changes its thread count in place: no reload, the text stays and grows.
+    void threadsChangeInPlace() {
         QStringList errors;
         auto w = openWindow(tinyPath_, &errors);
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        auto* page = w->playground();
+        QSignalSpy steps(w->worker(), &ui::EngineWorker::stepDone);
+        for (int i = 0; i < 2; ++i) {
+            QTest::mouseClick(page->stepButton(), Qt::LeftButton);
+            QTRY_COMPARE_WITH_TIMEOUT(steps.count(), i + 1, 30000);
+            QTRY_VERIFY(!page->busy());
+        }
+        const int chips = page->strip()->tokens().size();
+        QCOMPARE(chips, 2);
         QSignalSpy loaded(w->worker(), &ui::EngineWorker::modelLoaded);
+        QSignalSpy changed(w->worker(), &ui::EngineWorker::threadsChanged);
         w->setThreads(1);
-        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 30000);
-        QTRY_VERIFY(!w->isLoading());
+        QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, 30000);
+        QCOMPARE(changed.first().first().toInt(), 1);
+        QCOMPARE(loaded.count(), 0);
         QCOMPARE(w->threads(), 1);
-        QCOMPARE(w->model().threads, 1);
+        QTRY_COMPARE(w->model().threads, 1);
+        QCOMPARE(page->strip()->tokens().size(), chips);
         QVERIFY2(w->statusText().contains(QStringLiteral("1 thread")), qPrintable(w->statusText()));
+        QTest::mouseClick(page->stepButton(), Qt::LeftButton);   // the session goes on
+        QTRY_COMPARE_WITH_TIMEOUT(steps.count(), 3, 30000);
+        QTRY_COMPARE(page->strip()->tokens().size(), chips + 1);
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+
+    // Issue 8: settings were written only on File -> Quit; a killed process lost them.
+    void settingsWrittenWithoutQuitting() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        w->playground()->topKSlider()->setValue(13);
+        w->playground()->promptEdit()->setPlainText(QStringLiteral("Kept without quitting"));
+        // Read back from the file by a separate QSettings, the window still open.
+        QTRY_COMPARE_WITH_TIMEOUT(QSettings(qEnvironmentVariable("DLAB_SETTINGS"), QSettings::IniFormat).value("sampler/topK").toInt(),
+                                  13, 5000);
+        QCOMPARE(QSettings(qEnvironmentVariable("DLAB_SETTINGS"), QSettings::IniFormat).value("playground/prompt").toString(),
+                 QStringLiteral("Kept without quitting"));
+        QCOMPARE(QSettings(qEnvironmentVariable("DLAB_SETTINGS"), QSettings::IniFormat).value("model/last").toString(), tinyPath_);
+    }
+
+    // Issue 8: backend/threads = 100000 in the settings made every load fail, with CLI wording.
+    void outOfRangeThreadsSettingIsIgnored() {
+        {
+            auto s = ui::openSettings();
+            s->setValue("backend/threads", 100000);
+            s->sync();
+        }
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        QCOMPARE(w->threads(), 0);
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(errors.first().contains("backend/threads") && errors.first().contains("100000"), qPrintable(errors.first()));
+        QVERIFY2(!errors.first().contains("--threads"), qPrintable(errors.first()));
+        QVERIFY(w->close());
+        QCOMPARE(ui::openSettings()->value("backend/threads").toInt(), 0);   // not saved again
+    }
+
+    // Issue 8: one Step on an over-long prompt showed two stacked dialogs.
+    void overLongPromptIsOneMessage() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        auto* page = w->playground();
+        QString prompt;
+        for (int i = 0; i < 400; ++i) prompt += QStringLiteral("word%1 ").arg(i);   // far past the tiny model's context
+        page->promptEdit()->setPlainText(prompt);
+        QTest::mouseClick(page->stepButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!errors.isEmpty(), 30000);
+        QTest::qWait(300);   // anything queued behind the failed start has arrived
+        QCOMPARE(errors.size(), 1);
+        QTRY_VERIFY(page->stepButton()->isEnabled());
+    }
+
+    // Issue 8: the model was shown as its general.name; users know it by its published name.
+    void modelShownByItsPublishedName_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("q4_1") << "SmolLM2-135M-Instruct.Q4_1.gguf" << "SmolLM2-135M-Instruct";
+        QTest::newRow("k-quant") << "Llama-3.2-1B-Instruct-Q4_K_M.gguf" << "Llama-3.2-1B-Instruct";
+        QTest::newRow("f16") << "tinyllama-1.1b.f16.gguf" << "tinyllama-1.1b";
+        QTest::newRow("iq") << "model-IQ3_XXS.gguf" << "model";
+        QTest::newRow("no label") << "my-model.gguf" << "my-model";
+        QTest::newRow("only a label") << "Q8_0.gguf" << "Q8_0";
+    }
+
+    void modelShownByItsPublishedName() {
+        QFETCH(QString, file);
+        QFETCH(QString, shown);
+        QCOMPARE(ui::modelDisplayName(QStringLiteral("/some/dir/") + file), shown);
+    }
+
+    void windowShowsThePublishedName() {
+        QStringList errors;
+        const QString named = copyModel(tinyPath_, QStringLiteral("Tiny-Test-Model.Q8_0.gguf"));
+        auto w = openWindow(named, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        QCOMPARE(w->model().name, QStringLiteral("Tiny-Test-Model"));
+        QVERIFY2(w->statusText().startsWith(QStringLiteral("Tiny-Test-Model")), qPrintable(w->statusText()));
+        QVERIFY(w->windowTitle().contains(QStringLiteral("Tiny-Test-Model")));
     }
 };
 

@@ -80,7 +80,7 @@ private slots:
     // ---- StageOrderModel -------------------------------------------------------------------
 
     void stageDefaults() {
-        StageOrderModel m;
+        StageOrderModel m(StageOrderModel::defaultStages());
         QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(StageOrderModel::defaultStages(), expandList("RFTKPM"));
         QCOMPARE(m.rowCount(), 6);
@@ -132,7 +132,7 @@ private slots:
         QFETCH(int, to);
         QFETCH(QString, expected);
         QFETCH(bool, changed);
-        StageOrderModel m;
+        StageOrderModel m(StageOrderModel::defaultStages());
         QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy order(&m, &StageOrderModel::orderChanged);
         QSignalSpy moved(&m, &QAbstractItemModel::rowsMoved);
@@ -172,7 +172,7 @@ private slots:
         QFETCH(int, destinationChild);
         QFETCH(QString, expected);
         QFETCH(bool, changed);
-        StageOrderModel m;
+        StageOrderModel m(StageOrderModel::defaultStages());
         QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy order(&m, &StageOrderModel::orderChanged);
         QCOMPARE(m.moveRows({}, sourceRow, count, {}, destinationChild), changed);
@@ -184,7 +184,7 @@ private slots:
 
     // A sequence of moves keeps the check boxes with their stages.
     void stageMoveKeepsChecks() {
-        StageOrderModel m;
+        StageOrderModel m(StageOrderModel::defaultStages());
         QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
         m.setEnabled("top-k", false);
         m.setEnabled("repetition", false);
@@ -219,7 +219,7 @@ private slots:
         QFETCH(QVariant, value);
         QFETCH(QString, expected);
         QFETCH(bool, changed);
-        StageOrderModel m;
+        StageOrderModel m(StageOrderModel::defaultStages());
         QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy order(&m, &StageOrderModel::orderChanged);
         QSignalSpy data(&m, &QAbstractItemModel::dataChanged);
@@ -242,7 +242,7 @@ private slots:
     }
 
     void stageSetEnabled() {
-        StageOrderModel m;
+        StageOrderModel m(StageOrderModel::defaultStages());
         QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy order(&m, &StageOrderModel::orderChanged);
         for (const QString& s : StageOrderModel::defaultStages()) m.setEnabled(s, false);
@@ -279,7 +279,7 @@ private slots:
         QFETCH(QStringList, enabled);
         QFETCH(QString, expectedStages);
         QFETCH(QString, expectedOrder);
-        StageOrderModel m;
+        StageOrderModel m(StageOrderModel::defaultStages());
         QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy order(&m, &StageOrderModel::orderChanged);
         QSignalSpy reset(&m, &QAbstractItemModel::modelReset);
@@ -295,7 +295,7 @@ private slots:
         QCOMPARE(order.count(), 1);
         QCOMPARE(reset.count(), 1);
         // A saved list restores exactly.
-        StageOrderModel restored;
+        StageOrderModel restored(StageOrderModel::defaultStages());
         QStringList on;
         for (const QString& s : m.stages())
             if (m.isEnabled(s)) on << s;
@@ -305,7 +305,7 @@ private slots:
     }
 
     void stageSetOrderDefaultIsSilent() {
-        StageOrderModel m;
+        StageOrderModel m(StageOrderModel::defaultStages());
         QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy order(&m, &StageOrderModel::orderChanged);
         m.setOrder(StageOrderModel::defaultStages(), StageOrderModel::defaultStages());
@@ -314,7 +314,7 @@ private slots:
     }
 
     void stageReset() {
-        StageOrderModel m;
+        StageOrderModel m(StageOrderModel::defaultStages());
         QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QVERIFY(m.moveStage(0, 5));
         m.setEnabled("top-p", false);
@@ -353,7 +353,7 @@ private slots:
         QFETCH(int, dropOnItem);
         QFETCH(QString, expected);
         QFETCH(bool, changed);
-        StageOrderModel m;
+        StageOrderModel m(StageOrderModel::defaultStages());
         QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
         std::unique_ptr<QMimeData> mime(m.mimeData({m.index(dragRow)}));
         QVERIFY(mime);
@@ -367,7 +367,7 @@ private slots:
     }
 
     void stageDragDropRefused() {
-        StageOrderModel m;
+        StageOrderModel m(StageOrderModel::defaultStages());
         QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy order(&m, &StageOrderModel::orderChanged);
         std::unique_ptr<QMimeData> mime(m.mimeData({m.index(1)}));
@@ -387,7 +387,7 @@ private slots:
 
     // The drag carries the stage's name: a drop after the list changed still moves that stage.
     void stageDragDropStale() {
-        StageOrderModel m;
+        StageOrderModel m(StageOrderModel::defaultStages());
         QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
         std::unique_ptr<QMimeData> mime(m.mimeData({m.index(2)}));   // temperature
         QVERIFY(m.moveStage(0, 5));                                    // FTKPMR
@@ -397,7 +397,7 @@ private slots:
 
     // Several rows dragged together land together, in their list order.
     void stageDragDropMany() {
-        StageOrderModel m;
+        StageOrderModel m(StageOrderModel::defaultStages());
         QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy order(&m, &StageOrderModel::orderChanged);
         std::unique_ptr<QMimeData> mime(m.mimeData({m.index(3), m.index(1)}));
@@ -431,7 +431,7 @@ private slots:
         QFETCH(int, targetRow);
         QFETCH(bool, upperHalf);
         QFETCH(QString, expected);
-        StageOrderModel m;
+        StageOrderModel m(StageOrderModel::defaultStages());
         QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QListView view;
         view.setModel(&m);
@@ -458,7 +458,7 @@ private slots:
 
     // The view's check box toggles the stage (the delegate sends a Qt::CheckState).
     void stageListViewCheck() {
-        StageOrderModel m;
+        StageOrderModel m(StageOrderModel::defaultStages());
         QListView view;
         view.setModel(&m);
         view.resize(240, 300);
@@ -487,7 +487,7 @@ private slots:
     void stageOrderAcceptedByEngine() {
         QFETCH(QStringList, stages);
         QFETCH(QStringList, enabled);
-        StageOrderModel m;
+        StageOrderModel m(StageOrderModel::defaultStages());
         m.setOrder(stages, enabled);
         dlab::SamplerParams p;
         p.order = m.order().toStdString();
@@ -513,7 +513,7 @@ private slots:
     // A language switch (QEvent::LanguageChange to the application) makes both models re-read
     // their translated texts: the views repaint titles, tooltips and headers.
     void languageChange() {
-        StageOrderModel stages;
+        StageOrderModel stages(StageOrderModel::defaultStages());
         CandidateTableModel table;
         table.setRows(makeRows(4));
         QSignalSpy stageData(&stages, &QAbstractItemModel::dataChanged);

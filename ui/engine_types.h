@@ -18,7 +18,8 @@ namespace dlab::ui {
 
 struct ModelSummary {
     QString path;
-    QString name;             // general.name, else the file name
+    QString name;             // what the user knows the model as: its file name (modelDisplayName)
+    QString internalName;     // general.name from the file's metadata, "" if none
     QString arch;             // "llama", "qwen2", "gpt2"
     qint64 parameters = 0;
     qint64 vocab = 0;
@@ -59,9 +60,20 @@ struct StepView {
 // A branch replaced the strip from some step on: the whole strip of the new current branch.
 struct BranchView {
     int branch = 0;
-    int step = -1;                          // the step that took the chosen alternative
+    int step = -1;                          // the step that took the chosen alternative (a switch: the last step)
+    bool switched = false;                  // a switch to an existing branch, not a new one
     QList<widgets::StripToken> strip;       // every generated token of the new branch
     StepView view;                          // that step re-sampled under the page's settings
+};
+
+// One branch of the playground's session, for the branch list.
+struct BranchEntry {
+    int id = 0;
+    int parent = -1;          // -1: the first branch
+    int forkStep = -1;        // the step it replaced in its parent; -1 for the first branch
+    QString forkToken;        // the token it took there (printable), "" for the first branch
+    int steps = 0;            // tokens generated on it
+    bool current = false;
 };
 
 // One chat message as the chat page and the worker exchange it.
@@ -96,6 +108,7 @@ Q_DECLARE_METATYPE(dlab::ui::ModelSummary)
 Q_DECLARE_METATYPE(dlab::ui::StepView)
 Q_DECLARE_METATYPE(dlab::ui::BranchView)
 Q_DECLARE_METATYPE(dlab::ui::ChatTurn)
+Q_DECLARE_METATYPE(dlab::ui::BranchEntry)
 Q_DECLARE_METATYPE(dlab::ui::ChatStats)
 Q_DECLARE_METATYPE(dlab::StepTrace)
 Q_DECLARE_METATYPE(dlab::SampleResult)

@@ -9,8 +9,10 @@
 #include "core/error.h"
 #include "generate/repetition.h"
 #include "generate/session.h"
+#include "sampling/dry_breakers.h"
 #include "model/backend.h"
 #include "model/model.h"
+#include "ui/model_name.h"
 #include "ui/step_views.h"
 
 namespace dlab::ui {
@@ -29,6 +31,8 @@ void registerEngineTypes() {
     qRegisterMetaType<dlab::ui::BranchView>();
     qRegisterMetaType<dlab::ui::ChatTurn>();
     qRegisterMetaType<QList<dlab::ui::ChatTurn>>();
+    qRegisterMetaType<dlab::ui::BranchEntry>();
+    qRegisterMetaType<QList<dlab::ui::BranchEntry>>();
     qRegisterMetaType<dlab::ui::ChatStats>();
     qRegisterMetaType<dlab::StepTrace>();
     qRegisterMetaType<dlab::SampleResult>();
@@ -73,7 +77,7 @@ void EngineWorker::loadModel(const QString& path, int threads) {
             }
             return !cancel_.load();
         });
-        if (threads <= 0) threads = std::max(1, std::min(QThread::idealThreadCount(), 8));
+        if (threads <= 0) threads = automaticThreads();
         auto backend = makeCpuBackend(*model, threads);
         backend->setCancelFlag(&cancel_);
         // Only now is the previous model replaced: a failed or cancelled load leaves it usable.
@@ -82,13 +86,14 @@ void EngineWorker::loadModel(const QString& path, int threads) {
         strips_.clear();
         backend_ = std::move(backend);
         model_ = std::move(model);
+        dryBreakers_ = dryBreakersFromStrings(defaultDryBreakers(), model_->tokenizer());
 
         const GgufFile& f = model_->file();
         const GgufValue* name = f.find("general.name");
         ModelSummary s;
         s.path = path;
-        s.name = name && name->type == GgufValueType::String ? QString::fromStdString(name->s)
-                                                             : QFileInfo(path).fileName();
+        s.internalName = name && name->type == GgufValueType::String ? QString::fromStdString(name->s) : QString();
+        s.name = modelDisplayName(path);
         s.arch = QString::fromStdString(model_->hparams().archName);
         s.parameters = model_->parameterCount();
         s.vocab = model_->hparams().nVocab;
@@ -106,9 +111,96 @@ void EngineWorker::loadModel(const QString& path, int threads) {
     }
 }
 
+int EngineWorker::automaticThreads() { return std::max(1, std::min(QThread::idealThreadCount(), 8)); }
+
+void EngineWorker::setThreads(int threads) {
+    if (!backend_) return;   // the next load takes them
+    try {
+        backend_->setThreads(threads <= 0 ? automaticThreads() : threads);
+        emit threadsChanged(backend_->threads());
+    } catch (const std::exception& e) {
+        emit failed(QString::fromUtf8(e.what()));
+    }
+}
+
+SamplerParams EngineWorker::withModelDefaults(SamplerParams p) const {
+    if (p.dryMultiplier > 0.0f && p.dryBreakers.empty()) p.dryBreakers = dryBreakers_;
+    return p;
+}
+
+void EngineWorker::setChartBars(int bars) { chartBars_ = std::clamp(bars, kMinChartBars, kMaxChartBars); }
+
+QList<widgets::StripToken> EngineWorker::promptChips() const {
+    const Tokenizer& tok = model_->tokenizer();
+    const std::vector<TokenId>& prompt = session_->prompt();
+    const QList<QString> texts = tokenTexts(tok, {}, prompt);
+    QList<widgets::StripToken> chips;
+    for (size_t i = 0; i < prompt.size(); ++i) {
+        widgets::StripToken t;
+        t.step = -1;
+        t.id = prompt[i];
+        t.p = -1.0;
+        const TokenType type = tok.tokenType(t.id);
+        t.special = type == TokenType::Control || t.id == tok.bos() || tok.isEndOfGeneration(t.id);
+        t.text = t.special ? QString::fromStdString(tok.tokenToPiece(t.id, true)) : texts[static_cast<qsizetype>(i)];
+        chips << t;
+    }
+    return chips;
+}
+
+void EngineWorker::emitBranches() {
+    QList<BranchEntry> out;
+    const Tokenizer& tok = model_->tokenizer();
+    const size_t promptSize = session_->prompt().size();
+    for (const BranchInfo& b : session_->branches()) {
+        BranchEntry e;
+        e.id = b.id;
+        e.parent = b.parent;
+        e.forkStep = b.forkStep;
+        e.steps = b.steps;
+        e.current = b.id == session_->current();
+        const auto& tokens = session_->tokens(b.id);
+        if (b.forkStep >= 0 && promptSize + static_cast<size_t>(b.forkStep) < tokens.size())
+            e.forkToken = printableToken(tok.tokenToPiece(tokens[promptSize + static_cast<size_t>(b.forkStep)], true));
+        out << e;
+    }
+    emit branchesChanged(out);
+}
+
+void EngineWorker::switchBranch(int id, const SamplerParams& params) {
+    if (!session_) return;
+    try {
+        session_->switchTo(id);
+        BranchView b;
+        b.branch = id;
+        b.switched = true;
+        b.strip = strips_[id];
+        b.step = static_cast<int>(b.strip.size()) - 1;
+        if (b.step >= 0) {
+            const SampleResult r = session_->resample(b.step, withModelDefaults(params));
+            const widgets::StripToken& last = b.strip.back();
+            b.view = makeView(b.step, r.raw, r.stages, last.id, static_cast<float>(last.p), params);
+        }
+        b.view.step = b.step;
+        addBranchState(b.view);
+        emit branched(b);
+        emitBranches();
+    } catch (const std::exception& e) {
+        emit failed(QString::fromUtf8(e.what()));
+    }
+}
+
+void EngineWorker::endSession() {
+    session_.reset();
+    strips_.clear();
+    startFailed_ = false;
+    emit sessionEnded();
+}
+
 void EngineWorker::startSession(const QString& prompt, const SamplerParams& params) {
     session_.reset();
     strips_.clear();
+    startFailed_ = true;   // until the session stands
     if (!model_) {
         emit failed(tr("No model is loaded."));
         return;
@@ -118,10 +210,13 @@ void EngineWorker::startSession(const QString& prompt, const SamplerParams& para
         const std::string text = prompt.toStdString();
         std::vector<TokenId> ids = tok.encode(text, tok.addsBosByDefault(), false);
         SessionOptions options;
-        options.sampler = params;
+        options.sampler = withModelDefaults(params);
         session_ = std::make_unique<Session>(*model_, *backend_, std::move(ids), options);
         strips_[session_->current()] = {};
+        startFailed_ = false;
         emit sessionStarted(static_cast<int>(session_->prompt().size()));
+        emit promptTokens(promptChips());
+        emitBranches();
     } catch (const std::exception& e) {
         session_.reset();
         emit failed(QString::fromUtf8(e.what()));
@@ -147,7 +242,7 @@ void EngineWorker::emitStep(const StepTrace& trace) {
 
 void EngineWorker::step() {
     if (!session_) {
-        emit failed(tr("Start a session before stepping."));
+        if (!startFailed_) emit failed(tr("Start a session before stepping."));
         return;
     }
     cancel_.store(false);
@@ -162,7 +257,7 @@ void EngineWorker::step() {
 
 void EngineWorker::run(int maxSteps) {
     if (!session_) {
-        emit failed(tr("Start a session before running."));
+        if (!startFailed_) emit failed(tr("Start a session before running."));
         return;
     }
     cancel_.store(false);
@@ -178,7 +273,7 @@ void EngineWorker::run(int maxSteps) {
                 const std::lock_guard lock(offeredMutex_);
                 next.swap(offered_);
             }
-            if (next) session_->setSamplerParams(*next);   // validated there: bad ones end the run with failed()
+            if (next) session_->setSamplerParams(withModelDefaults(*next));   // validated there: bad ones end the run with failed()
         });
         emit runFinished(stopReasonText(r.stop));
     } catch (const std::exception& e) {
@@ -190,7 +285,7 @@ void EngineWorker::run(int maxSteps) {
 void EngineWorker::resample(int step, const SamplerParams& params) {
     if (!session_) return;  // nothing to re-sample yet: not an error for a slider move
     try {
-        SampleResult r = session_->resample(step, params);
+        SampleResult r = session_->resample(step, withModelDefaults(params));
         StepView view = makeView(step, r.raw, r.stages, r.token, r.probability, params);
         emit resampled(step, r, view);
     } catch (const std::exception& e) {
@@ -213,7 +308,7 @@ void EngineWorker::branch(int step, int token, const SamplerParams& params) {
         QString text = tokenTexts(tok, before, std::span(all.data() + promptSize + step, 1)).front();
 
         // The forced token's probability under the page's settings, from the cached logits.
-        const SampleResult r = session_->resample(step, params);
+        const SampleResult r = session_->resample(step, withModelDefaults(params));
         float p = 0.0f;
         if (!r.stages.empty())
             for (const Candidate& c : r.stages.back().top)
@@ -230,6 +325,7 @@ void EngineWorker::branch(int step, int token, const SamplerParams& params) {
         b.view = makeView(step, r.raw, r.stages, token, p, params);
         addBranchState(b.view);
         emit branched(b);
+        emitBranches();
     } catch (const std::exception& e) {
         emit failed(QString::fromUtf8(e.what()));
     }
@@ -243,7 +339,7 @@ void EngineWorker::offerSamplerParams(const SamplerParams& params) {
 void EngineWorker::setSamplerParams(const SamplerParams& params) {
     if (!session_) return;   // startSession() brings its own
     try {
-        session_->setSamplerParams(params);
+        session_->setSamplerParams(withModelDefaults(params));
     } catch (const std::exception& e) {
         emit failed(QString::fromUtf8(e.what()));
     }
@@ -257,10 +353,10 @@ StepView EngineWorker::makeView(int step, const LogitSummary& raw, const std::ve
     v.step = step;
     v.chosenText = printableToken(tok.tokenToPiece(chosen, true));
     v.chosenProbability = chosenP;
-    const std::vector<int> top = topByLogit(logits, std::max(kChartBars, kPanelBars));
-    v.bars = distributionBars(tok, logits, raw, stages, top, kChartBars);
+    const std::vector<int> top = topByLogit(logits, std::max(chartBars_, kPanelBars));
+    v.bars = distributionBars(tok, logits, raw, stages, top, chartBars_);
     for (const auto& bar : v.bars) v.logits << logits[static_cast<size_t>(bar.id)];
-    v.cutoffs = distributionCutoffs(v.bars, logits, raw, stages, params.topK, params.topP);
+    v.cutoffs = distributionCutoffs(v.bars, logits, raw, stages, params.topK, params.topP, params.minP);
     v.stages = stagePanels(tok, logits, raw, stages, top, kPanelBars);
     return v;
 }

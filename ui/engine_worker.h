@@ -37,7 +37,8 @@ public:
     // Run changes the rest of the run). When no run is going, setSamplerParams() applies them.
     void offerSamplerParams(const SamplerParams& params);
 
-    static constexpr int kChartBars = 20;
+    static constexpr int kChartBars = 20;       // bars the chart shows unless setChartBars() says otherwise
+    static constexpr int kMinChartBars = 5, kMaxChartBars = 50;
     static constexpr int kAlternatives = 8;     // per strip token
     static constexpr int kPanelBars = 8;        // per waterfall panel
 
@@ -45,6 +46,8 @@ public slots:
     // Loads a model; on success the previous one (and both sessions) are replaced. On failure or
     // cancel the previous model stays loaded and usable.
     void loadModel(const QString& path, int threads = 0);
+    // The automatic thread count: every core the machine has, at most 8.
+    static int automaticThreads();
     // Tokenizes the prompt (with the model's default BOS) and starts a fresh session; the first
     // step() prefills it.
     void startSession(const QString& prompt, const dlab::SamplerParams& params);
@@ -59,6 +62,16 @@ public slots:
     void branch(int step, int token, const dlab::SamplerParams& params);
     // Parameters for later steps.
     void setSamplerParams(const dlab::SamplerParams& params);
+    // Changes the backend's thread count in place: the model and both sessions stay (the text
+    // generated so far is kept). Emits threadsChanged() or failed().
+    void setThreads(int threads);
+    // Forgets the playground's session (Reset, a new prompt): its KV blocks are freed at once.
+    void endSession();
+    // How many bars the chart gets from now on (clamped to kMinChartBars..kMaxChartBars).
+    void setChartBars(int bars);
+    // Makes another branch of the session current and emits branched() with its whole strip
+    // and its last step (re-sampled under `params`), or failed() for an unknown branch.
+    void switchBranch(int id, const dlab::SamplerParams& params);
 
     // Chat: renders the conversation with the model's chat template, then streams the answer
     // (chatTokens batches, at most one per ~30 ms) until end-of-generation, maxTokens, a full
@@ -75,6 +88,12 @@ signals:
     void branched(const dlab::ui::BranchView& view);
     void cancelled();
     void failed(const QString& message);
+    void threadsChanged(int threads);
+    void sessionEnded();
+    // The prompt as the model sees it: one chip per token with its id (p < 0: no probability).
+    void promptTokens(const QList<dlab::widgets::StripToken>& tokens);
+    // After a session starts or a branch is made or switched to: every branch, the current marked.
+    void branchesChanged(const QList<dlab::ui::BranchEntry>& branches);
 
     void chatStarted(int promptTokens);
     void chatTokens(const QList<dlab::widgets::StripToken>& tokens);
@@ -88,6 +107,11 @@ private:
     // (what a step or a branch changes; a re-sample leaves it as it was).
     void addBranchState(StepView& view) const;
     void emitStep(const StepTrace& trace);
+    void emitBranches();
+    // What the page cannot know: DRY's sequence breakers as this model's tokens (llama.cpp's
+    // defaults "\n", ":", "\"", "*") when DRY is on and none are given.
+    SamplerParams withModelDefaults(SamplerParams params) const;
+    QList<widgets::StripToken> promptChips() const;
 
     std::atomic<bool> cancel_{false};
     // Destruction order matters: sessions refer to the backend and model, the backend to the model.
@@ -99,6 +123,11 @@ private:
     std::optional<SamplerParams> offered_;   // guarded by offeredMutex_
     // Strip chips of every branch of session_, step by step (branch id -> chips).
     std::map<int, QList<widgets::StripToken>> strips_;
+    // The last startSession() failed (and said so): the step or run queued behind it stays silent
+    // instead of reporting a second error for the same cause.
+    bool startFailed_ = false;
+    int chartBars_ = kChartBars;
+    std::vector<std::vector<TokenId>> dryBreakers_;   // defaultDryBreakers() in the loaded model's tokens
 };
 
 }  // namespace dlab::ui

@@ -103,10 +103,10 @@ void EngineWorker::chat(const QList<ChatTurn>& conversation, const SamplerParams
         if (chatSession_) {
             // The next turn repeats the conversation so far: the session keeps the KV cache of
             // what it repeats and evaluates only the rest (a Regenerate evaluates one token).
-            stats.reusedTokens = static_cast<int>(chatSession_->restart(std::move(prompt), params));
+            stats.reusedTokens = static_cast<int>(chatSession_->restart(std::move(prompt), withModelDefaults(params)));
         } else {
             SessionOptions options;
-            options.sampler = params;
+            options.sampler = withModelDefaults(params);
             options.traceTopN = std::max(16, kAlternatives);  // enough candidates for the chips' alternatives
             options.maxKeptSteps = 1;                         // only the newest step's logits are read
             options.contextLength = context;

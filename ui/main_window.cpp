@@ -13,6 +13,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QSignalBlocker>
 #include <QPushButton>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -25,6 +26,7 @@
 #include "ui/engine_worker.h"
 #include "ui/language_manager.h"
 #include "ui/playground_page.h"
+#include "ui/presentation_mode.h"
 #include "ui/theme.h"
 
 namespace dlab::ui {
@@ -101,6 +103,13 @@ MainWindow::MainWindow(const QString& modelPath, QWidget* parent) : QMainWindow(
     connect(worker_, &EngineWorker::cancelled, this, &MainWindow::onLoadCancelled);
     connect(worker_, &EngineWorker::failed, this, &MainWindow::onFailed);
     connect(worker_, &EngineWorker::stepDone, this, &MainWindow::onStepDone);
+    connect(worker_, &EngineWorker::branched, this, &MainWindow::onBranched);
+    connect(worker_, &EngineWorker::sessionEnded, this, &MainWindow::onSessionEnded);
+    connect(worker_, &EngineWorker::threadsChanged, this, &MainWindow::onThreadsChanged);
+    connect(tabs_, &QTabWidget::currentChanged, this, [this] {
+        updateStatusLabels();
+        scheduleSave();
+    });
 
     // cancel() is the worker's one thread-safe call: Stop reaches it directly, not through the
     // (busy) worker thread's event queue.
@@ -117,6 +126,12 @@ MainWindow::MainWindow(const QString& modelPath, QWidget* parent) : QMainWindow(
     connect(playground_, &PlaygroundPage::samplerParamsChanged, this,
             [this](const SamplerParams& p) { worker_->offerSamplerParams(p); });
     connect(playground_, &PlaygroundPage::samplerParamsChanged, chat_, &ChatPage::setSamplerParams);
+    connect(playground_, &PlaygroundPage::sessionDiscarded, worker_, &EngineWorker::endSession);
+    connect(playground_, &PlaygroundPage::switchBranchRequested, worker_, &EngineWorker::switchBranch);
+    connect(playground_, &PlaygroundPage::chartBarsChanged, worker_, &EngineWorker::setChartBars);
+    connect(worker_, &EngineWorker::promptTokens, playground_, &PlaygroundPage::showPromptTokens);
+    connect(worker_, &EngineWorker::branchesChanged, playground_, &PlaygroundPage::showBranches);
+    connect(playground_, &PlaygroundPage::settingsChanged, this, &MainWindow::scheduleSave);
     connect(worker_, &EngineWorker::stepDone, playground_, &PlaygroundPage::showStep);
     connect(worker_, &EngineWorker::runFinished, playground_, &PlaygroundPage::runFinished);
     connect(worker_, &EngineWorker::resampled, playground_, &PlaygroundPage::showResample);
@@ -131,14 +146,25 @@ MainWindow::MainWindow(const QString& modelPath, QWidget* parent) : QMainWindow(
     connect(worker_, &EngineWorker::chatFinished, chat_, &ChatPage::onChatFinished);
     connect(worker_, &EngineWorker::failed, chat_, &ChatPage::requestFailed);
     connect(chat_, &ChatPage::answerFinished, this, &MainWindow::onAnswerFinished);
+    connect(chat_, &ChatPage::chatStatusChanged, this, &MainWindow::onChatStatusChanged);
     thread_.setObjectName(QStringLiteral("engine"));
     thread_.start();
 
     reportError_ = [this](const QString& message) {
+        // One box per cause: the same message while its box is still open is not stacked again.
+        if (message == openErrorMessage_) return;
         auto* box = new QMessageBox(QMessageBox::Warning, tr("Decoding Lab"), message, QMessageBox::Ok, this);
         box->setAttribute(Qt::WA_DeleteOnClose);
+        openErrorMessage_ = message;
+        connect(box, &QObject::destroyed, this, [this, message] {
+            if (openErrorMessage_ == message) openErrorMessage_.clear();
+        });
         box->open();  // window-modal, returns at once: the event loop (and the tests) keep running
     };
+    saveTimer_ = new QTimer(this);
+    saveTimer_->setSingleShot(true);
+    saveTimer_->setInterval(kSaveDelayMs);
+    connect(saveTimer_, &QTimer::timeout, this, &MainWindow::saveSettings);
 
     restoreSettings();
     chat_->setSamplerParams(playground_->samplerParams());
@@ -174,6 +200,8 @@ void MainWindow::buildMenus() {
     fileMenu_->addSeparator();
     quitAction_ = fileMenu_->addAction(QString(), this, &QWidget::close);
     quitAction_->setShortcut(QKeySequence::Quit);
+
+    buildViewMenu();
 
     settingsMenu_ = menuBar()->addMenu(QString());
     languageMenu_ = settingsMenu_->addMenu(QString());
@@ -222,6 +250,37 @@ void MainWindow::buildMenus() {
     });
 }
 
+void MainWindow::buildViewMenu() {
+    presentation_ = new PresentationMode(this);
+    viewMenu_ = menuBar()->addMenu(QString());
+    presentationAction_ = viewMenu_->addAction(QString());
+    presentationAction_->setCheckable(true);
+    presentationAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    connect(presentationAction_, &QAction::toggled, presentation_, &PresentationMode::setPresenting);
+    viewMenu_->addSeparator();
+    zoomInAction_ = viewMenu_->addAction(QString(), presentation_, &PresentationMode::zoomIn);
+    // Ctrl+= is where Ctrl++ is without Shift on most keyboards: both zoom in.
+    zoomInAction_->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Equal), QKeySequence::ZoomIn});
+    zoomOutAction_ = viewMenu_->addAction(QString(), presentation_, &PresentationMode::zoomOut);
+    zoomOutAction_->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Minus), QKeySequence::ZoomOut});
+    zoomResetAction_ = viewMenu_->addAction(QString(), presentation_, &PresentationMode::resetZoom);
+    zoomResetAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    viewMenu_->addSeparator();
+    fullScreenAction_ = viewMenu_->addAction(QString());
+    fullScreenAction_->setCheckable(true);
+    fullScreenAction_->setShortcut(QKeySequence::FullScreen);
+    connect(fullScreenAction_, &QAction::toggled, this, [this](bool on) { on ? showFullScreen() : showNormal(); });
+    connect(presentation_, &PresentationMode::changed, this, &MainWindow::onPresentationChanged);
+}
+
+void MainWindow::onPresentationChanged() {
+    const QSignalBlocker block(presentationAction_);
+    presentationAction_->setChecked(presentation_->presenting());
+    playground_->setLineScale(presentation_->lineScale());
+    statusBar()->showMessage(tr("Text at %1 %").arg(qRound(presentation_->fontScale() * 100)), 3000);
+    scheduleSave();
+}
+
 void MainWindow::retranslate() {
     tabs_->setTabText(0, tr("&Playground"));
     tabs_->setTabText(1, tr("C&hat"));
@@ -246,6 +305,13 @@ void MainWindow::retranslate() {
         const QString n = a->data().toString();
         a->setText(n == QLatin1String("light") ? tr("Light") : n == QLatin1String("dark") ? tr("Dark") : tr("Follow the system"));
     }
+    viewMenu_->setTitle(tr("&View"));
+    presentationAction_->setText(tr("&Presentation mode"));
+    presentationAction_->setToolTip(tr("Large text and thick lines, readable from the back of a lecture room"));
+    zoomInAction_->setText(tr("Zoom &in"));
+    zoomOutAction_->setText(tr("Zoom &out"));
+    zoomResetAction_->setText(tr("&Actual size"));
+    fullScreenAction_->setText(tr("&Full screen"));
     helpMenu_->setTitle(tr("&Help"));
     aboutAction_->setText(tr("&About Decoding Lab"));
     cancelButton_->setText(tr("Cancel"));
@@ -290,9 +356,21 @@ void MainWindow::restoreSettings() {
     restoreState(s->value(QStringLiteral("window/state")).toByteArray());
     tabs_->setCurrentIndex(s->value(QStringLiteral("window/tab"), 0).toInt());
     recent_ = s->value(QStringLiteral("model/recent")).toStringList();
-    threads_ = s->value(QStringLiteral("backend/threads"), 0).toInt();
+    // A hand-edited or corrupt value must not make every load fail: out of range -> automatic.
+    bool ok = false;
+    const QVariant savedThreads = s->value(QStringLiteral("backend/threads"), 0);
+    threads_ = savedThreads.toInt(&ok);
+    if (!ok || threads_ < 0 || threads_ > kMaxThreads) {
+        settingsWarning_ = tr("The saved CPU thread count \u201c%1\u201d (settings: %2, key backend/threads) is not between 0 and %3; "
+                              "using the automatic count.")
+                               .arg(savedThreads.toString(), s->fileName())
+                               .arg(kMaxThreads);
+        threads_ = 0;
+    }
     for (QAction* a : threadsGroup_->actions()) a->setChecked(a->data().toInt() == threads_);
     playground_->restoreSettings(*s);
+    presentation_->setZoom(s->value(QStringLiteral("view/zoom"), 1.0).toDouble());
+    presentation_->setPresenting(s->value(QStringLiteral("view/presentation"), false).toBool());
     setTheme(s->value(QStringLiteral("appearance/theme"), QStringLiteral("system")).toString());
     const QString lang = s->value(QStringLiteral("language"), LanguageManager::systemLanguage()).toString();
     setLanguage(lang);
@@ -307,12 +385,19 @@ void MainWindow::saveSettings() const {
     if (hasModel()) s->setValue(QStringLiteral("model/last"), model_.path);
     s->setValue(QStringLiteral("backend/threads"), threads_);
     s->setValue(QStringLiteral("appearance/theme"), theme_);
+    s->setValue(QStringLiteral("view/zoom"), presentation_->zoom());
+    s->setValue(QStringLiteral("view/presentation"), presentation_->presenting());
     s->setValue(QStringLiteral("language"), LanguageManager::instance().current());
     playground_->saveSettings(*s);
     s->sync();
 }
 
+void MainWindow::scheduleSave() {
+    if (saveTimer_) saveTimer_->start();
+}
+
 void MainWindow::closeEvent(QCloseEvent* e) {
+    saveTimer_->stop();
     saveSettings();
     QMainWindow::closeEvent(e);
 }
@@ -360,13 +445,23 @@ void MainWindow::setThreads(int threads) {
     for (QAction* a : threadsGroup_->actions()) a->setChecked(a->data().toInt() == threads);
     if (threads == threads_) return;
     threads_ = threads;
-    if (hasModel() && !loading_) loadModel(model_.path);
+    scheduleSave();
+    // In place on the engine thread (queued behind whatever it is doing): the model, the
+    // playground's text and the chat stay. A load in progress takes threads_ anyway.
+    if (hasModel() && !loading_) QMetaObject::invokeMethod(worker_, "setThreads", Qt::QueuedConnection, Q_ARG(int, threads));
+}
+
+void MainWindow::onThreadsChanged(int threads) {
+    model_.threads = threads;
+    updateModelLabel();
+    statusBar()->showMessage(tr("The backend now uses %n thread(s); the model and the generated text stay.", nullptr, threads), 5000);
 }
 
 void MainWindow::setLanguage(const QString& code) {
     if (!LanguageManager::instance().setLanguage(code)) LanguageManager::instance().setLanguage(QStringLiteral("en"));
     const QString current = LanguageManager::instance().current();
     for (QAction* a : languageGroup_->actions()) a->setChecked(a->data().toString() == current);
+    scheduleSave();
 }
 
 void MainWindow::setTheme(const QString& name) {
@@ -374,6 +469,7 @@ void MainWindow::setTheme(const QString& name) {
     theme_ = themeName(theme);
     applyTheme(theme);
     for (QAction* a : themeGroup_->actions()) a->setChecked(a->data().toString() == theme_);
+    scheduleSave();
 }
 
 void MainWindow::onProgress(float fraction) { progressBar_->setValue(static_cast<int>(fraction * 100.0f)); }
@@ -383,8 +479,15 @@ void MainWindow::onModelLoaded(const ModelSummary& summary) {
     setLoading(false);
     tabs_->setEnabled(true);
     addRecent(summary.path);
-    status_ = {};
+    playgroundStatus_ = {};
+    chatStatus_ = {};
     updateModelLabel();
+    scheduleSave();
+    if (!settingsWarning_.isEmpty()) {
+        showError(settingsWarning_);
+        settingsWarning_.clear();
+    }
+    playground_->setVocabularySize(static_cast<int>(summary.vocab));
     playground_->setModelReady(true);
     chat_->setModelReady(true);
     // The pages were disabled while loading, so the keyboard focus may have nowhere to be.
@@ -407,7 +510,9 @@ void MainWindow::updateModelLabel() {
                              .arg(model_.layers)
                              .arg(model_.vocab)
                              .arg(backend));
-    modelLabel_->setToolTip(model_.path + QLatin1Char('\n') + model_.tensorTypes);
+    modelLabel_->setToolTip(model_.internalName.isEmpty() || model_.internalName == model_.name
+                                ? model_.path + QLatin1Char('\n') + model_.tensorTypes
+                                : tr("%1\nIn its metadata: %2\n%3").arg(model_.path, model_.internalName, model_.tensorTypes));
     setWindowTitle(tr("Decoding Lab — %1").arg(model_.name));
 }
 
@@ -429,25 +534,50 @@ void MainWindow::onFailed(const QString& message) {
 }
 
 void MainWindow::onStepDone(const StepTrace& trace, const StepView& view) {
-    status_.contextUsed = view.contextUsed;
-    status_.kvBytes = view.kvBytes;
-    status_.forwardMs = trace.forwardMs;
-    status_.sampleMs = trace.sampleMs;
-    status_.stepMs = trace.forwardMs + trace.sampleMs;
-    status_.prefill = trace.phase == Phase::Prefill;
-    status_.tokensPerSecond = status_.stepMs > 0.0 ? 1000.0 * trace.evaluated / status_.stepMs : -1.0;
-    status_.timeToFirstTokenMs = -1.0;
+    StatusNumbers& st = playgroundStatus_;
+    st.contextUsed = view.contextUsed;
+    st.kvBytes = view.kvBytes;
+    st.forwardMs = trace.forwardMs;
+    st.sampleMs = trace.sampleMs;
+    st.stepMs = trace.forwardMs + trace.sampleMs;
+    st.prefill = trace.phase == Phase::Prefill;
+    st.tokensPerSecond = st.stepMs > 0.0 ? 1000.0 * trace.evaluated / st.stepMs : -1.0;
+    st.timeToFirstTokenMs = -1.0;
+    updateStatusLabels();
+}
+
+void MainWindow::onBranched(const BranchView& branch) {
+    // The branch is shorter than the text it left: its own context and the blocks now in use.
+    playgroundStatus_.contextUsed = branch.view.contextUsed;
+    playgroundStatus_.kvBytes = branch.view.kvBytes;
+    updateStatusLabels();
+}
+
+void MainWindow::onSessionEnded() {
+    playgroundStatus_ = {};
     updateStatusLabels();
 }
 
 void MainWindow::onAnswerFinished(const ChatStats& stats) {
-    status_.tokensPerSecond = stats.tokensPerSecond;
-    status_.timeToFirstTokenMs = stats.timeToFirstTokenMs;
-    status_.promptTokens = stats.promptTokens;
-    status_.reusedTokens = stats.reusedTokens;
-    status_.prefill = false;
+    StatusNumbers& st = chatStatus_;
+    st.tokensPerSecond = stats.tokensPerSecond;
+    st.timeToFirstTokenMs = stats.timeToFirstTokenMs;
+    st.promptTokens = stats.promptTokens;
+    st.reusedTokens = stats.reusedTokens;
+    st.prefill = false;
     updateStatusLabels();
 }
+
+void MainWindow::onChatStatusChanged() {
+    chatStatus_.contextUsed = chat_->contextUsed();
+    chatStatus_.kvBytes = std::max<qint64>(0, chat_->kvBytes());
+    if (chatStatus_.contextUsed <= 0) chatStatus_ = {};   // cleared: nothing in the chat's cache
+    updateStatusLabels();
+}
+
+bool MainWindow::chatInFront() const { return tabs_->currentWidget() == chat_; }
+
+const MainWindow::StatusNumbers& MainWindow::shownStatus() const { return chatInFront() ? chatStatus_ : playgroundStatus_; }
 
 void MainWindow::updateStatusLabels() {
     if (!hasModel()) {
@@ -456,28 +586,30 @@ void MainWindow::updateStatusLabels() {
         speedLabel_->clear();
         return;
     }
-    contextLabel_->setText(status_.contextUsed < 0 ? QString()
-                                                   : tr("context %1 / %2").arg(status_.contextUsed).arg(model_.contextLength));
-    contextLabel_->setToolTip(tr("Positions used by the playground's current branch, of the context the session allows"));
-    memoryLabel_->setText(status_.contextUsed < 0 ? tr("model %1").arg(humanBytes(model_.fileBytes))
-                                                  : tr("model %1 · KV cache %2").arg(humanBytes(model_.fileBytes), humanBytes(status_.kvBytes)));
+    const StatusNumbers& st = shownStatus();
+    contextLabel_->setText(st.contextUsed < 0 ? QString()
+                                                   : tr("context %1 / %2").arg(st.contextUsed).arg(model_.contextLength));
+    contextLabel_->setToolTip(chatInFront() ? tr("Positions the conversation uses, of the context the chat allows")
+                                            : tr("Positions used by the playground's current branch, of the context the session allows"));
+    memoryLabel_->setText(st.contextUsed < 0 ? tr("model %1").arg(humanBytes(model_.fileBytes))
+                                                  : tr("model %1 · KV cache %2").arg(humanBytes(model_.fileBytes), humanBytes(st.kvBytes)));
     memoryLabel_->setToolTip(tr("The model file (memory-mapped) and the key/value cache blocks in use"));
-    if (status_.tokensPerSecond < 0.0) {
+    if (st.tokensPerSecond < 0.0) {
         speedLabel_->clear();
         speedLabel_->setToolTip(QString());
-    } else if (status_.timeToFirstTokenMs >= 0.0) {
-        speedLabel_->setText(tr("%1 tokens/s").arg(status_.tokensPerSecond, 0, 'f', 1));
+    } else if (st.timeToFirstTokenMs >= 0.0) {
+        speedLabel_->setText(tr("%1 tokens/s").arg(st.tokensPerSecond, 0, 'f', 1));
         speedLabel_->setToolTip(tr("last answer: time to first token %1 ms; %2 of its %3 prompt tokens came from the KV cache")
-                                    .arg(status_.timeToFirstTokenMs, 0, 'f', 0)
-                                    .arg(status_.reusedTokens)
-                                    .arg(status_.promptTokens));
+                                    .arg(st.timeToFirstTokenMs, 0, 'f', 0)
+                                    .arg(st.reusedTokens)
+                                    .arg(st.promptTokens));
     } else {
-        speedLabel_->setText(status_.prefill ? tr("prompt %1 tokens/s").arg(status_.tokensPerSecond, 0, 'f', 0)
-                                             : tr("%1 tokens/s").arg(status_.tokensPerSecond, 0, 'f', 1));
+        speedLabel_->setText(st.prefill ? tr("prompt %1 tokens/s").arg(st.tokensPerSecond, 0, 'f', 0)
+                                             : tr("%1 tokens/s").arg(st.tokensPerSecond, 0, 'f', 1));
         speedLabel_->setToolTip(tr("last step: %1 ms (forward %2 ms, sampling %3 ms)")
-                                    .arg(status_.stepMs, 0, 'f', 1)
-                                    .arg(status_.forwardMs, 0, 'f', 1)
-                                    .arg(status_.sampleMs, 0, 'f', 2));
+                                    .arg(st.stepMs, 0, 'f', 1)
+                                    .arg(st.forwardMs, 0, 'f', 1)
+                                    .arg(st.sampleMs, 0, 'f', 2));
     }
 }
 

@@ -4,7 +4,8 @@
 // status bar (model, backend, parameters, context used, memory, last tokens/s, load progress
 // with Cancel) and the engine worker's thread. Errors from the engine are shown without blocking
 // (QMessageBox::open) and never end the application; a model that fails to load leaves the
-// previous one in use. Settings persist with QSettings (see app_settings.h) when the window closes.
+// previous one in use. Settings persist with QSettings (see app_settings.h) shortly after each
+// change and when the window closes.
 #include <QMainWindow>
 #include <QThread>
 
@@ -19,6 +20,7 @@ class QMenu;
 class QProgressBar;
 class QPushButton;
 class QTabWidget;
+class QTimer;
 QT_END_NAMESPACE
 
 namespace dlab::ui {
@@ -26,6 +28,7 @@ namespace dlab::ui {
 class ChatPage;
 class EngineWorker;
 class PlaygroundPage;
+class PresentationMode;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -45,12 +48,16 @@ public:
     QString lastError() const { return lastError_; }
     QStringList recentModels() const { return recent_; }
     int threads() const { return threads_; }   // 0 = automatic
+    PresentationMode* presentation() const { return presentation_; }
+    QAction* presentationAction() const { return presentationAction_; }
     QString statusText() const;                 // every status-bar label, for tests
     // How errors reach the user; the default opens a window-modal QMessageBox without blocking.
     using ErrorReporter = std::function<void(const QString& message)>;
     void setErrorReporter(ErrorReporter reporter) { reportError_ = std::move(reporter); }
 
     static constexpr int kMaxRecent = 8;
+    static constexpr int kMaxThreads = 256;     // the CPU backend's limit
+    static constexpr int kSaveDelayMs = 400;    // settings are written this long after the last change
 
 public slots:
     void loadModel(const QString& path);
@@ -81,11 +88,20 @@ private:
     void onLoadCancelled();
     void onFailed(const QString& message);
     void onStepDone(const dlab::StepTrace& trace, const dlab::ui::StepView& view);
+    void onBranched(const dlab::ui::BranchView& branch);
+    void onSessionEnded();
+    void onThreadsChanged(int threads);
     void onAnswerFinished(const dlab::ui::ChatStats& stats);
+    void onChatStatusChanged();
+    // Settings are written shortly after every change (a killed process keeps them), not only
+    // on quit: one write per burst of changes.
+    void scheduleSave();
     void setLoading(bool loading);
     void showError(const QString& message);
     void updateModelLabel();
     void updateStatusLabels();   // context, memory and speed from the last step or answer
+    void buildViewMenu();
+    void onPresentationChanged();
 
     QThread thread_;
     EngineWorker* worker_ = nullptr;   // lives on thread_, deleted when it finishes
@@ -100,6 +116,13 @@ private:
     QMenu* threadsMenu_ = nullptr;
     QMenu* themeMenu_ = nullptr;
     QMenu* helpMenu_ = nullptr;
+    QMenu* viewMenu_ = nullptr;
+    QAction* presentationAction_ = nullptr;
+    QAction* zoomInAction_ = nullptr;
+    QAction* zoomOutAction_ = nullptr;
+    QAction* zoomResetAction_ = nullptr;
+    QAction* fullScreenAction_ = nullptr;
+    PresentationMode* presentation_ = nullptr;
     QAction* openAction_ = nullptr;
     QAction* quitAction_ = nullptr;
     QAction* aboutAction_ = nullptr;
@@ -114,7 +137,8 @@ private:
     QProgressBar* progressBar_ = nullptr;
     QPushButton* cancelButton_ = nullptr;
     ModelSummary model_;
-    // What the status bar shows, kept as numbers so a language switch can re-render it.
+    // What the status bar shows, kept as numbers so a language switch can re-render it; one set
+    // per page, shown for the page in front.
     struct StatusNumbers {
         qint64 contextUsed = -1;    // -1: no step yet
         qint64 kvBytes = 0;
@@ -123,12 +147,18 @@ private:
         bool prefill = false;
         double timeToFirstTokenMs = -1.0;  // >= 0: the speed is a chat answer's
         int promptTokens = 0, reusedTokens = 0;  // of that answer
-    } status_;
+    };
+    StatusNumbers playgroundStatus_, chatStatus_;
+    const StatusNumbers& shownStatus() const;
+    bool chatInFront() const;
+    QTimer* saveTimer_ = nullptr;
+    QString openErrorMessage_;   // the message of the error box on screen, "" if none
     bool loading_ = false;
     int threads_ = 0;
     QString theme_ = QStringLiteral("system");
     QStringList recent_;
     QString lastError_;
+    QString settingsWarning_;   // a saved setting that was out of range, told once a model is in
     ErrorReporter reportError_;
 };
 

@@ -1,18 +1,35 @@
 #include "ui/playground_page.h"
 
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QMenu>
+#include <QRandomGenerator>
 #include <QScrollBar>
 #include <QSettings>
 #include <QShortcut>
 #include <QSignalBlocker>
 #include <QTimer>
+#include <QToolButton>
 
 #include <cmath>
 #include <functional>
 
+#include "ui/advanced_sampler_box.h"
 #include "ui/candidate_table_model.h"
+#include "ui/engine_worker.h"
 #include "ui/stage_order_model.h"
 #include "ui_playground_page.h"
 #include "widgets/distribution_chart.h"
+#include "widgets/probability_legend.h"
 #include "widgets/sampler_waterfall.h"
 #include "widgets/token_strip.h"
 
@@ -66,11 +83,73 @@ PlaygroundPage::PlaygroundPage(QWidget* parent) : QWidget(parent), ui_(std::make
     ui_->stageList->setAcceptDrops(true);
     ui_->stageList->setDropIndicatorShown(true);
     connect(stageModel_, &StageOrderModel::orderChanged, this, &PlaygroundPage::onParamsEdited);
+    connect(stageModel_, &StageOrderModel::orderChanged, this, &PlaygroundPage::updateKnobStates);
+    connect(stageModel_, &StageOrderModel::orderChanged, this, &PlaygroundPage::updatePresetCombo);
+
+    // The order presets above the list: the engine's named orders.
+    presetCombo_ = new QComboBox(ui_->stageBox);
+    presetCombo_->setObjectName(QStringLiteral("presetCombo"));
+    for (const QString& p : StageOrderModel::presets()) presetCombo_->addItem(QString(), p);
+    presetCombo_->addItem(QString(), QString());   // "custom": what the list shows is no preset
+    ui_->stageLayout->insertWidget(0, presetCombo_);
+    connect(presetCombo_, &QComboBox::activated, this, [this](int index) {
+        const QString preset = presetCombo_->itemData(index).toString();
+        if (!preset.isEmpty()) stageModel_->applyPreset(preset);
+        else updatePresetCombo();
+    });
+
+    // Advanced samplers: hidden behind a toggle so the basic view stays simple.
+    advancedToggle_ = new QToolButton(ui_->controlsPanel);
+    advancedToggle_->setObjectName(QStringLiteral("advancedToggle"));
+    advancedToggle_->setCheckable(true);
+    advancedToggle_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    advancedToggle_->setArrowType(Qt::RightArrow);
+    advancedToggle_->setAutoRaise(true);
+    advanced_ = new AdvancedSamplerBox(stageModel_, ui_->controlsPanel);
+    advanced_->setVisible(false);
+    const int stageRow = ui_->controlsLayout->indexOf(ui_->stageBox);
+    ui_->controlsLayout->insertWidget(stageRow, advancedToggle_);
+    ui_->controlsLayout->insertWidget(stageRow + 1, advanced_);
+    connect(advancedToggle_, &QToolButton::toggled, this, [this](bool on) {
+        advanced_->setVisible(on);
+        advancedToggle_->setArrowType(on ? Qt::DownArrow : Qt::RightArrow);
+        fitControlsWidth();
+        emit settingsChanged();
+    });
+    connect(advanced_, &AdvancedSamplerBox::edited, this, &PlaygroundPage::onParamsEdited);
+
+    randomSeedButton_ = new QToolButton(ui_->samplerBox);
+    randomSeedButton_->setObjectName(QStringLiteral("randomSeedButton"));
+    ui_->samplerGrid->addWidget(randomSeedButton_, 8, 1, Qt::AlignLeft);
+    connect(randomSeedButton_, &QToolButton::clicked, this, &PlaygroundPage::randomizeSeed);
+
+    // Under the caption: take a re-sampled choice, or put back what a demo changed.
+    applyResampleButton_ = new QPushButton(ui_->textBox);
+    applyResampleButton_->setObjectName(QStringLiteral("applyResampleButton"));
+    applyResampleButton_->hide();
+    restoreSetupButton_ = new QPushButton(ui_->textBox);
+    restoreSetupButton_->setObjectName(QStringLiteral("restoreSetupButton"));
+    restoreSetupButton_->hide();
+    auto* captionRow = new QHBoxLayout;
+    captionRow->addWidget(applyResampleButton_);
+    captionRow->addWidget(restoreSetupButton_);
+    captionRow->addStretch(1);
+    ui_->textLayout->insertLayout(1, captionRow);
+    connect(applyResampleButton_, &QPushButton::clicked, this, &PlaygroundPage::applyResample);
+    buildViewOptions();
+    buildTextRow();
+    connect(restoreSetupButton_, &QPushButton::clicked, this, &PlaygroundPage::restoreSavedSetup);
 
     candidateModel_ = new CandidateTableModel(this);
     ui_->candidateTable->setModel(candidateModel_);
     ui_->candidateTable->verticalHeader()->hide();
-    ui_->candidateTable->horizontalHeader()->setStretchLastSection(true);
+    // Every column fits its contents and the token column takes what is left, so "Kept" stays
+    // visible at 1024 px.
+    ui_->candidateTable->horizontalHeader()->setStretchLastSection(false);
+    ui_->candidateTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    ui_->candidateTable->horizontalHeader()->setSectionResizeMode(CandidateTableModel::TokenColumn, QHeaderView::Stretch);
+    ui_->candidateTable->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(ui_->candidateTable, &QWidget::customContextMenuRequested, this, &PlaygroundPage::showCandidateMenu);
 
     drawTimer_ = new QTimer(this);
     drawTimer_->setSingleShot(true);
@@ -101,7 +180,14 @@ PlaygroundPage::PlaygroundPage(QWidget* parent) : QWidget(parent), ui_(std::make
     // A new prompt is a new session: the generated text and chart would no longer belong to it.
     connect(ui_->promptEdit, &QPlainTextEdit::textChanged, this, [this] {
         if (sessionStarted_ && !stepInFlight_ && !running_) restart();
+        emit settingsChanged();
     });
+    connect(ui_->runLengthSpin, &QSpinBox::valueChanged, this, &PlaygroundPage::settingsChanged);
+    connect(ui_->viewTabs, &QTabWidget::currentChanged, this, &PlaygroundPage::settingsChanged);
+    connect(ui_->pageSplitter, &QSplitter::splitterMoved, this, &PlaygroundPage::settingsChanged);
+    connect(ui_->viewSplitter, &QSplitter::splitterMoved, this, &PlaygroundPage::settingsChanged);
+    // The page can hold the focus while its buttons are disabled (see parkFocus()).
+    setFocusPolicy(Qt::StrongFocus);
 
     const auto edited = [this] { onParamsEdited(); };
     linkSliderAndSpin(ui_->temperatureSlider, ui_->temperatureSpin, 100.0, edited);
@@ -113,6 +199,8 @@ PlaygroundPage::PlaygroundPage(QWidget* parent) : QWidget(parent), ui_(std::make
     linkSliderAndSpin(ui_->presencePenaltySlider, ui_->presencePenaltySpin, 100.0, edited);
     linkSliderAndSpin(ui_->seedSlider, ui_->seedSpin, 1.0, edited);
     retranslate();
+    updateKnobStates();
+    updatePresetCombo();
     updateEnabled();
 }
 
@@ -133,6 +221,151 @@ QSlider* PlaygroundPage::frequencyPenaltySlider() const { return ui_->frequencyP
 QSlider* PlaygroundPage::presencePenaltySlider() const { return ui_->presencePenaltySlider; }
 QSlider* PlaygroundPage::seedSlider() const { return ui_->seedSlider; }
 void PlaygroundPage::setRunLength(int tokens) { ui_->runLengthSpin->setValue(tokens); }
+QAbstractButton* PlaygroundPage::advancedToggle() const { return advancedToggle_; }
+QAbstractButton* PlaygroundPage::randomSeedButton() const { return randomSeedButton_; }
+QAbstractButton* PlaygroundPage::applyResampleButton() const { return applyResampleButton_; }
+QAbstractButton* PlaygroundPage::restoreSetupButton() const { return restoreSetupButton_; }
+void PlaygroundPage::setVocabularySize(int n) { advanced_->setVocabularySize(n); }
+
+void PlaygroundPage::setLineScale(double scale) {
+    chart_->setLineScale(scale);
+    waterfall_->setLineScale(scale);
+    strip_->setLineScale(scale);
+    promptStrip_->setLineScale(scale);
+}
+
+void PlaygroundPage::buildViewOptions() {
+    // Chart and waterfall options in the tab bar's corner: no extra row of height.
+    auto* corner = new QWidget(ui_->viewTabs);
+    auto* row = new QHBoxLayout(corner);
+    row->setContentsMargins(4, 0, 4, 0);
+    logScaleCheck_ = new QCheckBox(corner);
+    logScaleCheck_->setObjectName(QStringLiteral("logScaleCheck"));
+    barsLabel_ = new QLabel(corner);
+    barsSpin_ = new QSpinBox(corner);
+    barsSpin_->setObjectName(QStringLiteral("barsSpin"));
+    barsSpin_->setRange(EngineWorker::kMinChartBars, EngineWorker::kMaxChartBars);
+    barsSpin_->setSingleStep(5);
+    barsSpin_->setValue(EngineWorker::kChartBars);
+    barsLabel_->setBuddy(barsSpin_);
+    entropyCombo_ = new QComboBox(corner);
+    entropyCombo_->setObjectName(QStringLiteral("entropyCombo"));
+    entropyCombo_->addItem(QString(), static_cast<int>(widgets::EntropyUnit::Bits));
+    entropyCombo_->addItem(QString(), static_cast<int>(widgets::EntropyUnit::Nats));
+    row->addWidget(logScaleCheck_);
+    row->addWidget(barsLabel_);
+    row->addWidget(barsSpin_);
+    row->addWidget(entropyCombo_);
+    ui_->viewTabs->setCornerWidget(corner, Qt::TopRightCorner);
+    connect(logScaleCheck_, &QCheckBox::toggled, this, [this](bool on) {
+        chart_->setLogScale(on);
+        emit settingsChanged();
+    });
+    connect(barsSpin_, &QSpinBox::valueChanged, this, [this](int n) {
+        emit chartBarsChanged(n);
+        emit settingsChanged();
+        if (currentStep_ >= 0 && !running_) {
+            if (resampleInFlight_) resamplePending_ = true;
+            else sendResample();   // the same step, drawn with the new number of bars
+        }
+    });
+    connect(entropyCombo_, &QComboBox::currentIndexChanged, this, [this] {
+        waterfall_->setEntropyUnit(static_cast<widgets::EntropyUnit>(entropyCombo_->currentData().toInt()));
+        emit settingsChanged();
+    });
+
+    // The prompt as the model sees it: one chip per token, with its id; special tokens framed.
+    promptTab_ = new QWidget(ui_->viewTabs);
+    auto* layout = new QVBoxLayout(promptTab_);
+    layout->setContentsMargins(0, 0, 0, 0);
+    promptTokensLabel_ = new QLabel(promptTab_);
+    promptTokensLabel_->setWordWrap(true);
+    auto* area = new QScrollArea(promptTab_);
+    area->setWidgetResizable(true);
+    promptStrip_ = new widgets::TokenStrip;
+    promptStrip_->setObjectName(QStringLiteral("promptStrip"));
+    promptStrip_->setShowIds(true);
+    promptStrip_->setBranchingEnabled(false);
+    area->setWidget(promptStrip_);
+    layout->addWidget(promptTokensLabel_);
+    layout->addWidget(area, 1);
+    ui_->viewTabs->addTab(promptTab_, QString());
+}
+
+void PlaygroundPage::buildTextRow() {
+    // Under the strip: what the shading means, a plain-text view, and the branches.
+    ui_->textLayout->setStretchFactor(ui_->stripArea, 1);
+    plainText_ = new QPlainTextEdit(ui_->textBox);
+    plainText_->setObjectName(QStringLiteral("plainText"));
+    plainText_->setReadOnly(true);
+    plainText_->hide();
+    ui_->textLayout->insertWidget(ui_->textLayout->indexOf(ui_->stripArea) + 1, plainText_, 1);
+    auto* row = new QHBoxLayout;
+    legend_ = new widgets::ProbabilityLegend(ui_->textBox);
+    plainTextCheck_ = new QCheckBox(ui_->textBox);
+    plainTextCheck_->setObjectName(QStringLiteral("plainTextCheck"));
+    branchLabel_ = new QLabel(ui_->textBox);
+    branchCombo_ = new QComboBox(ui_->textBox);
+    branchCombo_->setObjectName(QStringLiteral("branchCombo"));
+    branchCombo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    branchLabel_->setBuddy(branchCombo_);
+    row->addWidget(legend_);
+    row->addStretch(1);
+    row->addWidget(branchLabel_);
+    row->addWidget(branchCombo_);
+    row->addWidget(plainTextCheck_);
+    ui_->textLayout->addLayout(row);
+    connect(plainTextCheck_, &QCheckBox::toggled, this, [this](bool on) {
+        ui_->stripArea->setVisible(!on);
+        plainText_->setVisible(on);
+        legend_->setVisible(!on);
+        emit settingsChanged();
+    });
+    connect(branchCombo_, &QComboBox::activated, this, [this](int index) {
+        const int id = branchCombo_->itemData(index).toInt();
+        if (!modelReady_ || stepInFlight_ || running_) return;
+        for (const BranchEntry& b : branches_)
+            if (b.id == id && b.current) return;
+        stepInFlight_ = true;
+        updateEnabled();
+        emit switchBranchRequested(id, samplerParams());
+    });
+}
+
+void PlaygroundPage::showPromptTokens(const QList<widgets::StripToken>& tokens) {
+    promptStrip_->setTokens(tokens);
+    int special = 0;
+    for (const auto& t : tokens) special += t.special ? 1 : 0;
+    promptTokensLabel_->setText(tr("The prompt is %n token(s) (%1 special); each shows its id. The model sees only these numbers.", nullptr,
+                                   tokens.size())
+                                    .arg(special));
+}
+
+void PlaygroundPage::showBranches(const QList<BranchEntry>& branches) {
+    branches_ = branches;
+    retranslateBranches();
+}
+
+void PlaygroundPage::retranslateBranches() {
+    const QSignalBlocker block(branchCombo_);
+    branchCombo_->clear();
+    for (const BranchEntry& b : branches_) {
+        const QString label = b.parent < 0 ? tr("Original (%n token(s))", nullptr, b.steps)
+                                           : tr("Branch %1: \u201c%2\u201d at step %3 (%n token(s))", nullptr, b.steps)
+                                                 .arg(b.id)
+                                                 .arg(b.forkToken)
+                                                 .arg(b.forkStep);
+        branchCombo_->addItem(label, b.id);
+        if (b.current) branchCombo_->setCurrentIndex(branchCombo_->count() - 1);
+    }
+    branchCombo_->setEnabled(branches_.size() > 1);
+}
+
+QStringList PlaygroundPage::branchLabels() const {
+    QStringList out;
+    for (int i = 0; i < branchCombo_->count(); ++i) out << branchCombo_->itemText(i);
+    return out;
+}
 QString PlaygroundPage::generatedText() const { return strip_->text(); }
 
 QString PlaygroundPage::loopDemoPrompt() { return QStringLiteral("I like cats. I like dogs. I like"); }
@@ -148,6 +381,7 @@ SamplerParams PlaygroundPage::samplerParams() const {
     p.frequencyPenalty = on("freq-presence") ? static_cast<float>(ui_->frequencyPenaltySpin->value()) : 0.0f;
     p.presencePenalty = on("freq-presence") ? static_cast<float>(ui_->presencePenaltySpin->value()) : 0.0f;
     p.seed = static_cast<uint64_t>(ui_->seedSpin->value());
+    advanced_->apply(p);
     // With every stage switched off the chain is the identity: a temperature of 1.
     const QString order = stageModel_->order();
     p.order = order.isEmpty() ? std::string("temperature") : order.toStdString();
@@ -170,6 +404,12 @@ void PlaygroundPage::saveSettings(QSettings& s) const {
     s.setValue(QStringLiteral("stages"), stageModel_->stages());
     s.setValue(QStringLiteral("enabledStages"), enabled);
     s.endGroup();
+    advanced_->saveSettings(s);
+    s.setValue(QStringLiteral("playground/advancedShown"), advancedToggle_->isChecked());
+    s.setValue(QStringLiteral("playground/logScale"), logScaleCheck_->isChecked());
+    s.setValue(QStringLiteral("playground/bars"), barsSpin_->value());
+    s.setValue(QStringLiteral("playground/entropyUnit"), entropyCombo_->currentIndex());
+    s.setValue(QStringLiteral("playground/plainText"), plainTextCheck_->isChecked());
     s.setValue(QStringLiteral("playground/prompt"), ui_->promptEdit->toPlainText());
     s.setValue(QStringLiteral("playground/pageSplitter"), ui_->pageSplitter->saveState());
     s.setValue(QStringLiteral("playground/viewSplitter"), ui_->viewSplitter->saveState());
@@ -191,6 +431,12 @@ void PlaygroundPage::restoreSettings(QSettings& s) {
         stageModel_->setOrder(s.value(QStringLiteral("stages")).toStringList(), s.value(QStringLiteral("enabledStages")).toStringList());
     }
     s.endGroup();
+    advanced_->restoreSettings(s);
+    advancedToggle_->setChecked(s.value(QStringLiteral("playground/advancedShown"), false).toBool());
+    logScaleCheck_->setChecked(s.value(QStringLiteral("playground/logScale"), false).toBool());
+    barsSpin_->setValue(s.value(QStringLiteral("playground/bars"), EngineWorker::kChartBars).toInt());
+    entropyCombo_->setCurrentIndex(std::clamp(s.value(QStringLiteral("playground/entropyUnit"), 0).toInt(), 0, 1));
+    plainTextCheck_->setChecked(s.value(QStringLiteral("playground/plainText"), false).toBool());
     if (s.contains(QStringLiteral("playground/prompt"))) ui_->promptEdit->setPlainText(s.value(QStringLiteral("playground/prompt")).toString());
     if (s.contains(QStringLiteral("playground/runLength"))) ui_->runLengthSpin->setValue(s.value(QStringLiteral("playground/runLength")).toInt());
     ui_->pageSplitter->restoreState(s.value(QStringLiteral("playground/pageSplitter")).toByteArray());
@@ -208,6 +454,7 @@ void PlaygroundPage::resetSampler() {
     ui_->frequencyPenaltySpin->setValue(d.frequencyPenalty);
     ui_->presencePenaltySpin->setValue(d.presencePenalty);
     ui_->seedSpin->setValue(0);
+    advanced_->reset();
     stageModel_->reset();
 }
 
@@ -224,7 +471,10 @@ void PlaygroundPage::restart() {
         emit stopRequested();
     }
     if (stepInFlight_) discardStep_ = true;
+    if (sessionStarted_) emit sessionDiscarded();
     sessionStarted_ = false;
+    resampledToken_ = -1;
+    applyResampleButton_->hide();
     stepInFlight_ = false;
     running_ = false;
     resampleInFlight_ = resamplePending_ = false;
@@ -236,6 +486,11 @@ void PlaygroundPage::restart() {
     chart_->clear();
     waterfall_->clear();
     strip_->clear();
+    plainText_->clear();
+    promptStrip_->clear();
+    promptTokensLabel_->setText(tr("Step once to see the prompt as the model's tokens."));
+    branches_.clear();
+    retranslateBranches();
     candidateModel_->setRows({});
     showRepetition({});
     ui_->chosenLabel->setText(modelReady_ ? tr("Press Step to generate the first token.") : tr("No model loaded."));
@@ -270,18 +525,180 @@ void PlaygroundPage::stop() {
 
 void PlaygroundPage::startLoopDemo() {
     if (!modelReady_ || running_ || stepInFlight_) return;
+    saveSetupForRestore();
+    // Greedy: temperature 0, no penalties, the default chain.
+    applySetup({{QStringLiteral("prompt"), loopDemoPrompt()},
+                {QStringLiteral("temperature"), 0.0},
+                {QStringLiteral("runLength"), std::max(48, ui_->runLengthSpin->value())},
+                {QStringLiteral("action"), QStringLiteral("run")}});
+}
+
+void PlaygroundPage::saveSetupForRestore() {
+    if (savedSetup_.isEmpty()) savedSetup_ = currentSetup();   // a second demo keeps the user's first setup
+    restoreSetupButton_->show();
+}
+
+void PlaygroundPage::restoreSavedSetup() {
+    if (savedSetup_.isEmpty() || running_ || stepInFlight_) return;
+    QVariantMap setup = savedSetup_;
+    savedSetup_.clear();
+    restoreSetupButton_->hide();
+    setup.insert(QStringLiteral("action"), QStringLiteral("none"));
+    applySetup(setup);
+}
+
+QVariantMap PlaygroundPage::currentSetup() const {
+    QVariantMap m = advanced_->values();
+    m.insert(QStringLiteral("prompt"), ui_->promptEdit->toPlainText());
+    m.insert(QStringLiteral("runLength"), ui_->runLengthSpin->value());
+    m.insert(QStringLiteral("temperature"), ui_->temperatureSpin->value());
+    m.insert(QStringLiteral("topK"), ui_->topKSpin->value());
+    m.insert(QStringLiteral("topP"), ui_->topPSpin->value());
+    m.insert(QStringLiteral("minP"), ui_->minPSpin->value());
+    m.insert(QStringLiteral("repeatPenalty"), ui_->repeatPenaltySpin->value());
+    m.insert(QStringLiteral("frequencyPenalty"), ui_->frequencyPenaltySpin->value());
+    m.insert(QStringLiteral("presencePenalty"), ui_->presencePenaltySpin->value());
+    m.insert(QStringLiteral("seed"), ui_->seedSpin->value());
+    m.insert(QStringLiteral("stages"), stageModel_->stages());
+    QStringList enabled;
+    for (const QString& st : stageModel_->stages())
+        if (stageModel_->isEnabled(st)) enabled << st;
+    m.insert(QStringLiteral("enabledStages"), enabled);
+    return m;
+}
+
+void PlaygroundPage::applySetup(const QVariantMap& setup) {
+    if (running_ || stepInFlight_) return;
+    const SamplerParams d;
+    const auto num = [&](const char* key, double fallback) {
+        const auto it = setup.find(QString::fromLatin1(key));
+        return it == setup.end() ? fallback : it->toDouble();
+    };
     {
-        const QSignalBlocker block(ui_->promptEdit);
-        ui_->promptEdit->setPlainText(loopDemoPrompt());
+        // One re-sample for the whole setup, not one per knob.
+        const QSignalBlocker blockStages(stageModel_);
+        const QSignalBlocker blockAdvanced(advanced_);
+        ui_->temperatureSpin->setValue(num("temperature", d.temperature));
+        ui_->topKSpin->setValue(static_cast<int>(num("topK", d.topK)));
+        ui_->topPSpin->setValue(num("topP", d.topP));
+        ui_->minPSpin->setValue(num("minP", d.minP));
+        ui_->repeatPenaltySpin->setValue(num("repeatPenalty", d.repeatPenalty));
+        ui_->frequencyPenaltySpin->setValue(num("frequencyPenalty", d.frequencyPenalty));
+        ui_->presencePenaltySpin->setValue(num("presencePenalty", d.presencePenalty));
+        ui_->seedSpin->setValue(static_cast<int>(num("seed", 0)));
+        if (setup.contains(QStringLiteral("runLength"))) ui_->runLengthSpin->setValue(setup.value(QStringLiteral("runLength")).toInt());
+        advanced_->reset();
+        advanced_->setValues(setup);
     }
-    // Greedy: temperature 0 and no penalties, whatever the order.
-    ui_->temperatureSpin->setValue(0.0);
-    ui_->repeatPenaltySpin->setValue(1.0);
-    ui_->frequencyPenaltySpin->setValue(0.0);
-    ui_->presencePenaltySpin->setValue(0.0);
-    stageModel_->setEnabled(QStringLiteral("temperature"), true);
+    // The chain: a saved list (restoring the user's), a named order or a comma list, or the default;
+    // a stage whose setting the setup turns on is ticked, so the setting acts.
+    if (setup.contains(QStringLiteral("stages"))) {
+        stageModel_->setOrder(setup.value(QStringLiteral("stages")).toStringList(), setup.value(QStringLiteral("enabledStages")).toStringList());
+    } else {
+        const QString order = setup.value(QStringLiteral("order")).toString();
+        if (order.isEmpty()) stageModel_->reset();
+        else if (StageOrderModel::presets().contains(order)) stageModel_->applyPreset(order);
+        else stageModel_->setOrder(order.split(QLatin1Char(',')), order.split(QLatin1Char(',')));
+        const std::pair<const char*, const char*> turnsOn[] = {
+            {"typicalP", "typical"},   {"topNSigma", "top-n-sigma"},       {"xtcProbability", "xtc"},
+            {"dryMultiplier", "dry"},  {"mirostatTau", "mirostat"},        {"noRepeatNgram", "no-repeat-ngram"},
+            {"logitBias", "logit-bias"}};
+        const SamplerParams neutral;
+        for (const auto& [field, stage] : turnsOn) {
+            const auto it = setup.find(QString::fromLatin1(field));
+            if (it == setup.end()) continue;
+            const bool on = QLatin1String(field) == QLatin1String("logitBias") ? !it->toString().isEmpty()
+                            : QLatin1String(field) == QLatin1String("typicalP") ? it->toDouble() < neutral.typicalP
+                                                                                 : it->toDouble() > 0.0;
+            if (on) stageModel_->setEnabled(QString::fromLatin1(stage), true);
+        }
+    }
+    if (setup.contains(QStringLiteral("prompt"))) {
+        const QSignalBlocker block(ui_->promptEdit);
+        ui_->promptEdit->setPlainText(setup.value(QStringLiteral("prompt")).toString());
+    }
+    updateKnobStates();
+    updatePresetCombo();
+    emit samplerParamsChanged(samplerParams());
+    emit settingsChanged();
     restart();
-    run();
+    const QString action = setup.value(QStringLiteral("action")).toString();
+    if (action == QLatin1String("run")) run();
+    else if (action == QLatin1String("step")) step();
+}
+
+bool PlaygroundPage::knobEnabled(const QString& stage) const {
+    if (stage == QLatin1String("temperature")) return ui_->temperatureSlider->isEnabled();
+    if (stage == QLatin1String("top-k")) return ui_->topKSlider->isEnabled();
+    if (stage == QLatin1String("top-p")) return ui_->topPSlider->isEnabled();
+    if (stage == QLatin1String("min-p")) return ui_->minPSlider->isEnabled();
+    if (stage == QLatin1String("repetition")) return ui_->repeatPenaltySlider->isEnabled();
+    if (stage == QLatin1String("freq-presence")) return ui_->frequencyPenaltySlider->isEnabled();
+    const QGroupBox* box = advanced_->group(stage);
+    return box && box->isChecked();
+}
+
+void PlaygroundPage::updateKnobStates() {
+    const auto set = [this](const char* stage, std::initializer_list<QWidget*> widgets) {
+        const bool on = stageModel_->isEnabled(QString::fromLatin1(stage));
+        for (QWidget* w : widgets) w->setEnabled(on);
+    };
+    set("temperature", {ui_->temperatureLabel, ui_->temperatureSlider, ui_->temperatureSpin});
+    set("top-k", {ui_->topKLabel, ui_->topKSlider, ui_->topKSpin});
+    set("top-p", {ui_->topPLabel, ui_->topPSlider, ui_->topPSpin});
+    set("min-p", {ui_->minPLabel, ui_->minPSlider, ui_->minPSpin});
+    set("repetition", {ui_->repeatPenaltyLabel, ui_->repeatPenaltySlider, ui_->repeatPenaltySpin});
+    set("freq-presence", {ui_->frequencyPenaltyLabel, ui_->frequencyPenaltySlider, ui_->frequencyPenaltySpin,
+                          ui_->presencePenaltyLabel, ui_->presencePenaltySlider, ui_->presencePenaltySpin});
+}
+
+void PlaygroundPage::updatePresetCombo() {
+    const int index = presetCombo_->findData(stageModel_->matchingPreset());
+    const QSignalBlocker block(presetCombo_);
+    presetCombo_->setCurrentIndex(index < 0 ? presetCombo_->count() - 1 : index);
+}
+
+void PlaygroundPage::showCandidateMenu(const QPoint& pos) {
+    const QModelIndex index = ui_->candidateTable->indexAt(pos);
+    if (!index.isValid() || index.row() >= candidateModel_->rows().size()) return;
+    const CandidateRow row = candidateModel_->rows().at(index.row());
+    QMenu menu(this);
+    QAction* ban = menu.addAction(tr("Ban \u201c%1\u201d (id %2) with the logit bias").arg(row.text).arg(row.id));
+    if (menu.exec(ui_->candidateTable->viewport()->mapToGlobal(pos)) == ban) {
+        advanced_->banToken(row.id);
+        advancedToggle_->setChecked(true);
+    }
+}
+
+void PlaygroundPage::randomizeSeed() {
+    ui_->seedSpin->setValue(static_cast<int>(QRandomGenerator::global()->bounded(ui_->seedSpin->maximum())));
+}
+
+void PlaygroundPage::applyResample() {
+    if (resampledToken_ < 0 || currentStep_ < 0) return;
+    const int token = resampledToken_;
+    resampledToken_ = -1;
+    applyResampleButton_->hide();
+    onAlternativeChosen(currentStep_, token);
+}
+
+void PlaygroundPage::parkFocus() {
+    QWidget* focus = QApplication::focusWidget();
+    for (QWidget* b : {static_cast<QWidget*>(ui_->stepButton), static_cast<QWidget*>(ui_->runButton),
+                       static_cast<QWidget*>(ui_->loopDemoButton), static_cast<QWidget*>(applyResampleButton_)})
+        if (focus == b) {
+            parkedFocus_ = b;
+            setFocus(Qt::OtherFocusReason);
+            return;
+        }
+}
+
+void PlaygroundPage::restoreFocus() {
+    if (!parkedFocus_) return;
+    QWidget* w = parkedFocus_;
+    parkedFocus_ = nullptr;
+    // Only if the focus is still where it was parked (the user may have clicked elsewhere since).
+    if (QApplication::focusWidget() == this && w->isEnabled() && w->isVisible()) w->setFocus(Qt::OtherFocusReason);
 }
 
 void PlaygroundPage::showStep(const StepTrace& trace, const StepView& view) {
@@ -318,7 +735,11 @@ void PlaygroundPage::updateViews(const StepView& view, int chosen) {
 }
 
 void PlaygroundPage::drawView(const StepView& view) {
+    lastChosen_ = view.token.id;
+    resampledToken_ = -1;
+    applyResampleButton_->hide();
     updateViews(view, view.token.id);
+    plainText_->setPlainText(view.generatedText);
     showChosen(view, lastKept_, false);
     showRepetition(view.repetition);
     // Follow the end of the text while it grows.
@@ -364,6 +785,10 @@ void PlaygroundPage::showResample(int step, const SampleResult& result, const St
     if (step == currentStep_ && !running_) {
         updateViews(view, result.token);
         showChosen(view, result.stages.empty() ? 0 : result.stages.back().kept, true);
+        // "Would choose X" can be taken: a branch at this step with X.
+        const bool differs = result.token != lastChosen_;
+        resampledToken_ = differs ? result.token : -1;
+        applyResampleButton_->setVisible(differs);
         emit viewsUpdated();
     }
     if (resamplePending_) sendResample();
@@ -378,6 +803,21 @@ void PlaygroundPage::showBranch(const BranchView& b) {
     currentStep_ = b.step;
     strip_->setTokens(b.strip);
     lastKept_ = b.view.stages.isEmpty() ? 0 : b.view.stages.back().kept;
+    if (b.switched) {
+        if (b.step >= 0) drawView(b.view);
+        else {
+            lastView_ = {};
+            chart_->clear();
+            waterfall_->clear();
+            candidateModel_->setRows({});
+            plainText_->clear();
+            showRepetition({});
+        }
+        ui_->chosenLabel->setText(tr("Switched to another branch: %n token(s) generated on it. Step or Run continues it.", nullptr,
+                                     static_cast<int>(b.strip.size())));
+        updateEnabled();
+        return;
+    }
     drawView(b.view);
     ui_->chosenLabel->setText(tr("Branched at step %1: \u201c%2\u201d (p = %3 under these settings). Step or Run continues from it; "
                                  "the prompt and the tokens before it are not computed again.")
@@ -440,12 +880,16 @@ void PlaygroundPage::sendResample() {
 
 void PlaygroundPage::updateEnabled() {
     const bool idle = modelReady_ && !stepInFlight_ && !running_;
+    if (!idle) parkFocus();
     ui_->stepButton->setEnabled(idle);
     ui_->runButton->setEnabled(idle);
     ui_->loopDemoButton->setEnabled(idle);
     ui_->stopButton->setEnabled(running_ || stepInFlight_);
     ui_->restartButton->setEnabled(modelReady_ && sessionStarted_ && !stepInFlight_);
+    applyResampleButton_->setEnabled(idle);
+    restoreSetupButton_->setEnabled(idle);
     strip_->setBranchingEnabled(idle);
+    if (idle) restoreFocus();
 }
 
 void PlaygroundPage::retranslate() {
@@ -455,6 +899,36 @@ void PlaygroundPage::retranslate() {
     else if (!lastView_.bars.isEmpty())
         showChosen(lastView_, lastKept_, false);
     showRepetition(repetition_);
+    presetCombo_->setItemText(0, tr("Hugging Face order"));
+    presetCombo_->setItemText(1, tr("llama.cpp order"));
+    presetCombo_->setItemText(2, tr("Mirostat order"));
+    presetCombo_->setItemText(3, tr("Custom order"));
+    presetCombo_->setToolTip(tr("The engine's named stage orders: Hugging Face (penalties, temperature, top-k, top-p, min-p), "
+                                "llama.cpp (penalties, DRY, top-n-σ, top-k, typical, top-p, min-p, XTC, temperature last) "
+                                "and Mirostat."));
+    advancedToggle_->setText(tr("Advanced samplers"));
+    advancedToggle_->setToolTip(tr("Typical-p, top-n-σ, XTC, DRY, Mirostat, no-repeat-n-gram, logit bias and the penalty window"));
+    randomSeedButton_->setText(tr("Random seed"));
+    randomSeedButton_->setToolTip(tr("Pick a new seed at random (takes effect at Reset)"));
+    applyResampleButton_->setText(tr("Use this choice"));
+    applyResampleButton_->setToolTip(tr("Continue from this step with the token these settings choose (a branch: the tokens before it are kept)"));
+    restoreSetupButton_->setText(tr("Restore my settings"));
+    logScaleCheck_->setText(tr("Log scale"));
+    logScaleCheck_->setToolTip(tr("Probability on a logarithmic axis: the long tail of unlikely tokens becomes visible"));
+    barsLabel_->setText(tr("Bars"));
+    barsSpin_->setToolTip(tr("How many of the most likely tokens the chart and the table show"));
+    entropyCombo_->setItemText(0, tr("Entropy in bits"));
+    entropyCombo_->setItemText(1, tr("Entropy in nats"));
+    entropyCombo_->setToolTip(tr("Entropy measures how spread out the distribution is: 0 when one token is certain, "
+                                 "log2(n) bits for n equally likely tokens (1 nat = 1.44 bits)"));
+    ui_->viewTabs->setTabText(ui_->viewTabs->indexOf(promptTab_), tr("Prompt as tokens"));
+    if (promptStrip_->tokens().isEmpty()) promptTokensLabel_->setText(tr("Step once to see the prompt as the model's tokens."));
+    plainTextCheck_->setText(tr("Plain text"));
+    plainTextCheck_->setToolTip(tr("Show the generated text as plain text instead of tokens"));
+    branchLabel_->setText(tr("Branch"));
+    branchCombo_->setToolTip(tr("Every continuation you branched off stays: switch between them here"));
+    retranslateBranches();
+    restoreSetupButton_->setToolTip(tr("Put back the prompt and the sampler settings you had before the demo or lesson"));
 }
 
 void PlaygroundPage::fitControlsWidth() {

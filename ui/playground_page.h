@@ -7,6 +7,8 @@
 // StepViews that come back.
 #include <QWidget>
 
+#include <QVariantMap>
+
 #include <memory>
 
 #include "ui/engine_types.h"
@@ -14,6 +16,12 @@
 QT_BEGIN_NAMESPACE
 class QAbstractButton;
 class QAbstractSlider;
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QSpinBox;
+class QPushButton;
+class QToolButton;
 class QPlainTextEdit;
 class QSettings;
 class QSlider;
@@ -26,12 +34,14 @@ class PlaygroundPage;
 
 namespace dlab::widgets {
 class DistributionChart;
+class ProbabilityLegend;
 class SamplerWaterfall;
 class TokenStrip;
 }  // namespace dlab::widgets
 
 namespace dlab::ui {
 
+class AdvancedSamplerBox;
 class CandidateTableModel;
 class StageOrderModel;
 
@@ -74,6 +84,36 @@ public:
     QSlider* seedSlider() const;
     void setRunLength(int tokens);
 
+    AdvancedSamplerBox* advancedBox() const { return advanced_; }
+    QAbstractButton* advancedToggle() const;
+    QAbstractButton* randomSeedButton() const;
+    QAbstractButton* applyResampleButton() const;
+    QAbstractButton* restoreSetupButton() const;
+    QComboBox* presetCombo() const { return presetCombo_; }
+    QCheckBox* logScaleCheck() const { return logScaleCheck_; }
+    QSpinBox* barsSpin() const { return barsSpin_; }
+    QComboBox* entropyUnitCombo() const { return entropyCombo_; }
+    QCheckBox* plainTextCheck() const { return plainTextCheck_; }
+    QPlainTextEdit* plainTextView() const { return plainText_; }
+    QComboBox* branchCombo() const { return branchCombo_; }
+    widgets::TokenStrip* promptStrip() const { return promptStrip_; }
+    QStringList branchLabels() const;
+    // The knobs of a stage (label, slider, spin box) are enabled exactly while it is ticked.
+    bool knobEnabled(const QString& stage) const;
+
+    // Everything a lesson or the loop demo sets, by name: "prompt", "runLength" and the
+    // SamplerParams field names (temperature, topK, …, order). applySetup() sets what is named,
+    // puts the rest of the sampler back to its defaults, starts over, then does "action"
+    // ("step", "run"; anything else: nothing). currentSetup() is the page as it is now.
+    QVariantMap currentSetup() const;
+    void applySetup(const QVariantMap& setup);
+    // Keeps the user's setup before a demo or lesson changes it; restoreSavedSetup() puts it back.
+    void saveSetupForRestore();
+    bool hasSavedSetup() const { return !savedSetup_.isEmpty(); }
+    void setVocabularySize(int n);
+    // Presentation mode: the painted views' lines this many times thicker.
+    void setLineScale(double scale);
+
     void saveSettings(QSettings& settings) const;
     void restoreSettings(QSettings& settings);
 
@@ -87,11 +127,16 @@ public slots:
     void restart();
     void resetSampler();              // every knob and the stage order to the defaults
     void startLoopDemo();
+    void restoreSavedSetup();
+    void applyResample();             // takes the re-sampled token at the current step (a branch)
+    void randomizeSeed();
     void showStep(const dlab::StepTrace& trace, const dlab::ui::StepView& view);
     void showResample(int step, const dlab::SampleResult& result, const dlab::ui::StepView& view);
     void showBranch(const dlab::ui::BranchView& branch);
     void runFinished(const QString& reason);
     void requestFailed();             // the worker reported an error: unblock the controls
+    void showPromptTokens(const QList<dlab::widgets::StripToken>& tokens);
+    void showBranches(const QList<dlab::ui::BranchEntry>& branches);
 
 signals:
     void startSessionRequested(const QString& prompt, const dlab::SamplerParams& params);
@@ -100,9 +145,15 @@ signals:
     void stopRequested();
     void resampleRequested(int step, const dlab::SamplerParams& params);
     void branchRequested(int step, int token, const dlab::SamplerParams& params);
+    void switchBranchRequested(int branch, const dlab::SamplerParams& params);
+    void chartBarsChanged(int bars);
     void samplerParamsChanged(const dlab::SamplerParams& params);
     // The current step's views were drawn (the slider-to-repaint benchmark listens to this).
     void viewsUpdated();
+    // Reset or a new prompt: the worker may free the old session and its KV blocks.
+    void sessionDiscarded();
+    // Something the settings file keeps changed (the main window writes it shortly after).
+    void settingsChanged();
 
 protected:
     void changeEvent(QEvent* e) override;
@@ -120,6 +171,13 @@ private:
     void onAlternativeChosen(int step, int token);
     void retranslate();
     void fitControlsWidth();
+    void updateKnobStates();
+    void updatePresetCombo();
+    void showCandidateMenu(const QPoint& pos);
+    // Keyboard focus: a button that is disabled while a step runs hands the focus to the page
+    // (not to the next control, which would select its text) and gets it back afterwards.
+    void parkFocus();
+    void restoreFocus();
 
     std::unique_ptr<Ui::PlaygroundPage> ui_;
     widgets::DistributionChart* chart_ = nullptr;
@@ -144,6 +202,32 @@ private:
     int lastKept_ = 0;
     StepView lastView_;
     RepetitionView repetition_;
+    AdvancedSamplerBox* advanced_ = nullptr;
+    QToolButton* advancedToggle_ = nullptr;
+    QToolButton* randomSeedButton_ = nullptr;
+    QPushButton* applyResampleButton_ = nullptr;
+    QPushButton* restoreSetupButton_ = nullptr;
+    QComboBox* presetCombo_ = nullptr;
+    QCheckBox* logScaleCheck_ = nullptr;
+    QSpinBox* barsSpin_ = nullptr;
+    QComboBox* entropyCombo_ = nullptr;
+    QLabel* barsLabel_ = nullptr;
+    QCheckBox* plainTextCheck_ = nullptr;
+    QPlainTextEdit* plainText_ = nullptr;
+    QComboBox* branchCombo_ = nullptr;
+    QLabel* branchLabel_ = nullptr;
+    widgets::ProbabilityLegend* legend_ = nullptr;
+    widgets::TokenStrip* promptStrip_ = nullptr;
+    QWidget* promptTab_ = nullptr;
+    QLabel* promptTokensLabel_ = nullptr;
+    QList<BranchEntry> branches_;
+    void buildViewOptions();
+    void buildTextRow();
+    void retranslateBranches();
+    int resampledToken_ = -1;
+    int lastChosen_ = -1;              // the token the current step actually took          // the token the last re-sample chose (-1: none pending)
+    QVariantMap savedSetup_;           // the user's setup before a demo or lesson
+    QWidget* parkedFocus_ = nullptr;   // the button that had the focus before a step
 };
 
 }  // namespace dlab::ui

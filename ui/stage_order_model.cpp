@@ -8,6 +8,7 @@
 
 #include <algorithm>
 
+#include "sampling/sampler_params.h"
 #include "widgets/sampler_waterfall.h"
 
 namespace dlab::ui {
@@ -19,15 +20,65 @@ const QString kMimeType = QStringLiteral("application/x-dlab-stage");
 }  // namespace
 
 QStringList StageOrderModel::defaultStages() {
-    // The engine's "hf" order without logit-bias and no-repeat-ngram (not in the playground).
+    // The engine's "hf" order without logit-bias and no-repeat-ngram, which do nothing until set.
     return {QStringLiteral("repetition"), QStringLiteral("freq-presence"), QStringLiteral("temperature"),
             QStringLiteral("top-k"), QStringLiteral("top-p"), QStringLiteral("min-p")};
 }
 
-StageOrderModel::StageOrderModel(QObject* parent) : QAbstractListModel(parent) {
-    stages_ = defaultStages();
-    enabled_ = QList<bool>(stages_.size(), true);
+QStringList StageOrderModel::allStages() {
+    // Each advanced stage where it acts in the engine's orders: logit bias and the bans before
+    // anything else (a ban must act before a greedy temperature picks the best token), the
+    // truncation stages after min-p.
+    return {QStringLiteral("logit-bias"), QStringLiteral("repetition"), QStringLiteral("freq-presence"),
+            QStringLiteral("no-repeat-ngram"), QStringLiteral("dry"), QStringLiteral("temperature"),
+            QStringLiteral("top-k"), QStringLiteral("top-p"), QStringLiteral("min-p"), QStringLiteral("typical"),
+            QStringLiteral("xtc"), QStringLiteral("top-n-sigma"), QStringLiteral("mirostat")};
+}
+
+QStringList StageOrderModel::presets() { return {QStringLiteral("hf"), QStringLiteral("llama.cpp"), QStringLiteral("mirostat")}; }
+
+namespace {
+QStringList presetStages(const QString& preset) {
+    QStringList out;
+    for (const std::string& s : resolveStageOrder(preset.toStdString())) out << QString::fromStdString(s);
+    return out;
+}
+}  // namespace
+
+QList<bool> StageOrderModel::defaultEnabled() const {
+    QList<bool> on;
+    const QStringList def = defaultStages();
+    for (const QString& s : known_) on << def.contains(s);
+    return on;
+}
+
+StageOrderModel::StageOrderModel(QObject* parent) : StageOrderModel(allStages(), parent) {}
+
+StageOrderModel::StageOrderModel(const QStringList& stages, QObject* parent) : QAbstractListModel(parent), known_(stages) {
+    stages_ = known_;
+    enabled_ = defaultEnabled();
     if (auto* app = QCoreApplication::instance()) app->installEventFilter(this);
+}
+
+void StageOrderModel::applyPreset(const QString& preset) {
+    QStringList list;
+    for (const QString& s : presetStages(preset))
+        if (known_.contains(s)) list << s;
+    QList<bool> on(list.size(), true);
+    for (const QString& s : known_) {
+        if (list.contains(s)) continue;
+        list << s;
+        on << false;
+    }
+    replaceAll(list, on);
+}
+
+QString StageOrderModel::matchingPreset() const {
+    const QString current = order();
+    if (current == defaultStages().join(QLatin1Char(','))) return QStringLiteral("hf");
+    for (const QString& p : presets())
+        if (current == presetStages(p).join(QLatin1Char(','))) return p;
+    return {};
 }
 
 bool StageOrderModel::isEnabled(const QString& stage) const {
@@ -51,7 +102,7 @@ QString StageOrderModel::order() const {
 }
 
 void StageOrderModel::setOrder(const QStringList& stages, const QStringList& enabled) {
-    const QStringList known = defaultStages();
+    const QStringList& known = known_;
     QStringList list;
     for (const QString& s : stages)
         if (known.contains(s) && !list.contains(s)) list << s;
@@ -65,10 +116,7 @@ void StageOrderModel::setOrder(const QStringList& stages, const QStringList& ena
     replaceAll(list, on);
 }
 
-void StageOrderModel::reset() {
-    const QStringList list = defaultStages();
-    replaceAll(list, QList<bool>(list.size(), true));
-}
+void StageOrderModel::reset() { replaceAll(known_, defaultEnabled()); }
 
 void StageOrderModel::replaceAll(const QStringList& stages, const QList<bool>& enabled) {
     if (stages == stages_ && enabled == enabled_) return;

@@ -10,10 +10,17 @@ namespace dlab::ui {
 class StageOrderModel : public QAbstractListModel {
     Q_OBJECT
 public:
-    // The playground's stages, Hugging Face order, all checked.
+    // The stages checked by default: the classic chain in Hugging Face order.
     static QStringList defaultStages();
+    // Every stage the engine has, each where it acts; the ones not in defaultStages() (logit-bias,
+    // no-repeat-ngram, dry, typical, xtc, top-n-sigma, mirostat) start unchecked.
+    static QStringList allStages();
+    // The named orders of the engine (resolveStageOrder): "hf", "llama.cpp", "mirostat".
+    static QStringList presets();
 
+    // The list holds allStages() (the playground), or the given stages only.
     explicit StageOrderModel(QObject* parent = nullptr);
+    explicit StageOrderModel(const QStringList& stages, QObject* parent = nullptr);
 
     // Names as SamplerParams uses them ("repetition", "temperature", "top-k", ...).
     QStringList stages() const { return stages_; }
@@ -23,7 +30,12 @@ public:
     QString order() const;
     // Restores a saved list; unknown names are dropped, missing ones appended unchecked.
     void setOrder(const QStringList& stages, const QStringList& enabled);
-    void reset();   // defaultStages(), all checked
+    void reset();   // every stage in its default place, defaultStages() checked
+    // Puts the engine's named order first, its stages checked, the rest after it unchecked.
+    void applyPreset(const QString& preset);
+    // The preset whose stages are exactly the checked ones in the same order ("" for none); the
+    // default list counts as "hf" (it is "hf" without its two neutral stages).
+    QString matchingPreset() const;
     // Moves one row (a drag in the view, or the Up/Down buttons): the stage at `from` ends up at
     // row `to` (QList::move semantics). False, and nothing emitted, when out of range or from == to.
     bool moveStage(int from, int to);
@@ -51,8 +63,10 @@ private:
     // Replaces the whole list (model reset); emits orderChanged() when anything differs.
     void replaceAll(const QStringList& stages, const QList<bool>& enabled);
 
+    QStringList known_;     // the stages this list holds, in their default order
     QStringList stages_;
     QList<bool> enabled_;
+    QList<bool> defaultEnabled() const;
 };
 
 }  // namespace dlab::ui

@@ -6,6 +6,8 @@
 
 #include <memory>
 
+#include "ui/check_indicator_style.h"
+
 namespace dlab::ui {
 
 namespace {
@@ -73,11 +75,11 @@ void applyTheme(Theme theme) {
         QApplication::setPalette(s.palette);
         break;
     case Theme::Light:
-        QApplication::setStyle(QStringLiteral("Fusion"));
+        QApplication::setStyle(new CheckIndicatorStyle(QStyleFactory::create(QStringLiteral("Fusion"))));
         QApplication::setPalette(lightPalette());
         break;
     case Theme::Dark:
-        QApplication::setStyle(QStringLiteral("Fusion"));
+        QApplication::setStyle(new CheckIndicatorStyle(QStyleFactory::create(QStringLiteral("Fusion"))));
         QApplication::setPalette(darkPalette());
         break;
     }

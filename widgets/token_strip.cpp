@@ -342,6 +342,7 @@ QRect TokenStrip::tokenRect(int index) const {
 QColor TokenStrip::backgroundFor(double p) const { return backgroundFor(p, palette()); }
 
 QColor TokenStrip::backgroundFor(double p, const QPalette& pal) {
+    if (p < 0.0) return pal.color(QPalette::AlternateBase);   // no probability: a prompt token
     // Saturated teal-blue; a brighter one on dark bases so near-certain chips still stand out.
     const QColor accent = isDark(pal) ? QColor(0x3d, 0xa5, 0xd9) : QColor(0x1f, 0x6f, 0xb5);
     // Even p = 0 keeps a faint tint: the chip must stay visible as a target.
@@ -357,6 +358,12 @@ QString TokenStrip::percent(double p) const {
 QString TokenStrip::toolTipFor(int index) const {
     if (index < 0 || index >= tokens_.size()) return {};
     const StripToken& t = tokens_[index];
+    if (t.step < 0)   // a prompt token: no step chose it
+        return QStringLiteral("<p>%1</p>").arg(tr("Prompt token %1 of %2 · id %3%4")
+                                                   .arg(index + 1)
+                                                   .arg(tokens_.size())
+                                                   .arg(t.id)
+                                                   .arg(t.special ? QStringLiteral(" · ") + tr("special (control) token") : QString()));
     QList<TokenAlternative> rows = t.alternatives;
     const bool chosenListed =
         std::any_of(rows.cbegin(), rows.cend(), [&](const TokenAlternative& a) { return a.id == t.id; });

@@ -32,10 +32,10 @@ struct TokenAlternative {
 };
 
 struct StripToken {
-    int step = -1;        // the step that chose it (the branch point for alternativeChosen)
+    int step = -1;        // the step that chose it (the branch point for alternativeChosen); -1: a prompt token
     int id = -1;
     QString text;         // the token's text as it reads in the output (may be empty for a partial UTF-8 byte)
-    double p = 0.0;       // probability of the chosen token in the final distribution
+    double p = 0.0;       // probability of the chosen token in the final distribution; < 0: none (prompt)
     bool forced = false;  // put there by the user (a branch), not sampled
     bool special = false; // a control token (<|im_start|>): drawn framed, in a monospace font
     QList<TokenAlternative> alternatives;  // best few of the final distribution, most probable first

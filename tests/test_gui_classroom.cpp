@@ -1,0 +1,440 @@
+// Issue 8 on the playground, offscreen, on a tiny random model: the defects a new user hit and
+// what a teacher looks for first.
+//  * focus stays on Step / Run after a step (it used to jump to "Tokens per run", text selected);
+//  * an unticked stage's knobs are disabled; the advanced stages tick with their group boxes;
+//  * the llama.cpp / Hugging Face / Mirostat orders as presets; every engine stage in the chain;
+//  * logit bias text: parsing, errors naming the entry, banning a token through the table;
+//  * "would choose X" can be applied (a branch with X), the loop demo restores the user's setup;
+//  * applySetup()/currentSetup() round-trip (what lessons use); the branch list switches branches;
+//  * the prompt as tokens with ids; bars shown; the status bar after Reset and after a branch;
+//  * dark check boxes keep a visible frame; presentation mode scales the application font.
+#include <QtTest>
+#include <QtWidgets>
+
+#include <cmath>
+
+#include "gguf/tiny_model.h"
+#include "test_paths.h"
+#include "ui/advanced_sampler_box.h"
+#include "ui/app_settings.h"
+#include "ui/check_indicator_style.h"
+#include "ui/engine_worker.h"
+#include "ui/logit_bias_text.h"
+#include "ui/main_window.h"
+#include "ui/playground_page.h"
+#include "ui/presentation_mode.h"
+#include "ui/stage_order_model.h"
+#include "ui/theme.h"
+#include "widgets/distribution_chart.h"
+#include "widgets/token_strip.h"
+
+using namespace dlab;
+using dlab::ui::MainWindow;
+
+class TestGuiClassroom : public QObject {
+    Q_OBJECT
+
+    QString tinyPath_;
+
+    static std::unique_ptr<MainWindow> openWindow(const QString& path, QStringList* errors) {
+        auto w = std::make_unique<MainWindow>(path);
+        w->setErrorReporter([errors](const QString& m) { errors->append(m); });
+        w->show();
+        return w;
+    }
+
+    static void stepOnce(MainWindow& w) {
+        auto* page = w.playground();
+        QSignalSpy steps(w.worker(), &ui::EngineWorker::stepDone);
+        QVERIFY(QTest::qWaitFor([&] { return page->stepButton()->isEnabled(); }, 30000));
+        QTest::mouseClick(page->stepButton(), Qt::LeftButton);
+        QVERIFY(QTest::qWaitFor([&] { return steps.count() == 1 && !page->busy(); }, 30000));
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY2(!qEnvironmentVariable("DLAB_SETTINGS").isEmpty(), "run through CTest: DLAB_SETTINGS keeps the user's settings safe");
+        tinyPath_ = QString::fromStdString(test::scratchDir() + "/classroom-tiny.gguf");
+        writeTinyModel(TinyModelSpec{}, tinyPath_.toStdString());
+    }
+
+    void init() { ui::openSettings()->clear(); }
+
+    void focusStaysOnTheButton_data() {
+        QTest::addColumn<QString>("button");
+        QTest::newRow("step") << "step";
+        QTest::newRow("run") << "run";
+    }
+
+    void focusStaysOnTheButton() {
+        QFETCH(QString, button);
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        auto* page = w->playground();
+        page->setRunLength(3);
+        QAbstractButton* b = button == "step" ? page->stepButton() : page->runButton();
+        QTRY_VERIFY(b->isEnabled());
+        w->activateWindow();
+        b->setFocus(Qt::TabFocusReason);
+        QTRY_COMPARE(QApplication::focusWidget(), b);
+        QTest::keyClick(b, Qt::Key_Space);   // as a keyboard user presses it
+        QTRY_VERIFY_WITH_TIMEOUT(!page->busy() && !page->strip()->tokens().isEmpty(), 30000);
+        QTRY_COMPARE(QApplication::focusWidget(), b);
+        auto* runLength = page->findChild<QSpinBox*>("runLengthSpin");
+        QVERIFY(runLength);
+        QVERIFY(!runLength->hasFocus());
+    }
+
+    void untickedStageDisablesItsKnobs() {
+        ui::PlaygroundPage page;
+        for (const QString& stage : {QStringLiteral("temperature"), QStringLiteral("top-k"), QStringLiteral("top-p"),
+                                     QStringLiteral("min-p"), QStringLiteral("repetition"), QStringLiteral("freq-presence")}) {
+            QVERIFY2(page.knobEnabled(stage), qPrintable(stage));
+            page.stageModel()->setEnabled(stage, false);
+            QVERIFY2(!page.knobEnabled(stage), qPrintable(stage));
+            page.stageModel()->setEnabled(stage, true);
+            QVERIFY2(page.knobEnabled(stage), qPrintable(stage));
+        }
+        page.stageModel()->setEnabled("top-k", false);
+        QVERIFY(!page.topKSlider()->isEnabled());
+        QCOMPARE(page.samplerParams().topK, 0);   // neutral in the chain as well
+    }
+
+    void advancedStagesFollowTheList_data() {
+        QTest::addColumn<QString>("stage");
+        QTest::addColumn<QString>("field");
+        QTest::newRow("typical") << "typical" << "typicalP";
+        QTest::newRow("top-n-sigma") << "top-n-sigma" << "topNSigma";
+        QTest::newRow("xtc") << "xtc" << "xtcProbability";
+        QTest::newRow("dry") << "dry" << "dryMultiplier";
+        QTest::newRow("mirostat") << "mirostat" << "mirostatTau";
+        QTest::newRow("no-repeat-ngram") << "no-repeat-ngram" << "noRepeatNgram";
+    }
+
+    void advancedStagesFollowTheList() {
+        QFETCH(QString, stage);
+        QFETCH(QString, field);
+        ui::PlaygroundPage page;
+        auto* box = page.advancedBox()->group(stage);
+        QVERIFY(box);
+        QVERIFY(!box->isChecked());
+        QVERIFY(!page.stageModel()->isEnabled(stage));
+        const SamplerParams neutral;
+        const SamplerParams off = page.samplerParams();
+        QVERIFY(off.order.find(stage.toStdString()) == std::string::npos);
+        // Ticking the group puts the stage in the chain with a value that does something.
+        box->setChecked(true);
+        QVERIFY(page.stageModel()->isEnabled(stage));
+        QVERIFY(page.knobEnabled(stage));
+        const SamplerParams on = page.samplerParams();
+        QVERIFY(on.order.find(stage.toStdString()) != std::string::npos);
+        QVERIFY_THROWS_NO_EXCEPTION(on.validate());
+        QVariantMap values = page.advancedBox()->values();
+        QVERIFY(values.contains(field));
+        if (field == "typicalP") QVERIFY(on.typicalP < neutral.typicalP);
+        if (field == "topNSigma") QVERIFY(on.topNSigma > 0);
+        if (field == "xtcProbability") QVERIFY(on.xtcProbability > 0);
+        if (field == "dryMultiplier") QVERIFY(on.dryMultiplier > 0);
+        if (field == "mirostatTau") QVERIFY(on.mirostatTau > 0);
+        if (field == "noRepeatNgram") QVERIFY(on.noRepeatNgram > 0);
+        // And unticking it in the list unticks the group and takes the setting out again.
+        page.stageModel()->setEnabled(stage, false);
+        QVERIFY(!box->isChecked());
+        const SamplerParams again = page.samplerParams();
+        QCOMPARE(again.typicalP, neutral.typicalP);
+        QCOMPARE(again.mirostatTau, neutral.mirostatTau);
+        QCOMPARE(again.dryMultiplier, neutral.dryMultiplier);
+    }
+
+    void presetsAreTheEnginesOrders_data() {
+        QTest::addColumn<QString>("preset");
+        QTest::newRow("hf") << "hf";
+        QTest::newRow("llama.cpp") << "llama.cpp";
+        QTest::newRow("mirostat") << "mirostat";
+    }
+
+    void presetsAreTheEnginesOrders() {
+        QFETCH(QString, preset);
+        ui::PlaygroundPage page;
+        QCOMPARE(page.presetCombo()->currentData().toString(), QStringLiteral("hf"));   // the default list
+        const int index = page.presetCombo()->findData(preset);
+        QVERIFY(index >= 0);
+        page.presetCombo()->setCurrentIndex(index);
+        emit page.presetCombo()->activated(index);
+        QStringList engine;
+        for (const std::string& s : resolveStageOrder(preset.toStdString())) engine << QString::fromStdString(s);
+        QCOMPARE(page.stageModel()->order(), engine.join(','));
+        QCOMPARE(page.stageModel()->matchingPreset(), preset);
+        QVERIFY_THROWS_NO_EXCEPTION(page.samplerParams().validate());
+        // A drag makes it a custom order.
+        page.stageModel()->moveStage(0, page.stageModel()->rowCount() - 1);
+        QCOMPARE(page.presetCombo()->currentData().toString(), QString());
+    }
+
+    void logitBiasText_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("entries");
+        QTest::addColumn<QString>("error");   // a word the error must contain; "" = no error
+        QTest::newRow("empty") << "" << 0 << "";
+        QTest::newRow("two") << "198:-2, 13:ban" << 2 << "";
+        QTest::newRow("equals and spaces") << " 5=1.5  6 = 2" << 0 << "entry 2";
+        QTest::newRow("repeated id, last wins") << "7:1 7:-inf" << 1 << "";
+        QTest::newRow("no bias") << "198" << 0 << "entry 1";
+        QTest::newRow("bad number") << "1:2, 3:abc" << 0 << "entry 2";
+        QTest::newRow("outside the vocabulary") << "1:2, 99999:1" << 0 << "outside the vocabulary";
+        QTest::newRow("negative id") << "-4:1" << 0 << "entry 1";
+        QTest::newRow("infinite bias") << "3:inf" << 0 << "entry 1";
+    }
+
+    void logitBiasText() {
+        QFETCH(QString, text);
+        QFETCH(int, entries);
+        QFETCH(QString, error);
+        const ui::LogitBiasParse parse = ui::parseLogitBias(text, 1000);
+        if (error.isEmpty()) {
+            QVERIFY2(parse.error.isEmpty(), qPrintable(parse.error));
+            QCOMPARE(int(parse.entries.size()), entries);
+            QCOMPARE(ui::parseLogitBias(ui::formatLogitBias(parse.entries), 1000).entries, parse.entries);
+        } else {
+            QVERIFY2(parse.error.contains(error), qPrintable(parse.error));
+            QVERIFY(parse.entries.empty());
+        }
+    }
+
+    void badBiasKeepsTheLastGoodOne() {
+        ui::PlaygroundPage page;
+        page.setVocabularySize(100);
+        auto* edit = page.advancedBox()->findChild<QLineEdit*>("logitBias");
+        QVERIFY(edit);
+        page.advancedBox()->group("logit-bias")->setChecked(true);
+        QTest::keyClicks(edit, "5:ban");
+        QCOMPARE(page.samplerParams().logitBias.size(), size_t(1));
+        QTest::keyClicks(edit, ", 500:1");
+        QVERIFY(page.advancedBox()->logitBiasError().contains("500"));
+        QCOMPARE(page.samplerParams().logitBias.size(), size_t(1));   // still the good one
+        QVERIFY(std::isinf(page.samplerParams().logitBias.front().second));
+    }
+
+    void banFromTheTableRemovesTheToken() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        auto* page = w->playground();
+        stepOnce(*w);
+        const int best = page->chart()->bars().first().id;
+        page->advancedBox()->banToken(best);
+        QVERIFY(page->stageModel()->isEnabled("logit-bias"));
+        QTRY_VERIFY_WITH_TIMEOUT(!page->busy() && page->chart()->bars().first().id == best && page->chart()->bars().first().removed, 30000);
+        QCOMPARE(page->chart()->bars().first().after, 0.0);
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+
+    void resampledChoiceCanBeApplied() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        auto* page = w->playground();
+        page->temperatureSlider()->setValue(0);   // greedy: the step takes the best token
+        stepOnce(*w);
+        const int chosen = page->strip()->tokens().last().id;
+        QVERIFY(page->applyResampleButton()->isHidden());
+        // Ban it: the re-sample would choose another token; apply that choice.
+        page->advancedBox()->banToken(chosen);
+        QTRY_VERIFY_WITH_TIMEOUT(!page->busy() && page->applyResampleButton()->isVisible(), 30000);
+        QVERIFY(page->captionText().contains("would choose"));
+        QSignalSpy branched(w->worker(), &ui::EngineWorker::branched);
+        QTest::mouseClick(page->applyResampleButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(branched.count(), 1, 30000);
+        QTRY_VERIFY(!page->busy());
+        QCOMPARE(page->strip()->tokens().size(), 1);
+        QVERIFY(page->strip()->tokens().last().id != chosen);
+        QVERIFY(page->strip()->tokens().last().forced);
+        // The original continuation is still there, in the branch list.
+        QCOMPARE(page->branchCombo()->count(), 2);
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+
+    void branchListSwitches() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        auto* page = w->playground();
+        page->temperatureSlider()->setValue(0);
+        for (int i = 0; i < 3; ++i) {
+            QSignalSpy steps(w->worker(), &ui::EngineWorker::stepDone);
+            QTest::mouseClick(page->stepButton(), Qt::LeftButton);
+            QTRY_VERIFY_WITH_TIMEOUT(steps.count() == 1 && !page->busy(), 30000);
+        }
+        const QList<widgets::StripToken> original = page->strip()->tokens();
+        QCOMPARE(original.size(), 3);
+        QCOMPARE(page->branchCombo()->count(), 1);
+        QVERIFY(!page->branchCombo()->isEnabled());
+        // Branch at step 1 with the runner-up token.
+        const int other = original[1].alternatives.size() > 1 ? original[1].alternatives[1].id : (original[1].id + 1) % kTinyVocabSize;
+        emit page->strip()->alternativeChosen(1, other);
+        QTRY_VERIFY_WITH_TIMEOUT(!page->busy() && page->branchCombo()->count() == 2, 30000);
+        QCOMPARE(page->strip()->tokens().size(), 2);
+        QVERIFY(page->branchCombo()->isEnabled());
+        QVERIFY2(page->branchLabels().last().contains("step 1"), qPrintable(page->branchLabels().join('|')));
+        // Back to the original: its three tokens, unchanged, and the status bar's context with it.
+        emit page->branchCombo()->activated(0);
+        QTRY_VERIFY_WITH_TIMEOUT(!page->busy() && page->strip()->tokens().size() == 3, 30000);
+        for (int i = 0; i < 3; ++i) QCOMPARE(page->strip()->tokens()[i].id, original[i].id);
+        QCOMPARE(page->branchCombo()->currentIndex(), 0);
+        const int prompt = page->promptStrip()->tokens().size();
+        QTRY_VERIFY2(w->statusText().contains(QStringLiteral("context %1 /").arg(prompt + 3)), qPrintable(w->statusText()));
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+
+    void statusBarFollowsResetAndBranch() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        auto* page = w->playground();
+        page->temperatureSlider()->setValue(0);
+        for (int i = 0; i < 3; ++i) stepOnce(*w);
+        const int prompt = page->promptStrip()->tokens().size();
+        QVERIFY(prompt > 0);
+        QVERIFY2(w->statusText().contains(QStringLiteral("context %1 /").arg(prompt + 3)), qPrintable(w->statusText()));
+        // A branch at step 0: one generated token, whatever was generated after it.
+        emit page->strip()->alternativeChosen(0, (page->strip()->tokens()[0].id + 1) % kTinyVocabSize);
+        QTRY_VERIFY_WITH_TIMEOUT(!page->busy() && page->strip()->tokens().size() == 1, 30000);
+        QTRY_VERIFY2(w->statusText().contains(QStringLiteral("context %1 /").arg(prompt + 1)), qPrintable(w->statusText()));
+        // Reset: no session, no context, no KV cache.
+        QTest::mouseClick(page->resetButton(), Qt::LeftButton);
+        QTRY_VERIFY2(!w->statusText().contains(QStringLiteral("context")), qPrintable(w->statusText()));
+        QVERIFY2(!w->statusText().contains(QStringLiteral("KV cache")), qPrintable(w->statusText()));
+        // The chat page shows its own (empty) context, not the playground's.
+        for (int i = 0; i < 2; ++i) stepOnce(*w);
+        QVERIFY(w->statusText().contains(QStringLiteral("context")));
+        w->tabs()->setCurrentWidget(reinterpret_cast<QWidget*>(w->chat()));
+        QVERIFY2(!w->statusText().contains(QStringLiteral("context")), qPrintable(w->statusText()));
+        w->tabs()->setCurrentWidget(page);
+        QVERIFY(w->statusText().contains(QStringLiteral("context")));
+    }
+
+    void promptAsTokensAndBarsShown() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        auto* page = w->playground();
+        stepOnce(*w);
+        const auto prompt = page->promptStrip()->tokens();
+        QVERIFY(!prompt.isEmpty());
+        for (const auto& t : prompt) {
+            QVERIFY(t.step < 0 && t.p < 0.0);
+            QVERIFY(t.id >= 0 && t.id < kTinyVocabSize);
+        }
+        QCOMPARE(page->chart()->bars().size(), ui::EngineWorker::kChartBars);
+        page->barsSpin()->setValue(10);
+        QTRY_COMPARE_WITH_TIMEOUT(page->chart()->bars().size(), 10, 30000);
+        page->barsSpin()->setValue(ui::EngineWorker::kMaxChartBars);
+        QTRY_COMPARE_WITH_TIMEOUT(page->chart()->bars().size(), std::min<int>(ui::EngineWorker::kMaxChartBars, kTinyVocabSize), 30000);
+        // Plain text: the same text the strip shows, as one string.
+        page->plainTextCheck()->setChecked(true);
+        QVERIFY(page->plainTextView()->isVisible());
+        QCOMPARE(page->plainTextView()->toPlainText(), page->generatedText());
+    }
+
+    void setupRoundTripsAndDemoRestores() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        auto* page = w->playground();
+        page->promptEdit()->setPlainText("My own prompt");
+        page->topKSlider()->setValue(17);
+        page->advancedBox()->group("dry")->setChecked(true);
+        page->setRunLength(4);
+        const QVariantMap mine = page->currentSetup();
+        const SamplerParams mineParams = page->samplerParams();
+
+        page->loopDemoButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!page->busy(), 60000);
+        QCOMPARE(page->promptEdit()->toPlainText(), ui::PlaygroundPage::loopDemoPrompt());
+        QCOMPARE(page->samplerParams().temperature, 0.0f);
+        QVERIFY(page->restoreSetupButton()->isVisible());
+        QTest::mouseClick(page->restoreSetupButton(), Qt::LeftButton);
+        QCOMPARE(page->promptEdit()->toPlainText(), QStringLiteral("My own prompt"));
+        QCOMPARE(page->currentSetup(), mine);
+        QCOMPARE(page->samplerParams().order, mineParams.order);
+        QCOMPARE(page->samplerParams().topK, 17);
+        QCOMPARE(page->samplerParams().dryMultiplier, mineParams.dryMultiplier);
+        QVERIFY(page->restoreSetupButton()->isHidden());
+
+        // A lesson's setup: named order, a stage its setting turns on, an action.
+        page->applySetup({{"prompt", "Lesson prompt"}, {"order", "llama.cpp"}, {"typicalP", 0.5}, {"temperature", 1.3}, {"action", "step"}});
+        QTRY_VERIFY_WITH_TIMEOUT(!page->busy() && page->strip()->tokens().size() == 1, 30000);
+        const SamplerParams p = page->samplerParams();
+        QCOMPARE(p.typicalP, 0.5f);
+        QCOMPARE(p.temperature, 1.3f);
+        QCOMPARE(p.topK, SamplerParams{}.topK);   // not named: the default
+        QVERIFY(p.order.rfind("logit-bias,repetition", 0) == 0);
+        QVERIFY(p.order.find("typical") != std::string::npos);
+        QVERIFY_THROWS_NO_EXCEPTION(p.validate());
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+
+    // Issue 8: in dark mode the stage list's check boxes lost their box (Fusion draws the frame
+    // in a shade of the window colour, all but invisible on the dark base).
+    void darkCheckBoxesKeepAFrame_data() {
+        QTest::addColumn<bool>("dark");
+        QTest::addColumn<bool>("checked");
+        QTest::newRow("dark, unticked") << true << false;
+        QTest::newRow("dark, ticked") << true << true;
+        QTest::newRow("light, unticked") << false << false;
+    }
+
+    void darkCheckBoxesKeepAFrame() {
+        QFETCH(bool, dark);
+        QFETCH(bool, checked);
+        const QPalette pal = dark ? ui::darkPalette() : ui::lightPalette();
+        ui::CheckIndicatorStyle style(QStyleFactory::create("Fusion"));
+        QImage img(24, 24, QImage::Format_ARGB32);
+        img.fill(pal.color(QPalette::Base));
+        QStyleOptionViewItem opt;
+        opt.rect = QRect(2, 2, 20, 20);
+        opt.palette = pal;
+        opt.state = QStyle::State_Enabled | (checked ? QStyle::State_On : QStyle::State_Off);
+        {
+            QPainter p(&img);
+            style.drawPrimitive(QStyle::PE_IndicatorItemViewItemCheck, &opt, &p);
+        }
+        // The frame: pixels on the box's edge differ clearly from the base they sit on.
+        const int baseLightness = pal.color(QPalette::Base).lightness();
+        int contrasting = 0;
+        for (int x = 2; x < 22; ++x)
+            if (std::abs(img.pixelColor(x, 12).lightness() - baseLightness) > 60 || std::abs(img.pixelColor(12, x).lightness() - baseLightness) > 60)
+                ++contrasting;
+        QVERIFY2(contrasting >= 2, qPrintable(QString::number(contrasting)));
+    }
+
+    void presentationModeScalesTheFont() {
+        QStringList errors;
+        const double before = QApplication::font().pointSizeF();
+        {
+            auto w = openWindow(tinyPath_, &errors);
+            QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+            w->presentationAction()->trigger();
+            QVERIFY(w->presentation()->presenting());
+            QCOMPARE(QApplication::font().pointSizeF(), before * ui::PresentationMode::kPresentationScale);
+            QCOMPARE(w->playground()->font().pointSizeF(), QApplication::font().pointSizeF());
+            w->presentation()->zoomIn();
+            QVERIFY(QApplication::font().pointSizeF() > before * ui::PresentationMode::kPresentationScale);
+            QVERIFY(w->close());
+        }
+        {
+            // Remembered: the next window opens presenting at the same zoom.
+            auto w = openWindow(tinyPath_, &errors);
+            QVERIFY(w->presentation()->presenting());
+            QCOMPARE(w->presentation()->zoom(), ui::PresentationMode::kZoomStep);
+            w->presentation()->setPresenting(false);
+            w->presentation()->resetZoom();
+            QCOMPARE(QApplication::font().pointSizeF(), before);
+        }
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+};
+
+QTEST_MAIN(TestGuiClassroom)
+#include "test_gui_classroom.moc"
