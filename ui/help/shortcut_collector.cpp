@@ -67,6 +67,8 @@ QString withoutKeyHint(const QString& text, const QKeySequence& key) {
 QString placeOf(const QWidget* w, const QWidget* window) {
     for (; w && w != window; w = w->parentWidget()) {
         if (const auto* dock = qobject_cast<const QDockWidget*>(w)) return withoutMnemonic(dock->windowTitle());
+        // A dialog the window owns (the user guide's F3) is a place of its own.
+        if (w->isWindow()) return withoutMnemonic(w->windowTitle());
         const auto* stack = qobject_cast<const QStackedWidget*>(w->parentWidget());
         if (stack) {
             if (const auto* tabs = qobject_cast<const QTabWidget*>(stack->parentWidget())) {

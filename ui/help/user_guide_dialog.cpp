@@ -15,6 +15,16 @@
 
 namespace dlab::ui {
 
+namespace {
+
+// The platform's "find next" key; some platforms (offscreen, minimal) bind none, then F3.
+QKeySequence findNextKey() {
+    const QKeySequence standard(QKeySequence::FindNext);
+    return standard.isEmpty() ? QKeySequence(Qt::Key_F3) : standard;
+}
+
+}  // namespace
+
 UserGuideDialog::UserGuideDialog(QWidget* parent) : QDialog(parent) {
     setModal(false);
     auto* layout = new QVBoxLayout(this);
@@ -24,7 +34,6 @@ UserGuideDialog::UserGuideDialog(QWidget* parent) : QDialog(parent) {
     search_->setClearButtonEnabled(true);
     searchLabel_->setBuddy(search_);
     findButton_ = new QPushButton(this);
-    findButton_->setShortcut(QKeySequence::FindNext);
     findButton_->setAutoDefault(false);
     status_ = new QLabel(this);
     row->addWidget(searchLabel_);
@@ -99,8 +108,9 @@ void UserGuideDialog::retranslate() {
     searchLabel_->setText(tr("&Search:"));
     search_->setPlaceholderText(tr("a word in the guide"));
     findButton_->setText(tr("Find next"));
+    findButton_->setShortcut(findNextKey());  // after setText(), which resets it to the text's mnemonic
     findButton_->setToolTip(tr("The next place the word appears (%1)")
-                                .arg(QKeySequence(QKeySequence::FindNext).toString(QKeySequence::NativeText)));
+                                .arg(findNextKey().toString(QKeySequence::NativeText)));
     // The guide is in English; only the notes for the screenshots follow the language. Reloading
     // keeps the reader's place.
     const int y = browser_->verticalScrollBar()->value();

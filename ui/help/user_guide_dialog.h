@@ -1,6 +1,6 @@
 #pragma once
 // Help -> User guide: docs/desktop-app.md (embedded as :/help/desktop-app.md) rendered as
-// Markdown, with a search field (Enter or "Find next", F3; the search wraps around). The guide's
+// Markdown, with a search field (Enter or "Find next": the platform's find-next key, else F3; the search wraps around). The guide's
 // screenshots are not embedded (they would add ~1 MB to the binary): each is replaced by a short
 // note naming the file under docs/. Non-modal; drawn in the widget font.
 #include <QDialog>
@@ -25,6 +25,7 @@ public:
 
     QTextBrowser* browser() const { return browser_; }
     QLineEdit* searchField() const { return search_; }
+    QPushButton* findNextButton() const { return findButton_; }
 
 public slots:
     // Selects the next match of the search text after the cursor, from the top again at the end.
