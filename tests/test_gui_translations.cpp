@@ -14,6 +14,7 @@
 #include <QtTest>
 #include <QtWidgets>
 
+#include <QRawFont>
 #include <QXmlStreamReader>
 
 #if __has_include("dlab_i18n_tools.h")
@@ -184,6 +185,18 @@ private slots:
         bool known = false;
         for (const auto& l : langs) known |= l.code == LanguageManager::systemLanguage();
         QVERIFY(known);
+    }
+
+    // Issue 8: on a fresh machine no CJK font was installed and every 简体中文 label, the language
+    // menu's own entry included, was empty boxes. scripts/setup.sh installs fonts-noto-cjk; the
+    // font Qt picks for Simplified Chinese text must have the glyphs the menu and the pages use.
+    void chineseHasAFont() {
+        QVERIFY2(!QFontDatabase::families(QFontDatabase::SimplifiedChinese).isEmpty(),
+                 "no font for Simplified Chinese: run ./scripts/setup.sh (fonts-noto-cjk)");
+        const QRawFont raw = QRawFont::fromFont(QApplication::font(), QFontDatabase::SimplifiedChinese);
+        QVERIFY2(raw.isValid(), qPrintable(raw.familyName()));
+        for (const char32_t c : {U'简', U'体', U'中', U'文', U'温', U'度', U'采', U'样'})
+            QVERIFY2(raw.supportsCharacter(c), qPrintable(raw.familyName() + QStringLiteral(" lacks ") + QString::fromUcs4(&c, 1)));
     }
 
     // The .qm files are compiled into dlab_ui's resources and reach this executable.
