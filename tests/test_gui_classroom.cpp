@@ -19,6 +19,7 @@
 #include "ui/app_settings.h"
 #include "ui/check_indicator_style.h"
 #include "ui/engine_worker.h"
+#include "ui/lessons/lesson_panel.h"
 #include "ui/logit_bias_text.h"
 #include "ui/main_window.h"
 #include "ui/playground_page.h"
@@ -373,6 +374,57 @@ private slots:
         QVERIFY(p.order.find("typical") != std::string::npos);
         QVERIFY_THROWS_NO_EXCEPTION(p.validate());
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+
+    // The Lessons menu: one entry per lesson file; a lesson sets the playground up (its prompt,
+    // its settings, its action) and "Restore my settings" puts the user's back.
+    void lessonSetsUpThePageAndRestores() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        auto* page = w->playground();
+        page->promptEdit()->setPlainText("Mine");
+        page->topKSlider()->setValue(23);
+        const QVariantMap mine = page->currentSetup();
+        const auto& lessons = w->lessons()->library().lessons();
+        QVERIFY(lessons.size() >= 6);
+        QVERIFY2(w->lessons()->library().errors().isEmpty(), qPrintable(w->lessons()->library().errors().join('\n')));
+        int loop = -1;
+        for (int i = 0; i < lessons.size(); ++i)
+            if (lessons[i].id.contains("greedy")) loop = i;
+        QVERIFY(loop >= 0);
+        QVERIFY(w->lessonsDock()->isHidden());
+        w->lessons()->setCurrentIndex(loop);
+        w->lessonsDock()->show();
+        QTest::mouseClick(w->lessons()->setupButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!page->busy(), 60000);
+        QCOMPARE(page->promptEdit()->toPlainText(), lessons[loop].setup.value("prompt").toString());
+        QCOMPARE(double(page->samplerParams().temperature), lessons[loop].setup.value("temperature", 0.8).toDouble());
+        QVERIFY(w->lessons()->restoreButton()->isEnabled());
+        QTest::mouseClick(w->lessons()->restoreButton(), Qt::LeftButton);
+        QCOMPARE(page->currentSetup(), mine);
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+
+    void helpOpensTheGuideAndTheShortcuts() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        QAction* guide = nullptr;
+        QAction* keys = nullptr;
+        for (QAction* a : w->findChildren<QAction*>()) {
+            if (a->shortcut() == QKeySequence(QKeySequence::HelpContents)) guide = a;
+            if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_Slash)) keys = a;
+        }
+        QVERIFY(guide && keys);
+        guide->trigger();
+        keys->trigger();
+        QTRY_COMPARE(w->findChildren<QDialog*>().size(), 2);
+        for (QDialog* d : w->findChildren<QDialog*>()) {
+            QVERIFY(d->isVisible());
+            QVERIFY(!d->isModal());
+            d->close();
+        }
     }
 
     // Issue 8: in dark mode the stage list's check boxes lost their box (Fusion draws the frame

@@ -4,6 +4,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -24,7 +25,10 @@
 #include "ui/app_settings.h"
 #include "ui/chat_page.h"
 #include "ui/engine_worker.h"
+#include "ui/help/shortcuts_dialog.h"
+#include "ui/help/user_guide_dialog.h"
 #include "ui/language_manager.h"
+#include "ui/lessons/lesson_panel.h"
 #include "ui/playground_page.h"
 #include "ui/presentation_mode.h"
 #include "ui/theme.h"
@@ -241,7 +245,72 @@ void MainWindow::buildMenus() {
         connect(a, &QAction::triggered, this, [this, n = QString::fromLatin1(name)] { setTheme(n); });
     }
 
+    buildLessons();
+    buildHelpMenu();
+}
+
+void MainWindow::buildLessons() {
+    lessonsMenu_ = menuBar()->addMenu(QString());
+    lessonPanel_ = new LessonPanel(LessonLibrary::load());
+    lessonsDock_ = new QDockWidget(this);
+    lessonsDock_->setObjectName(QStringLiteral("lessonsDock"));   // saveState() needs a name
+    lessonsDock_->setWidget(lessonPanel_);
+    lessonsDock_->setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea);
+    addDockWidget(Qt::RightDockWidgetArea, lessonsDock_);
+    lessonsDock_->hide();
+    lessonsDockAction_ = lessonsDock_->toggleViewAction();
+    lessonsDockAction_->setShortcut(QKeySequence(Qt::Key_F2));
+    connect(lessonPanel_, &LessonPanel::setupRequested, this, &MainWindow::applyLessonSetup);
+    connect(lessonPanel_, &LessonPanel::restoreRequested, this, [this] {
+        playground_->restoreSavedSetup();
+        lessonPanel_->setRestoreAvailable(playground_->hasSavedSetup());
+    });
+    rebuildLessonsMenu();
+}
+
+void MainWindow::rebuildLessonsMenu() {
+    lessonsMenu_->clear();
+    lessonsMenu_->addAction(lessonsDockAction_);
+    lessonsMenu_->addSeparator();
+    const QString lang = LanguageManager::instance().current();
+    const auto& lessons = lessonPanel_->library().lessons();
+    for (int i = 0; i < lessons.size(); ++i)
+        lessonsMenu_->addAction(localized(lessons[i].title, lang), this, [this, i] { openLesson(i); });
+}
+
+void MainWindow::openLesson(int index) {
+    lessonPanel_->setCurrentIndex(index);
+    lessonsDock_->show();
+    lessonsDock_->raise();
+}
+
+void MainWindow::applyLessonSetup(const QVariantMap& setup) {
+    // Every lesson today is for the playground (Lesson::page); the user's setup is kept first.
+    tabs_->setCurrentWidget(playground_);
+    if (!playground_->hasModel()) {
+        showError(tr("Load a model first: the lesson runs on it."));
+        return;
+    }
+    playground_->saveSetupForRestore();
+    playground_->applySetup(setup);
+    lessonPanel_->setRestoreAvailable(true);
+}
+
+void MainWindow::buildHelpMenu() {
     helpMenu_ = menuBar()->addMenu(QString());
+    userGuideAction_ = helpMenu_->addAction(QString(), this, [this] {
+        auto* dialog = new UserGuideDialog(this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();   // non-modal: the guide stays open beside the app
+    });
+    userGuideAction_->setShortcut(QKeySequence::HelpContents);
+    shortcutsAction_ = helpMenu_->addAction(QString(), this, [this] {
+        auto* dialog = new ShortcutsDialog(this, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
+    shortcutsAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
+    helpMenu_->addSeparator();
     aboutAction_ = helpMenu_->addAction(QString(), this, [this] {
         QMessageBox::about(this, tr("About Decoding Lab"),
                            tr("<p><b>Decoding Lab %1</b></p><p>See how a language model picks each token: the logits, "
@@ -313,6 +382,12 @@ void MainWindow::retranslate() {
     zoomResetAction_->setText(tr("&Actual size"));
     fullScreenAction_->setText(tr("&Full screen"));
     helpMenu_->setTitle(tr("&Help"));
+    userGuideAction_->setText(tr("&User guide"));
+    shortcutsAction_->setText(tr("&Keyboard shortcuts"));
+    lessonsMenu_->setTitle(tr("L&essons"));
+    lessonsDock_->setWindowTitle(tr("Lessons"));
+    lessonsDockAction_->setText(tr("Show the &lessons panel"));
+    rebuildLessonsMenu();
     aboutAction_->setText(tr("&About Decoding Lab"));
     cancelButton_->setText(tr("Cancel"));
     cancelButton_->setToolTip(tr("Stop loading the model (Esc)"));

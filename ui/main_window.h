@@ -15,6 +15,7 @@
 
 QT_BEGIN_NAMESPACE
 class QActionGroup;
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -27,6 +28,7 @@ namespace dlab::ui {
 
 class ChatPage;
 class EngineWorker;
+class LessonPanel;
 class PlaygroundPage;
 class PresentationMode;
 
@@ -50,6 +52,8 @@ public:
     int threads() const { return threads_; }   // 0 = automatic
     PresentationMode* presentation() const { return presentation_; }
     QAction* presentationAction() const { return presentationAction_; }
+    LessonPanel* lessons() const { return lessonPanel_; }
+    QDockWidget* lessonsDock() const { return lessonsDock_; }
     QString statusText() const;                 // every status-bar label, for tests
     // How errors reach the user; the default opens a window-modal QMessageBox without blocking.
     using ErrorReporter = std::function<void(const QString& message)>;
@@ -102,6 +106,11 @@ private:
     void updateStatusLabels();   // context, memory and speed from the last step or answer
     void buildViewMenu();
     void onPresentationChanged();
+    void buildLessons();          // the Lessons menu and the dock with the lesson panel
+    void rebuildLessonsMenu();    // one entry per lesson, titled in the current language
+    void openLesson(int index);
+    void applyLessonSetup(const QVariantMap& setup);
+    void buildHelpMenu();
 
     QThread thread_;
     EngineWorker* worker_ = nullptr;   // lives on thread_, deleted when it finishes
@@ -123,6 +132,12 @@ private:
     QAction* zoomResetAction_ = nullptr;
     QAction* fullScreenAction_ = nullptr;
     PresentationMode* presentation_ = nullptr;
+    QMenu* lessonsMenu_ = nullptr;
+    QAction* lessonsDockAction_ = nullptr;
+    QDockWidget* lessonsDock_ = nullptr;
+    LessonPanel* lessonPanel_ = nullptr;
+    QAction* userGuideAction_ = nullptr;
+    QAction* shortcutsAction_ = nullptr;
     QAction* openAction_ = nullptr;
     QAction* quitAction_ = nullptr;
     QAction* aboutAction_ = nullptr;

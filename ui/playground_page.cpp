@@ -596,7 +596,8 @@ void PlaygroundPage::applySetup(const QVariantMap& setup) {
         stageModel_->setOrder(setup.value(QStringLiteral("stages")).toStringList(), setup.value(QStringLiteral("enabledStages")).toStringList());
     } else {
         const QString order = setup.value(QStringLiteral("order")).toString();
-        if (order.isEmpty()) stageModel_->reset();
+        // "hf" is the default list (hf without its two stages that do nothing until set).
+        if (order.isEmpty() || order == QLatin1String("hf")) stageModel_->reset();
         else if (StageOrderModel::presets().contains(order)) stageModel_->applyPreset(order);
         else stageModel_->setOrder(order.split(QLatin1Char(',')), order.split(QLatin1Char(',')));
         const std::pair<const char*, const char*> turnsOn[] = {

@@ -61,6 +61,7 @@ public:
     QString generatedText() const;
     int currentStep() const { return currentStep_; }
     bool running() const { return running_; }
+    bool hasModel() const { return modelReady_; }
     // A step, run, branch or re-sample is on its way to the worker or back.
     bool busy() const { return stepInFlight_ || running_ || resampleInFlight_ || resamplePending_; }
     const RepetitionView& repetition() const { return repetition_; }
