@@ -270,6 +270,7 @@ private slots:
         const QList<widgets::StripToken> original = page->strip()->tokens();
         QCOMPARE(original.size(), 3);
         QCOMPARE(page->branchCombo()->count(), 1);
+        QVERIFY2(page->branchLabels().first().contains("(3 token"), qPrintable(page->branchLabels().first()));
         QVERIFY(!page->branchCombo()->isEnabled());
         // Branch at step 1 with the runner-up token.
         const int other = original[1].alternatives.size() > 1 ? original[1].alternatives[1].id : (original[1].id + 1) % kTinyVocabSize;

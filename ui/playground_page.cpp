@@ -712,6 +712,12 @@ void PlaygroundPage::showStep(const StepTrace& trace, const StepView& view) {
     currentStep_ = view.step;
     lastKept_ = trace.stages.empty() ? 0 : trace.stages.back().kept;
     strip_->appendToken(view.token);
+    // The current branch grew: its entry in the branch list counts the new token.
+    for (BranchEntry& b : branches_)
+        if (b.current && b.steps != view.step + 1) {
+            b.steps = view.step + 1;
+            if (!running_) retranslateBranches();   // during a run: once at its end
+        }
     if (running_) {
         // Keep the strip current but draw the charts at most once per frame.
         pendingView_ = view;
@@ -841,6 +847,7 @@ void PlaygroundPage::runFinished(const QString& reason) {
         return;
     }
     running_ = false;
+    retranslateBranches();
     if (viewPending_) {
         viewPending_ = false;
         drawTimer_->stop();
