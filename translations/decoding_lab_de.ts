@@ -59,6 +59,10 @@
         <source>Forget the whole conversation</source>
         <translation>Das ganze Gespräch vergessen</translation>
     </message>
+    <message>
+        <source>The Playground&apos;s sampler settings, which every answer uses. Each answer of a conversation draws from the next seed (seed, seed + 1, …); Clear starts again at the Playground&apos;s seed. Each answer&apos;s caption shows the settings it was generated with.</source>
+        <translation>Die Sampler-Einstellungen des Playgrounds, die jede Antwort verwendet. Jede Antwort eines Gesprächs zieht mit dem nächsten Seed (Seed, Seed + 1, …); „Leeren“ beginnt wieder beim Seed des Playgrounds. Die Unterschrift jeder Antwort nennt die Einstellungen, mit denen sie erzeugt wurde.</translation>
+    </message>
 </context>
 <context>
     <name>PlaygroundPage</name>
@@ -345,6 +349,168 @@
         <source>Moves its cut-off after every token so that the average surprise of the chosen tokens stays near a target value τ.</source>
         <translation>Verschiebt seine Schwelle nach jedem Token so, dass die durchschnittliche Überraschung der gewählten Tokens nahe am Zielwert τ bleibt.</translation>
     </message>
+    <message>
+        <source>Bias</source>
+        <translation>Bias</translation>
+    </message>
+    <message>
+        <source>Rep. penalty</source>
+        <translation>Wdh.-Strafe</translation>
+    </message>
+    <message>
+        <source>Freq./pres.</source>
+        <translation>Häuf./Präs.</translation>
+    </message>
+    <message>
+        <source>No n-gram</source>
+        <translation>N-Gramm-Sperre</translation>
+    </message>
+    <message>
+        <source>Temp.</source>
+        <translation>Temp.</translation>
+    </message>
+    <message>
+        <source>Top-p</source>
+        <translation>Top-p</translation>
+    </message>
+</context>
+<context>
+    <name>ShortcutCollector</name>
+    <message>
+        <source>Whole window</source>
+        <translation>Ganzes Fenster</translation>
+    </message>
+    <message>
+        <source>%1 menu</source>
+        <translation>Menü %1</translation>
+    </message>
+    <message>
+        <source>(no description)</source>
+        <translation>(keine Beschreibung)</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::AdvancedSamplerBox</name>
+    <message>
+        <source>Penalty window</source>
+        <translation>Strafen-Fenster</translation>
+    </message>
+    <message>
+        <source>p</source>
+        <translation>p</translation>
+    </message>
+    <message>
+        <source>Keeps the tokens whose surprise is closest to the distribution&apos;s entropy until their probabilities add up to p (1 = off).</source>
+        <translation>Behält die Tokens, deren Überraschung der Entropie der Verteilung am nächsten liegt, bis ihre Wahrscheinlichkeiten zusammen p ergeben (1 = aus).</translation>
+    </message>
+    <message>
+        <source>n (σ)</source>
+        <translation>n (σ)</translation>
+    </message>
+    <message>
+        <source>Keeps the tokens whose logit is within n standard deviations of the best logit.</source>
+        <translation>Behält die Tokens, deren Logit höchstens n Standardabweichungen unter dem besten Logit liegt.</translation>
+    </message>
+    <message>
+        <source>Probability</source>
+        <translation>Wahrscheinlichkeit</translation>
+    </message>
+    <message>
+        <source>How often XTC acts: at each step, with this probability, it removes every token above the threshold except the least likely of them.</source>
+        <translation>Wie oft XTC eingreift: in jedem Schritt entfernt es mit dieser Wahrscheinlichkeit alle Tokens über der Schwelle außer dem unwahrscheinlichsten von ihnen.</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>Schwelle</translation>
+    </message>
+    <message>
+        <source>Tokens at least this likely count as top choices (above 0.5 at most one can, so nothing is removed).</source>
+        <translation>Tokens mit mindestens dieser Wahrscheinlichkeit gelten als Favoriten (über 0,5 kann es höchstens einen geben, dann wird nichts entfernt).</translation>
+    </message>
+    <message>
+        <source>Multiplier</source>
+        <translation>Faktor</translation>
+    </message>
+    <message>
+        <source>Strength of the DRY penalty on a token that would extend a repeated sequence.</source>
+        <translation>Stärke der DRY-Strafe für ein Token, das eine wiederholte Folge verlängern würde.</translation>
+    </message>
+    <message>
+        <source>Base</source>
+        <translation>Basis</translation>
+    </message>
+    <message>
+        <source>The penalty grows as base^(length − allowed length) with the repeat&apos;s length.</source>
+        <translation>Die Strafe wächst mit der Länge der Wiederholung wie Basis^(Länge − erlaubte Länge).</translation>
+    </message>
+    <message>
+        <source>Allowed length</source>
+        <translation>Erlaubte Länge</translation>
+    </message>
+    <message>
+        <source>Repeats up to this many tokens are not penalised.</source>
+        <translation>Wiederholungen bis zu so vielen Tokens werden nicht bestraft.</translation>
+    </message>
+    <message>
+        <source>Look back</source>
+        <translation>Rückblick</translation>
+    </message>
+    <message>
+        <source>How many recent tokens DRY searches for repeats (−1 = the whole text).</source>
+        <translation>Wie viele der letzten Tokens DRY nach Wiederholungen durchsucht (−1 = der ganze Text).</translation>
+    </message>
+    <message>
+        <source>Target surprise τ (bits)</source>
+        <translation>Ziel-Überraschung τ (Bit)</translation>
+    </message>
+    <message>
+        <source>The surprise per token Mirostat steers towards: lower is more focused, higher more varied.</source>
+        <translation>Die Überraschung pro Token, auf die Mirostat hinsteuert: niedriger ist fokussierter, höher abwechslungsreicher.</translation>
+    </message>
+    <message>
+        <source>Learning rate η</source>
+        <translation>Lernrate η</translation>
+    </message>
+    <message>
+        <source>How fast Mirostat corrects its cut-off after each token.</source>
+        <translation>Wie schnell Mirostat seine Grenze nach jedem Token nachstellt.</translation>
+    </message>
+    <message>
+        <source>n</source>
+        <translation>n</translation>
+    </message>
+    <message>
+        <source>Bans any token that would repeat an n-gram already in the text.</source>
+        <translation>Sperrt jedes Token, das ein bereits im Text vorhandenes N-Gramm wiederholen würde.</translation>
+    </message>
+    <message>
+        <source>Last n tokens</source>
+        <translation>Letzte n Tokens</translation>
+    </message>
+    <message>
+        <source>How many recent tokens the repetition, frequency and presence penalties look at (−1 = the whole text, 0 = penalties off).</source>
+        <translation>Wie viele der letzten Tokens die Wiederholungs-, Häufigkeits- und Präsenzstrafe betrachten (−1 = der ganze Text, 0 = Strafen aus).</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>alle</translation>
+    </message>
+    <message>
+        <source>e.g. 198:-2, 13:ban</source>
+        <translation>z. B. 198:-2, 13:ban</translation>
+    </message>
+    <message>
+        <source>TOKEN_ID:BIAS, separated by commas.</source>
+        <translation>TOKEN_ID:BIAS, durch Kommas getrennt.</translation>
+    </message>
+    <message>
+        <source>Mirostat 2 (as llama.cpp&apos;s mirostat-v2): it picks the token itself, so use it with the Mirostat order preset. The engine has no Mirostat 1.</source>
+        <translation>Mirostat 2 (wie mirostat-v2 in llama.cpp): Es wählt das Token selbst, also zusammen mit der Reihenfolge „Mirostat“ verwenden. Mirostat 1 hat die Engine nicht.</translation>
+    </message>
+    <message>
+        <source>Token ids (the Candidates table shows them) with a number added to their logit; “ban” removes the token. Right-click a candidate to ban it.</source>
+        <translation>Token-IDs (die Tabelle „Kandidaten“ zeigt sie) mit einer Zahl, die zu ihrem Logit addiert wird; „ban“ entfernt das Token. Rechtsklick auf einen Kandidaten sperrt ihn.</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::CandidateTableModel</name>
@@ -485,6 +651,81 @@
             <numerusform>TTFT %1 ms · %2 Token/s · %n Token · %3</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Sampled with %1</source>
+        <translation>Gesampelt mit %1</translation>
+    </message>
+    <message>
+        <source>greedy (temperature 0)</source>
+        <translation>greedy (Temperatur 0)</translation>
+    </message>
+    <message>
+        <source>temperature %1</source>
+        <translation>Temperatur %1</translation>
+    </message>
+    <message>
+        <source>top-k %1</source>
+        <translation>Top-k %1</translation>
+    </message>
+    <message>
+        <source>top-p %1</source>
+        <translation>Top-p %1</translation>
+    </message>
+    <message>
+        <source>min-p %1</source>
+        <translation>Min-p %1</translation>
+    </message>
+    <message>
+        <source>typical-p %1</source>
+        <translation>Typical-p %1</translation>
+    </message>
+    <message>
+        <source>top-n-σ %1</source>
+        <translation>Top-n-σ %1</translation>
+    </message>
+    <message>
+        <source>XTC %1 / %2</source>
+        <translation>XTC %1 / %2</translation>
+    </message>
+    <message>
+        <source>Mirostat τ %1</source>
+        <translation>Mirostat τ %1</translation>
+    </message>
+    <message>
+        <source>repetition penalty %1</source>
+        <translation>Wiederholungsstrafe %1</translation>
+    </message>
+    <message>
+        <source>frequency penalty %1</source>
+        <translation>Häufigkeitsstrafe %1</translation>
+    </message>
+    <message>
+        <source>presence penalty %1</source>
+        <translation>Präsenzstrafe %1</translation>
+    </message>
+    <message>
+        <source>DRY %1</source>
+        <translation>DRY %1</translation>
+    </message>
+    <message>
+        <source>no repeated %1-grams</source>
+        <translation>keine wiederholten %1-Gramme</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n logit bias(es)</source>
+        <translation>
+            <numerusform>%n Logit-Bias</numerusform>
+            <numerusform>%n Logit-Biases</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>seed %1</source>
+        <translation>Seed %1</translation>
+    </message>
+    <message>
+        <source>Sampling: %1 — set on the Playground</source>
+        <translation>Sampling: %1 — eingestellt im Playground</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::EngineWorker</name>
@@ -511,6 +752,72 @@
     <message>
         <source>The conversation is %1 tokens long but the model&apos;s context holds only %2 positions. Clear the chat or shorten the system prompt, then try again.</source>
         <translation>Das Gespräch ist %1 Tokens lang, der Kontext des Modells fasst aber nur %2 Positionen. Chat leeren oder den System-Prompt kürzen und es erneut versuchen.</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::LessonPanel</name>
+    <message>
+        <source>&amp;Lesson</source>
+        <translation>&amp;Lektion</translation>
+    </message>
+    <message>
+        <source>Set up the page</source>
+        <translation>Seite einrichten</translation>
+    </message>
+    <message>
+        <source>Put the lesson&apos;s prompt and settings on its page and start it; your own settings are kept</source>
+        <translation>Prompt und Einstellungen der Lektion auf ihre Seite übernehmen und starten; Ihre eigenen Einstellungen bleiben gespeichert</translation>
+    </message>
+    <message>
+        <source>Restore my settings</source>
+        <translation>Meine Einstellungen wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Put back the prompt and settings you had before the lesson set up the page</source>
+        <translation>Den Prompt und die Einstellungen zurückholen, die Sie hatten, bevor die Lektion die Seite einrichtete</translation>
+    </message>
+    <message>
+        <source>Previous</source>
+        <translation>Zurück</translation>
+    </message>
+    <message>
+        <source>The previous lesson</source>
+        <translation>Die vorige Lektion</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>Weiter</translation>
+    </message>
+    <message>
+        <source>The next lesson</source>
+        <translation>Die nächste Lektion</translation>
+    </message>
+    <message>
+        <source>Some lesson files could not be read:</source>
+        <translation>Einige Lektionsdateien konnten nicht gelesen werden:</translation>
+    </message>
+    <message>
+        <source>Try this</source>
+        <translation>Probieren Sie</translation>
+    </message>
+    <message>
+        <source>No lessons were found.</source>
+        <translation>Es wurden keine Lektionen gefunden.</translation>
+    </message>
+    <message>
+        <source>Lesson %1 of %2</source>
+        <translation>Lektion %1 von %2</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::LogitBias</name>
+    <message>
+        <source>Logit bias entry %1 (“%2”) is not TOKEN_ID:BIAS; write e.g. 198:-2 or 198:ban.</source>
+        <translation>Logit-Bias-Eintrag %1 („%2“) hat nicht die Form TOKEN_ID:BIAS; schreiben Sie z. B. 198:-2 oder 198:ban.</translation>
+    </message>
+    <message>
+        <source>Logit bias entry %1: token id %2 is outside the vocabulary (0 to %3).</source>
+        <translation>Logit-Bias-Eintrag %1: Token-ID %2 liegt außerhalb des Vokabulars (0 bis %3).</translation>
     </message>
 </context>
 <context>
@@ -713,6 +1020,85 @@
         <source>last answer: time to first token %1 ms; %2 of its %3 prompt tokens came from the KV cache</source>
         <translation>letzte Antwort: erstes Token nach %1 ms; %2 der %3 Prompt-Tokens kamen aus dem KV-Cache</translation>
     </message>
+    <message>
+        <source>Load a model first: the lesson runs on it.</source>
+        <translation>Laden Sie zuerst ein Modell: Die Lektion läuft darauf.</translation>
+    </message>
+    <message>
+        <source>Text at %1 %</source>
+        <translation>Text bei %1 %</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Presentation mode</source>
+        <translation>&amp;Präsentationsmodus</translation>
+    </message>
+    <message>
+        <source>Large text and thick lines, readable from the back of a lecture room</source>
+        <translation>Große Schrift und dicke Linien, lesbar bis in die letzte Reihe des Hörsaals</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;in</source>
+        <translation>Ver&amp;größern</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;out</source>
+        <translation>Ver&amp;kleinern</translation>
+    </message>
+    <message>
+        <source>&amp;Actual size</source>
+        <translation>&amp;Originalgröße</translation>
+    </message>
+    <message>
+        <source>&amp;Full screen</source>
+        <translation>&amp;Vollbild</translation>
+    </message>
+    <message>
+        <source>&amp;User guide</source>
+        <translation>&amp;Benutzerhandbuch</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>&amp;Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>L&amp;essons</source>
+        <translation>L&amp;ektionen</translation>
+    </message>
+    <message>
+        <source>Lessons</source>
+        <translation>Lektionen</translation>
+    </message>
+    <message>
+        <source>Show the &amp;lessons panel</source>
+        <translation>&amp;Lektionen-Leiste zeigen</translation>
+    </message>
+    <message>
+        <source>The saved CPU thread count “%1” (settings: %2, key backend/threads) is not between 0 and %3; using the automatic count.</source>
+        <translation>Die gespeicherte Zahl der CPU-Threads „%1“ (Einstellungen: %2, Schlüssel backend/threads) liegt nicht zwischen 0 und %3; die automatische Zahl wird verwendet.</translation>
+    </message>
+    <message numerus="yes">
+        <source>The backend now uses %n thread(s); the model and the generated text stay.</source>
+        <translation>
+            <numerusform>Das Backend verwendet jetzt %n Thread; Modell und erzeugter Text bleiben erhalten.</numerusform>
+            <numerusform>Das Backend verwendet jetzt %n Threads; Modell und erzeugter Text bleiben erhalten.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1
+In its metadata: %2
+%3</source>
+        <translation>%1
+In seinen Metadaten: %2
+%3</translation>
+    </message>
+    <message>
+        <source>Positions the conversation uses, of the context the chat allows</source>
+        <translation>Positionen, die das Gespräch belegt, vom Kontext, den der Chat erlaubt</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::PlaygroundPage</name>
@@ -757,6 +1143,196 @@
     <message>
         <source>(stopped)</source>
         <translation>(gestoppt)</translation>
+    </message>
+    <message numerus="yes">
+        <source>The prompt is %n token(s) (%1 special); each shows its id. The model sees only these numbers.</source>
+        <translation>
+            <numerusform>Der Prompt ist %n Token lang (%1 spezielle); jedes zeigt seine ID. Das Modell sieht nur diese Zahlen.</numerusform>
+            <numerusform>Der Prompt ist %n Tokens lang (%1 spezielle); jedes zeigt seine ID. Das Modell sieht nur diese Zahlen.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Original (%n token(s))</source>
+        <translation>
+            <numerusform>Original (%n Token)</numerusform>
+            <numerusform>Original (%n Tokens)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Branch %1: “%2” at step %3 (%n token(s))</source>
+        <translation>
+            <numerusform>Zweig %1: „%2“ bei Schritt %3 (%n Token)</numerusform>
+            <numerusform>Zweig %1: „%2“ bei Schritt %3 (%n Tokens)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Step once to see the prompt as the model&apos;s tokens.</source>
+        <translation>Einen Schritt ausführen, um den Prompt als Tokens des Modells zu sehen.</translation>
+    </message>
+    <message>
+        <source>Ban “%1” (id %2) with the logit bias</source>
+        <translation>„%1“ (ID %2) per Logit-Bias sperren</translation>
+    </message>
+    <message numerus="yes">
+        <source>Switched to another branch: %n token(s) generated on it. Step or Run continues it.</source>
+        <translation>
+            <numerusform>Zu einem anderen Zweig gewechselt: %n Token darauf erzeugt. Schritt oder Ausführen setzt ihn fort.</numerusform>
+            <numerusform>Zu einem anderen Zweig gewechselt: %n Tokens darauf erzeugt. Schritt oder Ausführen setzt ihn fort.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Hugging Face order</source>
+        <translation>Reihenfolge Hugging Face</translation>
+    </message>
+    <message>
+        <source>llama.cpp order</source>
+        <translation>Reihenfolge llama.cpp</translation>
+    </message>
+    <message>
+        <source>Mirostat order</source>
+        <translation>Reihenfolge Mirostat</translation>
+    </message>
+    <message>
+        <source>Custom order</source>
+        <translation>Eigene Reihenfolge</translation>
+    </message>
+    <message>
+        <source>The engine&apos;s named stage orders: Hugging Face (penalties, temperature, top-k, top-p, min-p), llama.cpp (penalties, DRY, top-n-σ, top-k, typical, top-p, min-p, XTC, temperature last) and Mirostat.</source>
+        <translation>Die benannten Stufenfolgen der Engine: Hugging Face (Strafen, Temperatur, Top-k, Top-p, Min-p), llama.cpp (Strafen, DRY, Top-n-σ, Top-k, Typical, Top-p, Min-p, XTC, Temperatur zuletzt) und Mirostat.</translation>
+    </message>
+    <message>
+        <source>Advanced samplers</source>
+        <translation>Weitere Sampler</translation>
+    </message>
+    <message>
+        <source>Typical-p, top-n-σ, XTC, DRY, Mirostat, no-repeat-n-gram, logit bias and the penalty window</source>
+        <translation>Typical-p, Top-n-σ, XTC, DRY, Mirostat, N-Gramm-Sperre, Logit-Bias und das Strafen-Fenster</translation>
+    </message>
+    <message>
+        <source>Random seed</source>
+        <translation>Zufälliger Seed</translation>
+    </message>
+    <message>
+        <source>Pick a new seed at random (takes effect at Reset)</source>
+        <translation>Einen neuen Seed zufällig wählen (wirkt ab „Zurücksetzen“)</translation>
+    </message>
+    <message>
+        <source>Use this choice</source>
+        <translation>Diese Wahl übernehmen</translation>
+    </message>
+    <message>
+        <source>Continue from this step with the token these settings choose (a branch: the tokens before it are kept)</source>
+        <translation>Ab diesem Schritt mit dem Token weitermachen, das diese Einstellungen wählen (ein Zweig: die Tokens davor bleiben)</translation>
+    </message>
+    <message>
+        <source>Restore my settings</source>
+        <translation>Meine Einstellungen wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Log scale</source>
+        <translation>Log-Skala</translation>
+    </message>
+    <message>
+        <source>Probability on a logarithmic axis: the long tail of unlikely tokens becomes visible</source>
+        <translation>Wahrscheinlichkeit auf einer logarithmischen Achse: der lange Schwanz unwahrscheinlicher Tokens wird sichtbar</translation>
+    </message>
+    <message>
+        <source>Bars</source>
+        <translation>Balken</translation>
+    </message>
+    <message>
+        <source>How many of the most likely tokens the chart and the table show</source>
+        <translation>Wie viele der wahrscheinlichsten Tokens Diagramm und Tabelle zeigen</translation>
+    </message>
+    <message>
+        <source>Entropy in bits</source>
+        <translation>Entropie in Bit</translation>
+    </message>
+    <message>
+        <source>Entropy in nats</source>
+        <translation>Entropie in Nat</translation>
+    </message>
+    <message>
+        <source>Entropy measures how spread out the distribution is: 0 when one token is certain, log2(n) bits for n equally likely tokens (1 nat = 1.44 bits)</source>
+        <translation>Die Entropie misst, wie breit die Verteilung ist: 0, wenn ein Token sicher ist, log2(n) Bit für n gleich wahrscheinliche Tokens (1 Nat = 1,44 Bit)</translation>
+    </message>
+    <message>
+        <source>Prompt as tokens</source>
+        <translation>Prompt als Tokens</translation>
+    </message>
+    <message>
+        <source>Plain text</source>
+        <translation>Klartext</translation>
+    </message>
+    <message>
+        <source>Show the generated text as plain text instead of tokens</source>
+        <translation>Den erzeugten Text als Klartext statt als Tokens zeigen</translation>
+    </message>
+    <message>
+        <source>Branch</source>
+        <translation>Zweig</translation>
+    </message>
+    <message>
+        <source>Every continuation you branched off stays: switch between them here</source>
+        <translation>Jede Fortsetzung, die Sie abgezweigt haben, bleibt erhalten: hier wechseln Sie zwischen ihnen</translation>
+    </message>
+    <message>
+        <source>Put back the prompt and the sampler settings you had before the demo or lesson</source>
+        <translation>Den Prompt und die Sampler-Einstellungen von vor der Vorführung oder Lektion zurückholen</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::ShortcutsDialog</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>Tasten</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>Wo</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::UserGuideDialog</name>
+    <message>
+        <source>The user guide is missing from this build (:/help/desktop-app.md).</source>
+        <translation>Das Benutzerhandbuch fehlt in diesem Build (:/help/desktop-app.md).</translation>
+    </message>
+    <message>
+        <source>[Screenshot “%1”: docs/%2]</source>
+        <translation>[Bildschirmfoto „%1“: docs/%2]</translation>
+    </message>
+    <message>
+        <source>Not found</source>
+        <translation>Nicht gefunden</translation>
+    </message>
+    <message>
+        <source>User guide</source>
+        <translation>Benutzerhandbuch</translation>
+    </message>
+    <message>
+        <source>&amp;Search:</source>
+        <translation>&amp;Suchen:</translation>
+    </message>
+    <message>
+        <source>a word in the guide</source>
+        <translation>ein Wort im Handbuch</translation>
+    </message>
+    <message>
+        <source>Find next</source>
+        <translation>Weitersuchen</translation>
+    </message>
+    <message>
+        <source>The next place the word appears (%1)</source>
+        <translation>Die nächste Stelle, an der das Wort vorkommt (%1)</translation>
     </message>
 </context>
 <context>
@@ -803,6 +1379,56 @@
             <numerusform>Top-p behält %n Tokens (mehr als die %1 gezeigten)</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1 removed nothing</source>
+        <translation>%1 hat nichts entfernt</translation>
+    </message>
+    <message>
+        <source>min-p = %1</source>
+        <translation>Min-p = %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>min-p keeps %n tokens (beyond the %1 shown)</source>
+        <translation>
+            <numerusform>Min-p behält %n Token (mehr als die %1 gezeigten)</numerusform>
+            <numerusform>Min-p behält %n Tokens (mehr als die %1 gezeigten)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>probability (log scale)</source>
+        <translation>Wahrscheinlichkeit (log.)</translation>
+    </message>
+    <message>
+        <source>p (log)</source>
+        <translation>p (log)</translation>
+    </message>
+    <message>
+        <source>p</source>
+        <translation>p</translation>
+    </message>
+    <message>
+        <source>cum.</source>
+        <translation>kum.</translation>
+    </message>
+    <message>
+        <source>token label %1 hidden</source>
+        <translation>Token-Beschriftung %1 ausgeblendet</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::widgets::ProbabilityLegend</name>
+    <message>
+        <source>Each token&apos;s background shows how probable the sampler made the token it chose: pale = it was a long shot, saturated = it was nearly certain.</source>
+        <translation>Der Hintergrund jedes Tokens zeigt, wie wahrscheinlich der Sampler das gewählte Token gemacht hat: blass = ein Außenseiter, kräftig = fast sicher.</translation>
+    </message>
+    <message>
+        <source>Shading: probability of the chosen token</source>
+        <translation>Schattierung: Wahrscheinlichkeit des gewählten Tokens</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
 </context>
 <context>
     <name>dlab::widgets::SamplerWaterfall</name>
@@ -811,16 +1437,40 @@
         <translation>behalten %1</translation>
     </message>
     <message>
-        <source>mass %1 %</source>
-        <translation>Masse %1 %</translation>
-    </message>
-    <message>
         <source>H %1 nats</source>
         <translation>H %1 nats</translation>
     </message>
     <message>
         <source>%1 %</source>
         <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>H %1 bits</source>
+        <translation>H %1 Bit</translation>
+    </message>
+    <message>
+        <source>kept %1 of its input · %2 of raw</source>
+        <translation>behält %1 der Eingabe · %2 des Rohen</translation>
+    </message>
+    <message>
+        <source>Kept: how many tokens survive, and the share of the probability they carry, of what this stage was given and of the model&apos;s raw distribution.</source>
+        <translation>Behalten: wie viele Tokens übrig bleiben und welchen Anteil der Wahrscheinlichkeit sie tragen, gemessen an dem, was diese Stufe bekam, und an der rohen Verteilung des Modells.</translation>
+    </message>
+    <message>
+        <source>H is the entropy, how uncertain the choice still is: 0 bits means one certain token, 1 bit is like a coin toss, n bits like 2^n equally likely tokens.</source>
+        <translation>H ist die Entropie, wie unsicher die Wahl noch ist: 0 Bit heißt ein sicheres Token, 1 Bit ist wie ein Münzwurf, n Bit wie 2^n gleich wahrscheinliche Tokens.</translation>
+    </message>
+    <message>
+        <source>H is the entropy, how uncertain the choice still is: 0 nats means one certain token, ln 2 = 0.69 nats is like a coin toss.</source>
+        <translation>H ist die Entropie, wie unsicher die Wahl noch ist: 0 Nat heißt ein sicheres Token, ln 2 = 0,69 Nat ist wie ein Münzwurf.</translation>
+    </message>
+    <message>
+        <source>%1: bars</source>
+        <translation>%1: Balken</translation>
+    </message>
+    <message>
+        <source>&lt; %1 %</source>
+        <translation>&lt; %1 %</translation>
     </message>
 </context>
 <context>
@@ -860,6 +1510,14 @@
     <message>
         <source>Continue with</source>
         <translation>Fortfahren mit</translation>
+    </message>
+    <message>
+        <source>Prompt token %1 of %2 · id %3%4</source>
+        <translation>Prompt-Token %1 von %2 · ID %3%4</translation>
+    </message>
+    <message>
+        <source>special (control) token</source>
+        <translation>spezielles (Steuer-)Token</translation>
     </message>
 </context>
 <context>

@@ -17,6 +17,13 @@
             <numerusform>TTFT %1 ms · %2 tokens/s · %n tokens · %3</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n logit bias(es)</source>
+        <translation>
+            <numerusform>%n logit bias</numerusform>
+            <numerusform>%n logit biases</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::MainWindow</name>
@@ -32,6 +39,13 @@
         <translation>
             <numerusform>CPU, %n thread</numerusform>
             <numerusform>CPU, %n threads</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The backend now uses %n thread(s); the model and the generated text stay.</source>
+        <translation>
+            <numerusform>The backend now uses %n thread; the model and the generated text stay.</numerusform>
+            <numerusform>The backend now uses %n threads; the model and the generated text stay.</numerusform>
         </translation>
     </message>
 </context>
@@ -51,6 +65,34 @@
             <numerusform>Step %1 chose “%2” (p = %3); %n tokens kept after the chain</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>The prompt is %n token(s) (%1 special); each shows its id. The model sees only these numbers.</source>
+        <translation>
+            <numerusform>The prompt is %n token (%1 special); each shows its id. The model sees only these numbers.</numerusform>
+            <numerusform>The prompt is %n tokens (%1 special); each shows its id. The model sees only these numbers.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Original (%n token(s))</source>
+        <translation>
+            <numerusform>Original (%n token)</numerusform>
+            <numerusform>Original (%n tokens)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Branch %1: “%2” at step %3 (%n token(s))</source>
+        <translation>
+            <numerusform>Branch %1: “%2” at step %3 (%n token)</numerusform>
+            <numerusform>Branch %1: “%2” at step %3 (%n tokens)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Switched to another branch: %n token(s) generated on it. Step or Run continues it.</source>
+        <translation>
+            <numerusform>Switched to another branch: %n token generated on it. Step or Run continues it.</numerusform>
+            <numerusform>Switched to another branch: %n tokens generated on it. Step or Run continues it.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>dlab::widgets::DistributionChart</name>
@@ -66,6 +108,13 @@
         <translation>
             <numerusform>top-p keeps %n token (beyond the %1 shown)</numerusform>
             <numerusform>top-p keeps %n tokens (beyond the %1 shown)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>min-p keeps %n tokens (beyond the %1 shown)</source>
+        <translation>
+            <numerusform>min-p keeps %n token (beyond the %1 shown)</numerusform>
+            <numerusform>min-p keeps %n tokens (beyond the %1 shown)</numerusform>
         </translation>
     </message>
 </context>

@@ -59,6 +59,10 @@
         <source>Forget the whole conversation</source>
         <translation>清除整个对话</translation>
     </message>
+    <message>
+        <source>The Playground&apos;s sampler settings, which every answer uses. Each answer of a conversation draws from the next seed (seed, seed + 1, …); Clear starts again at the Playground&apos;s seed. Each answer&apos;s caption shows the settings it was generated with.</source>
+        <translation>每个回答所用的 Playground 采样设置。对话中的每个回答使用下一个种子（种子、种子 + 1、…）；“清空”后重新从 Playground 的种子开始。每个回答下方的说明列出生成它时的设置。</translation>
+    </message>
 </context>
 <context>
     <name>PlaygroundPage</name>
@@ -345,6 +349,168 @@
         <source>Moves its cut-off after every token so that the average surprise of the chosen tokens stays near a target value τ.</source>
         <translation>每生成一个词元就调整截断点，使所选词元的平均意外程度保持在目标值 τ 附近。</translation>
     </message>
+    <message>
+        <source>Bias</source>
+        <translation>偏置</translation>
+    </message>
+    <message>
+        <source>Rep. penalty</source>
+        <translation>重复惩罚</translation>
+    </message>
+    <message>
+        <source>Freq./pres.</source>
+        <translation>频率/存在</translation>
+    </message>
+    <message>
+        <source>No n-gram</source>
+        <translation>禁止 n 元组</translation>
+    </message>
+    <message>
+        <source>Temp.</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Top-p</source>
+        <translation>Top-p</translation>
+    </message>
+</context>
+<context>
+    <name>ShortcutCollector</name>
+    <message>
+        <source>Whole window</source>
+        <translation>整个窗口</translation>
+    </message>
+    <message>
+        <source>%1 menu</source>
+        <translation>%1 菜单</translation>
+    </message>
+    <message>
+        <source>(no description)</source>
+        <translation>（无说明）</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::AdvancedSamplerBox</name>
+    <message>
+        <source>Penalty window</source>
+        <translation>惩罚窗口</translation>
+    </message>
+    <message>
+        <source>p</source>
+        <translation>p</translation>
+    </message>
+    <message>
+        <source>Keeps the tokens whose surprise is closest to the distribution&apos;s entropy until their probabilities add up to p (1 = off).</source>
+        <translation>保留“意外程度”最接近分布熵的词元，直到它们的概率之和达到 p（1 = 关闭）。</translation>
+    </message>
+    <message>
+        <source>n (σ)</source>
+        <translation>n (σ)</translation>
+    </message>
+    <message>
+        <source>Keeps the tokens whose logit is within n standard deviations of the best logit.</source>
+        <translation>保留 logit 与最高 logit 相差不超过 n 个标准差的词元。</translation>
+    </message>
+    <message>
+        <source>Probability</source>
+        <translation>概率</translation>
+    </message>
+    <message>
+        <source>How often XTC acts: at each step, with this probability, it removes every token above the threshold except the least likely of them.</source>
+        <translation>XTC 生效的频率：每一步以此概率移除所有高于阈值的词元，只保留其中概率最低的一个。</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>阈值</translation>
+    </message>
+    <message>
+        <source>Tokens at least this likely count as top choices (above 0.5 at most one can, so nothing is removed).</source>
+        <translation>概率至少为此值的词元算作首选（高于 0.5 时最多只有一个，因此不会移除任何词元）。</translation>
+    </message>
+    <message>
+        <source>Multiplier</source>
+        <translation>乘数</translation>
+    </message>
+    <message>
+        <source>Strength of the DRY penalty on a token that would extend a repeated sequence.</source>
+        <translation>对会延长重复序列的词元施加的 DRY 惩罚强度。</translation>
+    </message>
+    <message>
+        <source>Base</source>
+        <translation>底数</translation>
+    </message>
+    <message>
+        <source>The penalty grows as base^(length − allowed length) with the repeat&apos;s length.</source>
+        <translation>惩罚随重复长度按 底数^(长度 − 允许长度) 增长。</translation>
+    </message>
+    <message>
+        <source>Allowed length</source>
+        <translation>允许长度</translation>
+    </message>
+    <message>
+        <source>Repeats up to this many tokens are not penalised.</source>
+        <translation>不超过此长度的重复不受惩罚。</translation>
+    </message>
+    <message>
+        <source>Look back</source>
+        <translation>回看范围</translation>
+    </message>
+    <message>
+        <source>How many recent tokens DRY searches for repeats (−1 = the whole text).</source>
+        <translation>DRY 在最近多少个词元中查找重复（−1 = 整段文本）。</translation>
+    </message>
+    <message>
+        <source>Target surprise τ (bits)</source>
+        <translation>目标意外度 τ（比特）</translation>
+    </message>
+    <message>
+        <source>The surprise per token Mirostat steers towards: lower is more focused, higher more varied.</source>
+        <translation>Mirostat 追求的每词元意外度：越低越集中，越高越多样。</translation>
+    </message>
+    <message>
+        <source>Learning rate η</source>
+        <translation>学习率 η</translation>
+    </message>
+    <message>
+        <source>How fast Mirostat corrects its cut-off after each token.</source>
+        <translation>Mirostat 在每个词元之后修正截断点的速度。</translation>
+    </message>
+    <message>
+        <source>n</source>
+        <translation>n</translation>
+    </message>
+    <message>
+        <source>Bans any token that would repeat an n-gram already in the text.</source>
+        <translation>禁止任何会重复文本中已有 n 元组的词元。</translation>
+    </message>
+    <message>
+        <source>Last n tokens</source>
+        <translation>最近 n 个词元</translation>
+    </message>
+    <message>
+        <source>How many recent tokens the repetition, frequency and presence penalties look at (−1 = the whole text, 0 = penalties off).</source>
+        <translation>重复、频率和存在惩罚考察的最近词元数（−1 = 整段文本，0 = 关闭惩罚）。</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>e.g. 198:-2, 13:ban</source>
+        <translation>例如 198:-2, 13:ban</translation>
+    </message>
+    <message>
+        <source>TOKEN_ID:BIAS, separated by commas.</source>
+        <translation>TOKEN_ID:BIAS，用逗号分隔。</translation>
+    </message>
+    <message>
+        <source>Mirostat 2 (as llama.cpp&apos;s mirostat-v2): it picks the token itself, so use it with the Mirostat order preset. The engine has no Mirostat 1.</source>
+        <translation>Mirostat 2（与 llama.cpp 的 mirostat-v2 相同）：它自己选择词元，请配合“Mirostat 顺序”预设使用。引擎没有 Mirostat 1。</translation>
+    </message>
+    <message>
+        <source>Token ids (the Candidates table shows them) with a number added to their logit; “ban” removes the token. Right-click a candidate to ban it.</source>
+        <translation>词元 ID（“候选”表中可见）及加到其 logit 上的数值；“ban”表示移除该词元。右键单击候选词元即可禁止它。</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::CandidateTableModel</name>
@@ -483,6 +649,80 @@
             <numerusform>首词元 %1 ms · %2 词元/秒 · %n 个词元 · %3</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Sampled with %1</source>
+        <translation>采样设置：%1</translation>
+    </message>
+    <message>
+        <source>greedy (temperature 0)</source>
+        <translation>贪心（温度 0）</translation>
+    </message>
+    <message>
+        <source>temperature %1</source>
+        <translation>温度 %1</translation>
+    </message>
+    <message>
+        <source>top-k %1</source>
+        <translation>top-k %1</translation>
+    </message>
+    <message>
+        <source>top-p %1</source>
+        <translation>top-p %1</translation>
+    </message>
+    <message>
+        <source>min-p %1</source>
+        <translation>min-p %1</translation>
+    </message>
+    <message>
+        <source>typical-p %1</source>
+        <translation>typical-p %1</translation>
+    </message>
+    <message>
+        <source>top-n-σ %1</source>
+        <translation>top-n-σ %1</translation>
+    </message>
+    <message>
+        <source>XTC %1 / %2</source>
+        <translation>XTC %1 / %2</translation>
+    </message>
+    <message>
+        <source>Mirostat τ %1</source>
+        <translation>Mirostat τ %1</translation>
+    </message>
+    <message>
+        <source>repetition penalty %1</source>
+        <translation>重复惩罚 %1</translation>
+    </message>
+    <message>
+        <source>frequency penalty %1</source>
+        <translation>频率惩罚 %1</translation>
+    </message>
+    <message>
+        <source>presence penalty %1</source>
+        <translation>存在惩罚 %1</translation>
+    </message>
+    <message>
+        <source>DRY %1</source>
+        <translation>DRY %1</translation>
+    </message>
+    <message>
+        <source>no repeated %1-grams</source>
+        <translation>禁止重复 %1 元组</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n logit bias(es)</source>
+        <translation>
+            <numerusform>%n 个 logit 偏置</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>seed %1</source>
+        <translation>种子 %1</translation>
+    </message>
+    <message>
+        <source>Sampling: %1 — set on the Playground</source>
+        <translation>采样：%1 — 在 Playground 中设置</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::EngineWorker</name>
@@ -509,6 +749,72 @@
     <message>
         <source>The conversation is %1 tokens long but the model&apos;s context holds only %2 positions. Clear the chat or shorten the system prompt, then try again.</source>
         <translation>对话长度为 %1 个词元，但模型的上下文只能容纳 %2 个位置。请清空聊天或缩短系统提示词，然后重试。</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::LessonPanel</name>
+    <message>
+        <source>&amp;Lesson</source>
+        <translation>课程(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Set up the page</source>
+        <translation>设置页面</translation>
+    </message>
+    <message>
+        <source>Put the lesson&apos;s prompt and settings on its page and start it; your own settings are kept</source>
+        <translation>将课程的提示词和设置应用到其页面并开始；您自己的设置会被保留</translation>
+    </message>
+    <message>
+        <source>Restore my settings</source>
+        <translation>恢复我的设置</translation>
+    </message>
+    <message>
+        <source>Put back the prompt and settings you had before the lesson set up the page</source>
+        <translation>恢复课程设置页面之前您的提示词和设置</translation>
+    </message>
+    <message>
+        <source>Previous</source>
+        <translation>上一课</translation>
+    </message>
+    <message>
+        <source>The previous lesson</source>
+        <translation>上一课</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>下一课</translation>
+    </message>
+    <message>
+        <source>The next lesson</source>
+        <translation>下一课</translation>
+    </message>
+    <message>
+        <source>Some lesson files could not be read:</source>
+        <translation>部分课程文件无法读取：</translation>
+    </message>
+    <message>
+        <source>Try this</source>
+        <translation>试一试</translation>
+    </message>
+    <message>
+        <source>No lessons were found.</source>
+        <translation>未找到课程。</translation>
+    </message>
+    <message>
+        <source>Lesson %1 of %2</source>
+        <translation>第 %1 课，共 %2 课</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::LogitBias</name>
+    <message>
+        <source>Logit bias entry %1 (“%2”) is not TOKEN_ID:BIAS; write e.g. 198:-2 or 198:ban.</source>
+        <translation>logit 偏置第 %1 项（“%2”）不是 TOKEN_ID:BIAS 格式；请写成例如 198:-2 或 198:ban。</translation>
+    </message>
+    <message>
+        <source>Logit bias entry %1: token id %2 is outside the vocabulary (0 to %3).</source>
+        <translation>logit 偏置第 %1 项：词元 ID %2 超出词表范围（0 到 %3）。</translation>
     </message>
 </context>
 <context>
@@ -709,6 +1015,84 @@
         <source>last answer: time to first token %1 ms; %2 of its %3 prompt tokens came from the KV cache</source>
         <translation>上一个回答：首词元 %1 ms；%3 个提示词元中有 %2 个来自 KV 缓存</translation>
     </message>
+    <message>
+        <source>Load a model first: the lesson runs on it.</source>
+        <translation>请先加载模型：课程要在模型上运行。</translation>
+    </message>
+    <message>
+        <source>Text at %1 %</source>
+        <translation>文字 %1 %</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Presentation mode</source>
+        <translation>演示模式(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Large text and thick lines, readable from the back of a lecture room</source>
+        <translation>大号文字和粗线条，在教室后排也能看清</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;in</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Actual size</source>
+        <translation>实际大小(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Full screen</source>
+        <translation>全屏(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;User guide</source>
+        <translation>用户指南(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>L&amp;essons</source>
+        <translation>课程(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Lessons</source>
+        <translation>课程</translation>
+    </message>
+    <message>
+        <source>Show the &amp;lessons panel</source>
+        <translation>显示课程面板(&amp;L)</translation>
+    </message>
+    <message>
+        <source>The saved CPU thread count “%1” (settings: %2, key backend/threads) is not between 0 and %3; using the automatic count.</source>
+        <translation>保存的 CPU 线程数“%1”（设置：%2，键 backend/threads）不在 0 到 %3 之间；改用自动线程数。</translation>
+    </message>
+    <message numerus="yes">
+        <source>The backend now uses %n thread(s); the model and the generated text stay.</source>
+        <translation>
+            <numerusform>后端现在使用 %n 个线程；模型和已生成的文本保持不变。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1
+In its metadata: %2
+%3</source>
+        <translation>%1
+元数据中的名称：%2
+%3</translation>
+    </message>
+    <message>
+        <source>Positions the conversation uses, of the context the chat allows</source>
+        <translation>对话已使用的位置数 / 聊天允许的上下文长度</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::PlaygroundPage</name>
@@ -751,6 +1135,192 @@
     <message>
         <source>(stopped)</source>
         <translation>（已停止）</translation>
+    </message>
+    <message numerus="yes">
+        <source>The prompt is %n token(s) (%1 special); each shows its id. The model sees only these numbers.</source>
+        <translation>
+            <numerusform>提示词共 %n 个词元（其中 %1 个特殊词元）；每个都显示其 ID。模型只看到这些数字。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Original (%n token(s))</source>
+        <translation>
+            <numerusform>原始（%n 个词元）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Branch %1: “%2” at step %3 (%n token(s))</source>
+        <translation>
+            <numerusform>分支 %1：第 %3 步选“%2”（%n 个词元）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Step once to see the prompt as the model&apos;s tokens.</source>
+        <translation>执行一步即可看到提示词在模型中的词元。</translation>
+    </message>
+    <message>
+        <source>Ban “%1” (id %2) with the logit bias</source>
+        <translation>用 logit 偏置禁止“%1”（ID %2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Switched to another branch: %n token(s) generated on it. Step or Run continues it.</source>
+        <translation>
+            <numerusform>已切换到另一个分支：该分支已生成 %n 个词元。单步或运行将继续它。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Hugging Face order</source>
+        <translation>Hugging Face 顺序</translation>
+    </message>
+    <message>
+        <source>llama.cpp order</source>
+        <translation>llama.cpp 顺序</translation>
+    </message>
+    <message>
+        <source>Mirostat order</source>
+        <translation>Mirostat 顺序</translation>
+    </message>
+    <message>
+        <source>Custom order</source>
+        <translation>自定义顺序</translation>
+    </message>
+    <message>
+        <source>The engine&apos;s named stage orders: Hugging Face (penalties, temperature, top-k, top-p, min-p), llama.cpp (penalties, DRY, top-n-σ, top-k, typical, top-p, min-p, XTC, temperature last) and Mirostat.</source>
+        <translation>引擎内置的阶段顺序：Hugging Face（惩罚、温度、top-k、top-p、min-p）、llama.cpp（惩罚、DRY、top-n-σ、top-k、typical、top-p、min-p、XTC，最后温度）和 Mirostat。</translation>
+    </message>
+    <message>
+        <source>Advanced samplers</source>
+        <translation>高级采样器</translation>
+    </message>
+    <message>
+        <source>Typical-p, top-n-σ, XTC, DRY, Mirostat, no-repeat-n-gram, logit bias and the penalty window</source>
+        <translation>typical-p、top-n-σ、XTC、DRY、Mirostat、禁止重复 n 元组、logit 偏置和惩罚窗口</translation>
+    </message>
+    <message>
+        <source>Random seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>Pick a new seed at random (takes effect at Reset)</source>
+        <translation>随机选择新种子（重置后生效）</translation>
+    </message>
+    <message>
+        <source>Use this choice</source>
+        <translation>采用此选择</translation>
+    </message>
+    <message>
+        <source>Continue from this step with the token these settings choose (a branch: the tokens before it are kept)</source>
+        <translation>从这一步起改用这些设置选出的词元继续（一个分支：之前的词元保留）</translation>
+    </message>
+    <message>
+        <source>Restore my settings</source>
+        <translation>恢复我的设置</translation>
+    </message>
+    <message>
+        <source>Log scale</source>
+        <translation>对数刻度</translation>
+    </message>
+    <message>
+        <source>Probability on a logarithmic axis: the long tail of unlikely tokens becomes visible</source>
+        <translation>以对数坐标显示概率：低概率词元的长尾清晰可见</translation>
+    </message>
+    <message>
+        <source>Bars</source>
+        <translation>柱数</translation>
+    </message>
+    <message>
+        <source>How many of the most likely tokens the chart and the table show</source>
+        <translation>图表和表格显示多少个最可能的词元</translation>
+    </message>
+    <message>
+        <source>Entropy in bits</source>
+        <translation>熵（比特）</translation>
+    </message>
+    <message>
+        <source>Entropy in nats</source>
+        <translation>熵（奈特）</translation>
+    </message>
+    <message>
+        <source>Entropy measures how spread out the distribution is: 0 when one token is certain, log2(n) bits for n equally likely tokens (1 nat = 1.44 bits)</source>
+        <translation>熵衡量分布的分散程度：某个词元确定时为 0，n 个等可能词元时为 log2(n) 比特（1 奈特 = 1.44 比特）</translation>
+    </message>
+    <message>
+        <source>Prompt as tokens</source>
+        <translation>提示词的词元</translation>
+    </message>
+    <message>
+        <source>Plain text</source>
+        <translation>纯文本</translation>
+    </message>
+    <message>
+        <source>Show the generated text as plain text instead of tokens</source>
+        <translation>以纯文本而非词元显示生成的文本</translation>
+    </message>
+    <message>
+        <source>Branch</source>
+        <translation>分支</translation>
+    </message>
+    <message>
+        <source>Every continuation you branched off stays: switch between them here</source>
+        <translation>您分出的每个续写都会保留：在这里切换</translation>
+    </message>
+    <message>
+        <source>Put back the prompt and the sampler settings you had before the demo or lesson</source>
+        <translation>恢复演示或课程之前的提示词和采样设置</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::ShortcutsDialog</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>按键</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::UserGuideDialog</name>
+    <message>
+        <source>The user guide is missing from this build (:/help/desktop-app.md).</source>
+        <translation>此版本缺少用户指南（:/help/desktop-app.md）。</translation>
+    </message>
+    <message>
+        <source>[Screenshot “%1”: docs/%2]</source>
+        <translation>[截图“%1”：docs/%2]</translation>
+    </message>
+    <message>
+        <source>Not found</source>
+        <translation>未找到</translation>
+    </message>
+    <message>
+        <source>User guide</source>
+        <translation>用户指南</translation>
+    </message>
+    <message>
+        <source>&amp;Search:</source>
+        <translation>搜索(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>a word in the guide</source>
+        <translation>指南中的词语</translation>
+    </message>
+    <message>
+        <source>Find next</source>
+        <translation>查找下一个</translation>
+    </message>
+    <message>
+        <source>The next place the word appears (%1)</source>
+        <translation>该词下一次出现的位置（%1）</translation>
     </message>
 </context>
 <context>
@@ -795,6 +1365,55 @@
             <numerusform>top-p 保留 %n 个词元（多于图中显示的 %1 个）</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1 removed nothing</source>
+        <translation>%1 未移除任何词元</translation>
+    </message>
+    <message>
+        <source>min-p = %1</source>
+        <translation>min-p = %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>min-p keeps %n tokens (beyond the %1 shown)</source>
+        <translation>
+            <numerusform>min-p 保留 %n 个词元（超出显示的 %1 个）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>probability (log scale)</source>
+        <translation>概率（对数）</translation>
+    </message>
+    <message>
+        <source>p (log)</source>
+        <translation>p（对数）</translation>
+    </message>
+    <message>
+        <source>p</source>
+        <translation>p</translation>
+    </message>
+    <message>
+        <source>cum.</source>
+        <translation>累计</translation>
+    </message>
+    <message>
+        <source>token label %1 hidden</source>
+        <translation>词元标签 %1 被隐藏</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::widgets::ProbabilityLegend</name>
+    <message>
+        <source>Each token&apos;s background shows how probable the sampler made the token it chose: pale = it was a long shot, saturated = it was nearly certain.</source>
+        <translation>每个词元的背景表示采样器选中它时的概率：浅色 = 不太可能，深色 = 几乎确定。</translation>
+    </message>
+    <message>
+        <source>Shading: probability of the chosen token</source>
+        <translation>底色：所选词元的概率</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
 </context>
 <context>
     <name>dlab::widgets::SamplerWaterfall</name>
@@ -803,16 +1422,40 @@
         <translation>保留 %1</translation>
     </message>
     <message>
-        <source>mass %1 %</source>
-        <translation>概率质量 %1%</translation>
-    </message>
-    <message>
         <source>H %1 nats</source>
         <translation>熵 %1 nats</translation>
     </message>
     <message>
         <source>%1 %</source>
         <translation>%1%</translation>
+    </message>
+    <message>
+        <source>H %1 bits</source>
+        <translation>H %1 比特</translation>
+    </message>
+    <message>
+        <source>kept %1 of its input · %2 of raw</source>
+        <translation>保留输入的 %1 · 原始的 %2</translation>
+    </message>
+    <message>
+        <source>Kept: how many tokens survive, and the share of the probability they carry, of what this stage was given and of the model&apos;s raw distribution.</source>
+        <translation>保留：剩下多少词元，以及它们所占的概率份额——相对于本阶段的输入和模型的原始分布。</translation>
+    </message>
+    <message>
+        <source>H is the entropy, how uncertain the choice still is: 0 bits means one certain token, 1 bit is like a coin toss, n bits like 2^n equally likely tokens.</source>
+        <translation>H 是熵，表示选择仍有多不确定：0 比特表示一个确定的词元，1 比特如同抛硬币，n 比特相当于 2^n 个等可能的词元。</translation>
+    </message>
+    <message>
+        <source>H is the entropy, how uncertain the choice still is: 0 nats means one certain token, ln 2 = 0.69 nats is like a coin toss.</source>
+        <translation>H 是熵，表示选择仍有多不确定：0 奈特表示一个确定的词元，ln 2 = 0.69 奈特如同抛硬币。</translation>
+    </message>
+    <message>
+        <source>%1: bars</source>
+        <translation>%1：柱</translation>
+    </message>
+    <message>
+        <source>&lt; %1 %</source>
+        <translation>&lt; %1 %</translation>
     </message>
 </context>
 <context>
@@ -852,6 +1495,14 @@
     <message>
         <source>Continue with</source>
         <translation>改用以下词元继续</translation>
+    </message>
+    <message>
+        <source>Prompt token %1 of %2 · id %3%4</source>
+        <translation>提示词第 %1 个词元，共 %2 个 · ID %3%4</translation>
+    </message>
+    <message>
+        <source>special (control) token</source>
+        <translation>特殊（控制）词元</translation>
     </message>
 </context>
 <context>

@@ -164,7 +164,7 @@ void AdvancedSamplerBox::retranslate() {
             k.spin->setSpecialValueText(tr("all"));
     biasEdit_->setPlaceholderText(tr("e.g. 198:-2, 13:ban"));
     biasEdit_->setToolTip(tr("Token ids (the Candidates table shows them) with a number added to their logit; "
-                             "\u201cban\u201d removes the token. Right-click a candidate to ban it."));
+                             "“ban” removes the token. Right-click a candidate to ban it."));
     biasHint_->setText(biasError_.isEmpty() ? tr("TOKEN_ID:BIAS, separated by commas.") : biasError_);
     mirostatNote_->setText(tr("Mirostat 2 (as llama.cpp's mirostat-v2): it picks the token itself, so use it with "
                               "the Mirostat order preset. The engine has no Mirostat 1."));

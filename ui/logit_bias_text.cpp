@@ -9,10 +9,6 @@
 
 namespace dlab::ui {
 
-namespace {
-QString tr(const char* text) { return QCoreApplication::translate("dlab::ui::LogitBias", text); }
-}  // namespace
-
 LogitBiasParse parseLogitBias(const QString& text, int vocabSize) {
     LogitBiasParse out;
     static const QRegularExpression separators(QStringLiteral("[,;\\s]+"));
@@ -32,14 +28,14 @@ LogitBiasParse parseLogitBias(const QString& text, int vocabSize) {
             biasOk = biasOk && std::isfinite(bias);
         }
         if (!idOk || !biasOk) {
-            out.error = tr("Logit bias entry %1 (\u201c%2\u201d) is not TOKEN_ID:BIAS; write e.g. 198:-2 or 198:ban.")
+            out.error = QCoreApplication::translate("dlab::ui::LogitBias", "Logit bias entry %1 (\u201c%2\u201d) is not TOKEN_ID:BIAS; write e.g. 198:-2 or 198:ban.")
                             .arg(i + 1)
                             .arg(item);
             out.entries.clear();
             return out;
         }
         if (id < 0 || (vocabSize > 0 && id >= vocabSize)) {
-            out.error = tr("Logit bias entry %1: token id %2 is outside the vocabulary (0 to %3).")
+            out.error = QCoreApplication::translate("dlab::ui::LogitBias", "Logit bias entry %1: token id %2 is outside the vocabulary (0 to %3).")
                             .arg(i + 1)
                             .arg(id)
                             .arg(vocabSize - 1);
