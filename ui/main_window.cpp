@@ -32,6 +32,7 @@
 #include "ui/playground_page.h"
 #include "ui/presentation_mode.h"
 #include "ui/theme.h"
+#include "widgets/eliding_label.h"
 
 namespace dlab::ui {
 
@@ -73,10 +74,16 @@ MainWindow::MainWindow(const QString& modelPath, QWidget* parent) : QMainWindow(
     setCentralWidget(tabs_);
 
     // Status bar: model | context | memory | speed ... progress + Cancel while loading.
-    modelLabel_ = new QLabel(this);
+    // The model label takes what the others leave and elides ("…", the whole text in its tooltip)
+    // only when the window cannot hold every text; the figures beside it are always whole.
+    modelLabel_ = new widgets::ElidingLabel(this);
+    modelLabel_->setObjectName(QStringLiteral("modelLabel"));
     contextLabel_ = new QLabel(this);
+    contextLabel_->setObjectName(QStringLiteral("contextLabel"));
     memoryLabel_ = new QLabel(this);
+    memoryLabel_->setObjectName(QStringLiteral("memoryLabel"));
     speedLabel_ = new QLabel(this);
+    speedLabel_->setObjectName(QStringLiteral("speedLabel"));
     progressBar_ = new QProgressBar(this);
     progressBar_->setRange(0, 100);
     progressBar_->setMaximumWidth(200);

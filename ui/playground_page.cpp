@@ -30,6 +30,7 @@
 #include "ui_playground_page.h"
 #include "widgets/distribution_chart.h"
 #include "widgets/probability_legend.h"
+#include "widgets/row_scroll_area.h"
 #include "widgets/sampler_waterfall.h"
 #include "widgets/token_strip.h"
 
@@ -63,8 +64,15 @@ PlaygroundPage::PlaygroundPage(QWidget* parent) : QWidget(parent), ui_(std::make
     ui_->setupUi(this);
     chart_ = new widgets::DistributionChart(ui_->chartTab);
     ui_->chartLayout->addWidget(chart_);
-    waterfall_ = new widgets::SamplerWaterfall(ui_->waterfallBox);
-    ui_->waterfallLayout->addWidget(waterfall_);
+    // The waterfall in one row that scrolls sideways where the page is narrow: wrapping it to a
+    // second row of panels took the height the chart and the token strip need (at 1024×700 the
+    // window could not be that small, and the strip kept 2-3 rows at 1280×820).
+    waterfall_ = new widgets::SamplerWaterfall;
+    waterfall_->setWrapping(false);
+    auto* waterfallArea = new widgets::RowScrollArea(ui_->waterfallBox);
+    waterfallArea->setObjectName(QStringLiteral("waterfallArea"));
+    waterfallArea->setRowWidget(waterfall_);
+    ui_->waterfallLayout->addWidget(waterfallArea);
     strip_ = new widgets::TokenStrip;
     ui_->stripArea->setWidget(strip_);
     ui_->controlsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);

@@ -151,7 +151,9 @@ DistributionChart::DistributionChart(QWidget* parent) : QChartView(parent) {
     });
 
     setRenderHint(QPainter::Antialiasing);
-    setMinimumHeight(260);
+    // Room for the caption, a plot of a few lines and the axis labels, from the font (a fixed
+    // 260 px made the window taller than 700 px and left presentation mode no room).
+    setMinimumHeight(fontMetrics().height() * 11);
     applyTheme();
     applyTexts();
 }
@@ -530,6 +532,7 @@ void DistributionChart::changeEvent(QEvent* e) {
     if (e->type() == QEvent::PaletteChange) {
         applyTheme();
     } else if (e->type() == QEvent::FontChange) {
+        setMinimumHeight(fontMetrics().height() * 11);
         applyFonts();
     } else if (e->type() == QEvent::LanguageChange) {
         updateCutoffs();  // rebuilds the caption in the new language too

@@ -191,10 +191,24 @@ SamplerWaterfall::SamplerWaterfall(QWidget* parent) : QWidget(parent) {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
 }
 
+// In one row (not wrapping) the panels may be as wide as their token labels need (up to 16
+// average characters): the row scrolls sideways instead of eliding them.
+int SamplerWaterfall::panelMinWidth(const Metrics& m) const {
+    if (wrapping_) return m.minPanel;
+    const QFontMetrics fm(font());
+    int labels = 0;
+    for (const StagePanel& panel : panels_)
+        for (int b = 0; b < std::min<int>(kMaxBars, int(panel.labels.size())); ++b)
+            labels = std::max(labels, fm.horizontalAdvance(panel.labels[b]));
+    labels = std::min(labels, fm.averageCharWidth() * 16);
+    return std::max(m.minPanel, 2 * m.pad + labels + m.inset + 2 * m.valueWidth + 3);
+}
+
 void SamplerWaterfall::setPanels(const QList<StagePanel>& panels) {
     const bool countChanged = panels.size() != panels_.size();
+    const int oldMin = wrapping_ ? 0 : panelMinWidth(metrics());
     panels_ = panels;
-    if (countChanged) {
+    if (countChanged || (!wrapping_ && panelMinWidth(metrics()) != oldMin)) {
         lastColumns_ = columns();
         updateGeometry();
     }
@@ -214,9 +228,18 @@ void SamplerWaterfall::setLineScale(double scale) {
     update();
 }
 
+void SamplerWaterfall::setWrapping(bool on) {
+    if (on == wrapping_) return;
+    wrapping_ = on;
+    lastColumns_ = columns();
+    updateGeometry();
+    update();
+}
+
 int SamplerWaterfall::columnsFor(int width) const {
     const int n = int(panels_.size());
     if (n == 0) return 0;
+    if (!wrapping_) return n;
     const Metrics m = metrics();
     int fit = 1;
     for (int c = n; c >= 1; --c) {
@@ -239,7 +262,7 @@ QRect SamplerWaterfall::panelRect(int index) const {
     const int cols = columns();
     const int rows = (n + cols - 1) / cols;
     const int available = width() - 2 * m.margin - (cols - 1) * m.gap;
-    const int panelWidth = std::clamp(available / cols, 1, m.maxPanel);
+    const int panelWidth = std::clamp(available / cols, 1, std::max(m.maxPanel, panelMinWidth(m)));
     const int panelHeight = std::max(1, (height() - 2 * m.margin - (rows - 1) * m.margin) / rows);
     const int col = index % cols, row = index / cols;
     return {m.margin + col * (panelWidth + m.gap), m.margin + row * (panelHeight + m.margin), panelWidth, panelHeight};
@@ -251,10 +274,58 @@ int SamplerWaterfall::panelAt(const QPoint& pos) const {
     return -1;
 }
 
-// A panel with two title lines, four statistic lines and `bars` bars.
+int SamplerWaterfall::innerWidthFor(int width) const {
+    const Metrics m = metrics();
+    const int cols = std::max(1, columnsFor(width));
+    const int available = width - 2 * m.margin - (cols - 1) * m.gap;
+    return std::max(1, std::clamp(available / cols, 1, std::max(m.maxPanel, panelMinWidth(m))) - 2 * m.pad);
+}
+
+QStringList SamplerWaterfall::statLinesFor(int index, int width) const {
+    const QStringList stats = statTexts(index);
+    if (stats.isEmpty()) return {};
+    const QFontMetrics fm(font());
+    const QString joiner = QStringLiteral(" \u00b7 ");
+    QStringList lines;
+    // The kept count and the entropy are short: one line together where they fit.
+    const QString kept = stats.first(), entropy = stats.last();
+    const bool join = stats.size() >= 2 && fm.horizontalAdvance(kept + joiner + entropy) <= width;
+    const auto add = [&](const QString& s) {
+        lines += wrapped(s, font(), width, 99, nullptr, QTextOption::WrapAtWordBoundaryOrAnywhere);
+    };
+    if (join) add(kept + joiner + entropy);
+    else add(kept);
+    for (int i = 1; i + 1 < stats.size(); ++i) add(stats[i]);
+    if (!join && stats.size() >= 2) add(entropy);
+    return lines;
+}
+
+int SamplerWaterfall::maxStatLines(int innerWidth) const {
+    int lines = 0;
+    for (int i = 0; i < panels_.size(); ++i) lines = std::max<int>(lines, int(statLinesFor(i, innerWidth).size()));
+    return lines;
+}
+
+int SamplerWaterfall::maxTitleLines(int innerWidth) const {
+    QFont bold = font();
+    bold.setBold(true);
+    int titleLines = 1;
+    for (int i = 0; i < panels_.size(); ++i) {
+        bool fits = false;
+        const QStringList full = wrapped(stageTitle(panels_[i].stage), bold, innerWidth, 2, &fits);
+        titleLines = std::max<int>(titleLines, fits ? int(full.size()) : 1);
+    }
+    return std::min(titleLines, 2);
+}
+
+// A panel with the title and statistic lines it needs at the current width and `bars` bars
+// (before any panels: two title lines and three statistic lines).
 int SamplerWaterfall::panelHeightFor(int bars) const {
     const Metrics m = metrics();
-    return m.pad + 2 * m.boldLine + 4 + bars * m.rowHeight + 4 * m.line + m.pad;
+    const int inner = innerWidthFor(width());
+    const int titles = panels_.isEmpty() ? 2 : maxTitleLines(inner);
+    const int stats = panels_.isEmpty() ? 3 : maxStatLines(inner);
+    return m.pad + titles * m.boldLine + 4 + bars * m.rowHeight + stats * m.line + m.pad;
 }
 
 QSize SamplerWaterfall::sizeHint() const {
@@ -270,7 +341,8 @@ QSize SamplerWaterfall::minimumSizeHint() const {
     const int n = std::max<int>(1, int(panels_.size()));
     const int cols = std::max(1, columns());
     const int rows = (n + cols - 1) / cols;
-    return {2 * m.margin + std::min(n, 2) * m.minPanel + m.gap, 2 * m.margin + rows * (panelHeightFor(2) + m.margin)};
+    const int across = wrapping_ ? std::min(n, 2) : n;
+    return {2 * m.margin + across * panelMinWidth(m) + (across - 1) * m.gap, 2 * m.margin + rows * (panelHeightFor(2) + m.margin)};
 }
 
 void SamplerWaterfall::resizeEvent(QResizeEvent* e) {
@@ -343,20 +415,9 @@ void SamplerWaterfall::paintEvent(QPaintEvent*) {
     // Titles and statistics take as many lines as the most demanding panel, so the bars of all
     // panels start and end at the same height and read as one picture.
     const Metrics m = metrics();
-    QFont bold = font();
-    bold.setBold(true);
     const int innerWidth = std::max(1, panelRect(0).width() - 2 * m.pad);
-    int titleLines = 1, statLines = 0;
-    for (int i = 0; i < panels_.size(); ++i) {
-        bool fits = false;
-        const QStringList full = wrapped(stageTitle(panels_[i].stage), bold, innerWidth, 2, &fits);
-        titleLines = std::max<int>(titleLines, fits ? int(full.size()) : 1);
-        int lines = 0;
-        for (const QString& s : statTexts(i))
-            lines += int(wrapped(s, font(), innerWidth, 99, nullptr, QTextOption::WrapAtWordBoundaryOrAnywhere).size());
-        statLines = std::max(statLines, lines);
-    }
-    titleLines = std::min(titleLines, 2);
+    const int titleLines = maxTitleLines(innerWidth);
+    const int statLines = maxStatLines(innerWidth);
     for (int i = 0; i < panels_.size(); ++i) {
         paintPanel(painter, i, titleLines, statLines);
         const int cols = columns();
@@ -409,20 +470,16 @@ void SamplerWaterfall::paintPanel(QPainter& painter, int index, int titleLines, 
     // Statistics at the bottom, wrapped (never elided by width); the bars get what is left.
     const int statsTop = std::max(barsTop, inner.bottom() + 1 - statLines * m.line);
     int y = statsTop;
-    for (const QString& s : statTexts(index)) {
-        const QStringList lines =
-            wrapped(s, font(), inner.width(), 99, nullptr, QTextOption::WrapAtWordBoundaryOrAnywhere);
-        bool whole = true;
-        for (const QString& l : lines) {
-            if (y + m.line > inner.bottom() + 1) {
-                whole = false;
-                break;
-            }
-            painter.drawText(QRect(inner.left(), y, inner.width(), m.line), Qt::AlignLeft | Qt::AlignVCenter, l);
-            y += m.line;
+    bool whole = true;
+    for (const QString& l : statLinesFor(index, inner.width())) {
+        if (y + m.line > inner.bottom() + 1) {
+            whole = false;
+            break;
         }
-        (whole ? painted_ : elided_) << s;
+        painter.drawText(QRect(inner.left(), y, inner.width(), m.line), Qt::AlignLeft | Qt::AlignVCenter, l);
+        y += m.line;
     }
+    for (const QString& s : statTexts(index)) (whole ? painted_ : elided_) << s;
 
     // Bars: as many as fit at a readable row height; a short panel shows fewer, never cut ones.
     const int barsHeight = statsTop - 2 - barsTop;

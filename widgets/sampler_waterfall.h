@@ -43,6 +43,10 @@ public:
     QRect panelRect(int index) const;
     // Panels per row at the current width (more panels wrap to further rows).
     int columns() const;
+    // Off: every panel in one row, never narrower than readable (the widget's minimum width then
+    // holds them all; put it in a scroll area, see RowScrollArea). On (the default): wrap.
+    void setWrapping(bool on);
+    bool wrapping() const { return wrapping_; }
 
     // How entropy is shown: bits (the default: "1 bit" is a fair coin) or nats.
     void setEntropyUnit(EntropyUnit unit);
@@ -72,9 +76,16 @@ private:
     struct Metrics;  // font-derived sizes
     Metrics metrics() const;
     int columnsFor(int width) const;
+    int panelMinWidth(const struct Metrics& m) const;   // not wrapping: room for the labels too
     int panelHeightFor(int bars) const;
     int panelAt(const QPoint& pos) const;
     QString entropyText(double nats) const;
+    // The statistic lines panel `index` draws at `width`: statTexts() wrapped, the short ones
+    // (the kept count and the entropy) side by side on one line where they fit.
+    QStringList statLinesFor(int index, int width) const;
+    int innerWidthFor(int width) const;   // inside a panel, when the widget is `width` wide
+    int maxStatLines(int innerWidth) const;
+    int maxTitleLines(int innerWidth) const;
     void paintPanel(QPainter& painter, int index, int titleLines, int statLines) const;
     void paintChevron(QPainter& painter, int afterIndex) const;
 
@@ -82,6 +93,7 @@ private:
     EntropyUnit unit_ = EntropyUnit::Bits;
     double lineScale_ = 1.0;
     int lastColumns_ = -1;
+    bool wrapping_ = true;
     mutable QStringList painted_, elided_;
 };
 
