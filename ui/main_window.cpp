@@ -163,13 +163,11 @@ MainWindow::MainWindow(const QString& modelPath, QWidget* parent) : QMainWindow(
 
     reportError_ = [this](const QString& message) {
         // One box per cause: the same message while its box is still open is not stacked again.
-        if (message == openErrorMessage_) return;
+        // (A QPointer, not a destroyed() handler: the box may die inside ~MainWindow.)
+        if (errorBox_ && errorBox_->isVisible() && errorBox_->text() == message) return;
         auto* box = new QMessageBox(QMessageBox::Warning, tr("Decoding Lab"), message, QMessageBox::Ok, this);
         box->setAttribute(Qt::WA_DeleteOnClose);
-        openErrorMessage_ = message;
-        connect(box, &QObject::destroyed, this, [this, message] {
-            if (openErrorMessage_ == message) openErrorMessage_.clear();
-        });
+        errorBox_ = box;
         box->open();  // window-modal, returns at once: the event loop (and the tests) keep running
     };
     saveTimer_ = new QTimer(this);

@@ -7,6 +7,8 @@
 // previous one in use. Settings persist with QSettings (see app_settings.h) shortly after each
 // change and when the window closes.
 #include <QMainWindow>
+#include <QMessageBox>
+#include <QPointer>
 #include <QThread>
 
 #include <functional>
@@ -167,7 +169,7 @@ private:
     const StatusNumbers& shownStatus() const;
     bool chatInFront() const;
     QTimer* saveTimer_ = nullptr;
-    QString openErrorMessage_;   // the message of the error box on screen, "" if none
+    QPointer<QMessageBox> errorBox_;   // the error box on screen, if any
     bool loading_ = false;
     int threads_ = 0;
     QString theme_ = QStringLiteral("system");
