@@ -3,12 +3,17 @@
 #include <QCommandLineParser>
 #include <QTemporaryDir>
 
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
 #include "ui/app_settings.h"
 #include "ui/language_manager.h"
 #include "ui/main_window.h"
 #include "ui/screenshot_tour.h"
 
 int main(int argc, char** argv) {
+    // Engine warnings (a special-token id outside the vocabulary, ...) go to stderr, not stdout.
+    spdlog::set_default_logger(spdlog::stderr_color_mt("decoding-lab"));
     // Fractional scale factors (150 % on a laptop, 125 % on a projector) are used as they are,
     // not rounded to 1x or 2x: charts and the token strip are drawn at the real size.
     QApplication::setHighDpiScaleFactorRoundingPolicy(Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
