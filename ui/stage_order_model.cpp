@@ -61,10 +61,16 @@ StageOrderModel::StageOrderModel(const QStringList& stages, QObject* parent) : Q
 }
 
 void StageOrderModel::applyPreset(const QString& preset) {
+    // A preset is an order, not a set of switches: each of its stages keeps its tick (llama.cpp's
+    // chain has typical-p, XTC and top-n-σ in it, neutral until set), stages it does not have go
+    // to the end unticked, and its defining stage is ticked (Mirostat's preset is for Mirostat).
     QStringList list;
-    for (const QString& s : presetStages(preset))
-        if (known_.contains(s)) list << s;
-    QList<bool> on(list.size(), true);
+    QList<bool> on;
+    for (const QString& s : presetStages(preset)) {
+        if (!known_.contains(s)) continue;
+        list << s;
+        on << (isEnabled(s) || (preset == QLatin1String("mirostat") && s == QLatin1String("mirostat")));
+    }
     for (const QString& s : known_) {
         if (list.contains(s)) continue;
         list << s;
@@ -74,10 +80,24 @@ void StageOrderModel::applyPreset(const QString& preset) {
 }
 
 QString StageOrderModel::matchingPreset() const {
-    const QString current = order();
-    if (current == defaultStages().join(QLatin1Char(','))) return QStringLiteral("hf");
-    for (const QString& p : presets())
-        if (current == presetStages(p).join(QLatin1Char(','))) return p;
+    // The first preset whose order holds every ticked stage in the same relative order.
+    QStringList ticked;
+    for (int i = 0; i < stages_.size(); ++i)
+        if (enabled_[i]) ticked << stages_[i];
+    for (const QString& p : presets()) {
+        const QStringList order = presetStages(p);
+        qsizetype at = 0;
+        bool fits = true;
+        for (const QString& s : ticked) {
+            at = order.indexOf(s, at);
+            if (at < 0) {
+                fits = false;
+                break;
+            }
+            ++at;
+        }
+        if (fits && (p != QLatin1String("mirostat") || ticked.contains(QStringLiteral("mirostat")))) return p;
+    }
     return {};
 }
 

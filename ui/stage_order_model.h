@@ -31,10 +31,11 @@ public:
     // Restores a saved list; unknown names are dropped, missing ones appended unchecked.
     void setOrder(const QStringList& stages, const QStringList& enabled);
     void reset();   // every stage in its default place, defaultStages() checked
-    // Puts the engine's named order first, its stages checked, the rest after it unchecked.
+    // Puts the engine's named order first (each of its stages keeping its tick; Mirostat's preset
+    // ticks the Mirostat stage), the stages it lacks after it, unchecked.
     void applyPreset(const QString& preset);
-    // The preset whose stages are exactly the checked ones in the same order ("" for none); the
-    // default list counts as "hf" (it is "hf" without its two neutral stages).
+    // The first preset whose order holds every checked stage in the same relative order ("" for
+    // none): the default list is "hf".
     QString matchingPreset() const;
     // Moves one row (a drag in the view, or the Up/Down buttons): the stage at `from` ends up at
     // row `to` (QList::move semantics). False, and nothing emitted, when out of range or from == to.
