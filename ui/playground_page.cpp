@@ -606,7 +606,10 @@ void PlaygroundPage::applySetup(const QVariantMap& setup) {
         const QString order = setup.value(QStringLiteral("order")).toString();
         // "hf" is the default list (hf without its two stages that do nothing until set).
         if (order.isEmpty() || order == QLatin1String("hf")) stageModel_->reset();
-        else if (StageOrderModel::presets().contains(order)) stageModel_->applyPreset(order);
+        else if (StageOrderModel::presets().contains(order)) {
+            stageModel_->reset();   // from the default ticks, not from whatever the page had
+            stageModel_->applyPreset(order);
+        }
         else stageModel_->setOrder(order.split(QLatin1Char(',')), order.split(QLatin1Char(',')));
         const std::pair<const char*, const char*> turnsOn[] = {
             {"typicalP", "typical"},   {"topNSigma", "top-n-sigma"},       {"xtcProbability", "xtc"},
