@@ -1,4 +1,4 @@
-// decoding-lab-cli sample --logits FILE.json [sampler options] [--order hf|llama.cpp|mirostat|LIST]
+// decoding-lab-cli sample --logits FILE.json [sampler options] [--order hf|llama.cpp|mirostat|mirostat-v1|LIST]
 //                         [--top-n N] [--json]
 // Applies the sampler chain to one step's logits and prints every stage's distribution.
 #include "cmd_sample.h"
@@ -23,13 +23,17 @@ const char* const kSamplerOptionsHelp = R"(sampler options (each stage is off at
   --repeat-penalty R (1)  --frequency-penalty F (0)  --presence-penalty P (0)  --penalty-last-n N (64; -1 = all)
   --no-repeat-ngram N (0)  --logit-bias ID=BIAS[,ID=BIAS...] (repeatable; BIAS may be -inf)
   --dry-multiplier M (0)  --dry-base B (1.75)  --dry-allowed-length N (2)  --dry-penalty-last-n N (-1 = all)
-  --xtc-probability P (0)  --xtc-threshold T (0.1)  --mirostat-tau T (0; needs --order mirostat)  --mirostat-eta E (0.1)
-  --order hf|llama.cpp|mirostat|LIST
-      hf        = penalties,temperature,top-k,top-p,min-p (default)
-      llama.cpp = penalties,dry,top-n-sigma,top-k,typical,top-p,min-p,xtc,temperature
-      mirostat  = penalties,temperature,mirostat
-      LIST      = comma list of: logit-bias repetition freq-presence no-repeat-ngram dry temperature
-                  top-k top-p min-p typical xtc top-n-sigma mirostat ("penalties" = the first four)
+  --xtc-probability P (0)  --xtc-threshold T (0.1)
+  --mirostat-tau T (0; needs --order mirostat or mirostat-v1)  --mirostat-eta E (0.1)
+  --mirostat-m M (100; Mirostat 1 only: top tokens that estimate the Zipf exponent)
+  --order hf|llama.cpp|mirostat|mirostat-v1|LIST
+      hf          = penalties,temperature,top-k,top-p,min-p (default)
+      llama.cpp   = penalties,dry,top-n-sigma,top-k,typical,top-p,min-p,xtc,temperature
+      mirostat    = penalties,temperature,mirostat     (Mirostat 2)
+      mirostat-v1 = penalties,temperature,mirostat-v1  (Mirostat 1)
+      LIST        = comma list of: logit-bias repetition freq-presence no-repeat-ngram dry temperature
+                    top-k top-p min-p typical xtc top-n-sigma mirostat mirostat-v1
+                    ("penalties" = the first four; at most one mirostat stage)
 )";
 
 namespace {
@@ -144,6 +148,7 @@ void readSamplerOptions(Args& args, SamplerParams& p) {
     p.xtcThreshold = static_cast<float>(args.number("--xtc-threshold", p.xtcThreshold));
     p.mirostatTau = static_cast<float>(args.number("--mirostat-tau", p.mirostatTau));
     p.mirostatEta = static_cast<float>(args.number("--mirostat-eta", p.mirostatEta));
+    p.mirostatM = static_cast<int>(args.integer("--mirostat-m", p.mirostatM, -(1ll << 31), (1ll << 31) - 1));
     p.order = args.value("--order", p.order);
 }
 

@@ -36,7 +36,7 @@ commands:
               [--n-best N] [--trace FILE.jsonl] [--top-n N] [--no-kv-cache]   (sampler stages: see 'sample')
   bench       [-p 512] [-n 128] [--threads N] [--reps 3] [--kv-type f16|f32|q8_0] [--no-kv-cache] [--json]
   perplexity  --file F [--ctx 512] [--threads N]
-  sample      --logits FILE.json [sampler options] [--order hf|llama.cpp|mirostat|LIST] [--top-n N] [--json]
+  sample      --logits FILE.json [sampler options] [--order hf|llama.cpp|mirostat|mirostat-v1|LIST] [--top-n N] [--json]
               applies the sampler chain to given logits and prints every stage's distribution
   branch      --prompt T [--chat] [--max-tokens 32] [--at STEP] [--token ID | --alternative K] [sampler options]
               generate, then force another token at STEP and continue; the prefix's KV blocks are shared

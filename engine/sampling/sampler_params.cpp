@@ -20,7 +20,7 @@ std::string num(double x) {
 const std::vector<std::string> kPenalties = {"logit-bias", "repetition", "freq-presence", "no-repeat-ngram"};
 const std::vector<std::string> kStageNames = {"logit-bias", "repetition", "freq-presence", "no-repeat-ngram", "dry",
                                               "temperature", "top-k", "top-p", "min-p", "typical", "xtc",
-                                              "top-n-sigma", "mirostat"};
+                                              "top-n-sigma", "mirostat", "mirostat-v1"};
 
 std::string canonicalStage(std::string name) {
     std::replace(name.begin(), name.end(), '_', '-');
@@ -32,6 +32,7 @@ std::string canonicalStage(std::string name) {
     if (name == "no-repeat-n-gram" || name == "ngram") return "no-repeat-ngram";
     if (name == "top-nsigma" || name == "top-sigma") return "top-n-sigma";
     if (name == "mirostat-v2" || name == "mirostat2") return "mirostat";
+    if (name == "mirostat1" || name == "mirostat-1") return "mirostat-v1";
     return name;
 }
 
@@ -46,9 +47,11 @@ std::string trim(const std::string& s) {
 std::string stageOrderHelp() {
     return "orders: hf = penalties,temperature,top-k,top-p,min-p (the default); "
            "llama.cpp = penalties,dry,top-n-sigma,top-k,typical,top-p,min-p,xtc,temperature; "
-           "mirostat = penalties,temperature,mirostat; or a comma list of stages: "
+           "mirostat = penalties,temperature,mirostat (Mirostat 2); "
+           "mirostat-v1 = penalties,temperature,mirostat-v1 (Mirostat 1); or a comma list of stages: "
            "logit-bias, repetition, freq-presence, no-repeat-ngram, dry, temperature, top-k, top-p, "
-           "min-p, typical, xtc, top-n-sigma, mirostat (\"penalties\" = the first four)";
+           "min-p, typical, xtc, top-n-sigma, mirostat, mirostat-v1 (\"penalties\" = the first four; "
+           "at most one of the two mirostat stages)";
 }
 
 std::vector<std::string> resolveStageOrder(const std::string& order) {
@@ -61,6 +64,7 @@ std::vector<std::string> resolveStageOrder(const std::string& order) {
     if (order == "llama.cpp" || order == "llamacpp")
         return withPenalties({"dry", "top-n-sigma", "top-k", "typical", "top-p", "min-p", "xtc", "temperature"});
     if (order == "mirostat") return withPenalties({"temperature", "mirostat"});
+    if (order == "mirostat-v1") return withPenalties({"temperature", "mirostat-v1"});
 
     std::vector<std::string> out;
     size_t pos = 0;
@@ -80,6 +84,11 @@ std::vector<std::string> resolveStageOrder(const std::string& order) {
             out.push_back(a);
         }
     }
+    // Both versions learn the one SamplerState::mirostatMu; two of them would update it twice a step.
+    if (std::find(out.begin(), out.end(), "mirostat") != out.end() &&
+        std::find(out.begin(), out.end(), "mirostat-v1") != out.end())
+        throw Error("--order lists both mirostat (Mirostat 2) and mirostat-v1 (Mirostat 1); they share one mu, "
+                    "so give only one of them");
     return out;
 }
 
@@ -128,6 +137,9 @@ void SamplerParams::validate() const {
         throw Error("--mirostat-tau must be between 0 and 100 bits (0 = off); got " + num(mirostatTau));
     if (!(mirostatEta > 0.0f && mirostatEta <= 1.0f))
         throw Error("--mirostat-eta must be greater than 0 and at most 1; got " + num(mirostatEta));
+    if (mirostatM < 1 || mirostatM > (1 << 24))
+        throw Error("--mirostat-m must be between 1 and 16777216 tokens (llama.cpp uses 100; more than the "
+                    "vocabulary uses all of it); got " + std::to_string(mirostatM));
 
     // A stage switched on must be in the order, or the setting would silently do nothing.
     const auto stages = resolveStageOrder(order);
@@ -146,7 +158,11 @@ void SamplerParams::validate() const {
     need(dryMultiplier > 0.0f, "--dry-multiplier", "dry", "llama.cpp");
     need(xtcProbability > 0.0f, "--xtc-probability", "xtc", "llama.cpp");
     need(topNSigma > 0.0f, "--top-n-sigma", "top-n-sigma", "llama.cpp");
-    need(mirostatTau > 0.0f, "--mirostat-tau", "mirostat", "mirostat");
+    if (mirostatTau > 0.0f && std::find(stages.begin(), stages.end(), "mirostat") == stages.end() &&
+        std::find(stages.begin(), stages.end(), "mirostat-v1") == stages.end())
+        throw Error("--mirostat-tau is set but the sampler order '" + order +
+                    "' has no mirostat stage; use --order mirostat (Mirostat 2) or --order mirostat-v1 (Mirostat 1), "
+                    "or list mirostat or mirostat-v1 in a custom --order");
 }
 
 }  // namespace dlab

@@ -42,11 +42,16 @@ struct SamplerParams {
 
     float topNSigma = 0.0f;  // >= 0; keep logits >= max - n * sigma; 0 = off
 
-    // Mirostat 2 (llama.cpp's mirostat-v2): target surprise tau (bits), learning rate eta.
+    // Mirostat (stage "mirostat" = llama.cpp's mirostat-v2, stage "mirostat-v1" = its mirostat):
+    // target surprise tau (bits) and learning rate eta, shared by both versions.
     float mirostatTau = 0.0f;  // >= 0; 0 = off
     float mirostatEta = 0.1f;  // (0, 1]
+    // Mirostat 1 only: how many of the most probable tokens estimate the Zipf exponent s_hat
+    // (llama.cpp's m; 100 in llama.cpp and the paper). [1, 2^24]; more than the candidates left
+    // uses all of them; 1 leaves no probability ratio to fit, so Mirostat 1 keeps one token.
+    int mirostatM = 100;
 
-    // "hf", "llama.cpp", "mirostat", or a comma list of stage names (see stageOrderHelp()).
+    // "hf", "llama.cpp", "mirostat", "mirostat-v1", or a comma list of stage names (see stageOrderHelp()).
     std::string order = "hf";
 
     // Throws dlab::Error naming the option and its valid range.

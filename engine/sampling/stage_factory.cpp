@@ -22,6 +22,7 @@ std::unique_ptr<SamplerStage> makeStage(const std::string& name, const SamplerPa
     if (name == "xtc") return std::make_unique<XtcStage>(p.xtcProbability, p.xtcThreshold);
     if (name == "top-n-sigma") return std::make_unique<TopNSigmaStage>(p.topNSigma);
     if (name == "mirostat") return std::make_unique<MirostatStage>(p.mirostatTau, p.mirostatEta);
+    if (name == "mirostat-v1") return std::make_unique<MirostatV1Stage>(p.mirostatTau, p.mirostatEta, p.mirostatM);
     throw Error("unknown sampler stage '" + name + "'; " + stageOrderHelp());
 }
 

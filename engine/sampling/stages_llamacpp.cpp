@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace dlab {
 
@@ -140,6 +141,49 @@ void MirostatStage::apply(CandidateArray& cands, const History&) {
 }
 
 void MirostatStage::accept(TokenId, float p, SamplerState& state) {
+    if (std::isnan(state.mirostatMu)) state.mirostatMu = 2.0f * tau_;
+    const float surprise = -std::log2(std::max(p, 1e-30f));
+    state.mirostatMu -= eta_ * (surprise - tau_);
+}
+
+// ---- Mirostat 1 ----
+
+size_t MirostatV1Stage::keepCount(std::span<const float> topP, size_t candidates, int nVocab, float mu) {
+    if (candidates == 0) return 0;
+    // Least-squares Zipf exponent through the origin: s_hat = sum(t_i b_i) / sum(t_i^2) with
+    // t_i = log((i+2)/(i+1)) (log rank ratio) and b_i = log(p_i / p_i+1) (log probability ratio).
+    float sumTB = 0.0f, sumTT = 0.0f;
+    for (size_t i = 0; i + 1 < topP.size(); ++i) {
+        const float t = std::log(float(i + 2) / float(i + 1));
+        const float b = std::log(topP[i] / topP[i + 1]);
+        sumTB += t * b;
+        sumTT += t * t;
+    }
+    const float sHat = sumTB / sumTT;  // 0/0 = NaN for a single candidate or m = 1
+    const float eps = sHat - 1.0f;
+    const float k = std::pow((eps * std::pow(2.0f, mu)) / (1.0f - std::pow(float(nVocab), -eps)), 1.0f / sHat);
+    // llama.cpp keeps max(int(k), 1). int(k) is undefined in C++ for NaN and for k beyond int's range
+    // (x86 then yields INT_MIN, so llama.cpp keeps 1 token; ARM saturates). We define it: NaN or
+    // k < 1 keeps one token (what both give for NaN), a k at or beyond the candidate count keeps all.
+    if (!(k >= 1.0f)) return 1;
+    if (k >= float(candidates)) return candidates;
+    return std::min(candidates, static_cast<size_t>(k));
+}
+
+void MirostatV1Stage::apply(CandidateArray& cands, const History&) {
+    SamplerState& state = cands.state();
+    if (std::isnan(state.mirostatMu)) state.mirostatMu = 2.0f * tau_;
+    if (cands.empty()) return;
+    if (!cands.probsValid()) cands.softmax();
+    const size_t top = std::min(cands.size(), static_cast<size_t>(std::max(m_, 1)));
+    cands.sortTop(top);
+    std::vector<float> p(top);
+    for (size_t i = 0; i < top; ++i) p[i] = cands[i].p;
+    const size_t k = keepCount(p, cands.size(), cands.vocabSize(), state.mirostatMu);
+    if (k < cands.size()) cands.keepTop(k);  // the draw renormalises over the k survivors
+}
+
+void MirostatV1Stage::accept(TokenId, float p, SamplerState& state) {
     if (std::isnan(state.mirostatMu)) state.mirostatMu = 2.0f * tau_;
     const float surprise = -std::log2(std::max(p, 1e-30f));
     state.mirostatMu -= eta_ * (surprise - tau_);

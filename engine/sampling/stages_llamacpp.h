@@ -1,5 +1,6 @@
 #pragma once
-// Stages as llama.cpp defines them (src/llama-sampling.cpp): DRY, XTC, top-n-sigma, Mirostat 2.
+// Stages as llama.cpp defines them (src/llama-sampling.cpp): DRY, XTC, top-n-sigma, Mirostat 1 and 2.
+#include <span>
 #include <unordered_map>
 
 #include "sampling/stage.h"
@@ -66,6 +67,39 @@ public:
 
 private:
     float tau_, eta_;
+};
+
+// Mirostat 1 (Basu et al., algorithm 1; llama.cpp's llama_sampler_init_mirostat). Fits a Zipf
+// exponent s_hat to the m most probable tokens (least squares on log(p_i / p_i+1) against
+// log((i+2) / (i+1))), turns mu into a token count
+//     k = (eps * 2^mu / (1 - N^-eps))^(1 / s_hat),  eps = s_hat - 1,
+// and keeps the top k (at least 1). N is the vocabulary size: llama.cpp passes the model's n_vocab
+// (llama_vocab_n_tokens); in our chain that is CandidateArray::vocabSize(), the length of the
+// step's logit row, not the number of candidates left by earlier stages. After the draw,
+// mu -= eta * (surprise(chosen) - tau), the surprise -log2 p measured in the final distribution
+// (the truncated, renormalised one when this stage is last, as in llama.cpp).
+//
+// mu is SamplerState::mirostatMu, shared with Mirostat 2: both define it the same way (a surprise
+// bound in bits that starts at 2 * tau and learns by the same rule), a step's whole adaptive state
+// stays one float that the GUI's copy-and-re-sample already carries, and switching between the two
+// mid-generation keeps what was learned, as changing tau does. An order may hold only one of the
+// two stages (resolveStageOrder), so mu is never updated twice per step.
+class MirostatV1Stage : public SamplerStage {
+public:
+    MirostatV1Stage(float tau, float eta, int m) : tau_(tau), eta_(eta), m_(m) {}
+    std::string_view name() const override { return "mirostat-v1"; }
+    bool enabled() const override { return tau_ > 0.0f; }
+    void apply(CandidateArray& cands, const History& history) override;
+    void accept(TokenId token, float p, SamplerState& state) override;
+
+    // How many of `candidates` tokens Mirostat 1 keeps, given the probabilities of the top
+    // min(m, candidates) of them (most probable first), the vocabulary size and mu. Float math in
+    // llama.cpp's order of operations, so the truncation int(k) lands on the same integer.
+    static size_t keepCount(std::span<const float> topP, size_t candidates, int nVocab, float mu);
+
+private:
+    float tau_, eta_;
+    int m_;
 };
 
 }  // namespace dlab
