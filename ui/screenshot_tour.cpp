@@ -1,6 +1,7 @@
 #include "ui/screenshot_tour.h"
 
 #include <QAbstractButton>
+#include <QDockWidget>
 #include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QDir>
@@ -13,8 +14,10 @@
 #include <functional>
 
 #include "ui/chat_page.h"
+#include "ui/lessons/lesson_panel.h"
 #include "ui/main_window.h"
 #include "ui/playground_page.h"
+#include "ui/presentation_mode.h"
 
 namespace dlab::ui {
 
@@ -94,9 +97,53 @@ int takeScreenshots(MainWindow& w, const QString& directory) {
     w.setLanguage(QStringLiteral("de"));
     shoot(QStringLiteral("playground-de.png"));
     w.setLanguage(QStringLiteral("zh_CN"));
+    shoot(QStringLiteral("playground-zh_CN.png"));
     w.tabs()->setCurrentWidget(chat);
     shoot(QStringLiteral("chat-zh_CN.png"));
     w.setLanguage(QStringLiteral("en"));
+
+    // A guided lesson: the temperature lesson set up on the playground, its panel docked.
+    w.tabs()->setCurrentWidget(page);
+    w.lessons()->setCurrentIndex(0);
+    w.lessonsDock()->show();
+    emit w.lessons()->setupRequested(w.lessons()->currentLesson()->setup);
+    waitUntil([&] { return !page->busy(); }, 60000);
+    shoot(QStringLiteral("lesson.png"));
+    w.lessonsDock()->hide();
+    page->restoreSavedSetup();
+
+    // The advanced samplers: the llama.cpp order with DRY and XTC on, one step.
+    page->advancedToggle()->setChecked(true);
+    page->applySetup({{QStringLiteral("prompt"), QStringLiteral("The best way to learn a new language is")},
+                      {QStringLiteral("order"), QStringLiteral("llama.cpp")},
+                      {QStringLiteral("dryMultiplier"), 0.8},
+                      {QStringLiteral("xtcProbability"), 0.5},
+                      {QStringLiteral("runLength"), 24},
+                      {QStringLiteral("action"), QStringLiteral("run")}});
+    waitUntil([&] { return !page->busy(); }, 60000);
+    shoot(QStringLiteral("playground-advanced.png"));
+    page->advancedToggle()->setChecked(false);
+    page->resetSampler();
+
+    // Presentation mode on a 1920×1080 projector, light and dark.
+    const QSize normal = w.size();
+    w.resize(1920, 1080);
+    w.presentation()->setPresenting(true);
+    page->applySetup({{QStringLiteral("prompt"), QStringLiteral("The capital of France is")},
+                      {QStringLiteral("runLength"), 12},
+                      {QStringLiteral("action"), QStringLiteral("run")}});
+    waitUntil([&] { return !page->busy(); }, 60000);
+    shoot(QStringLiteral("presentation.png"));
+    w.setTheme(QStringLiteral("dark"));
+    shoot(QStringLiteral("presentation-dark.png"));
+    w.setTheme(QStringLiteral("system"));
+    w.presentation()->setPresenting(false);
+    w.resize(normal);
+
+    // The smallest supported window: 1024×700.
+    w.resize(1024, 700);
+    shoot(QStringLiteral("playground-1024.png"));
+    w.resize(normal);
     return written;
 }
 
