@@ -61,7 +61,7 @@
     </message>
     <message>
         <source>The Playground&apos;s sampler settings, which every answer uses. Each answer of a conversation draws from the next seed (seed, seed + 1, …); Clear starts again at the Playground&apos;s seed. Each answer&apos;s caption shows the settings it was generated with.</source>
-        <translation>每个回答所用的 Playground 采样设置。对话中的每个回答使用下一个种子（种子、种子 + 1、…）；“清空”后重新从 Playground 的种子开始。每个回答下方的说明列出生成它时的设置。</translation>
+        <translation>每个回答所用的“演练场”采样设置。对话中的每个回答使用下一个种子（种子、种子 + 1、…）；“清空”后重新从“演练场”的种子开始。每个回答下方的说明列出生成它时的设置。</translation>
     </message>
 </context>
 <context>
@@ -721,7 +721,7 @@
     </message>
     <message>
         <source>Sampling: %1 — set on the Playground</source>
-        <translation>采样：%1 — 在 Playground 中设置</translation>
+        <translation>采样：%1 — 在“演练场”页设置</translation>
     </message>
 </context>
 <context>
