@@ -446,6 +446,94 @@ private slots:
         QVERIFY(near(state.mirostatMu, 2.0 - 0.1 * (-std::log2(pChosen) - 1.0)));
     }
 
+    // ---- Mirostat 1 ----
+    // p_i proportional to 1 / (i+1)^2 is an exact Zipf law: s_hat = 2, eps = 1, so
+    // k = (2^mu / (1 - 1/N))^(1/2) with N the vocabulary.
+    static std::vector<float> zipf2(int n) {
+        std::vector<float> out;
+        for (int i = 0; i < n; ++i) out.push_back(static_cast<float>(-2.0 * std::log(double(i + 1))));
+        return out;
+    }
+    static size_t zipf2Keep(double mu, int nVocab) { return size_t(std::sqrt(std::exp2(mu) / (1.0 - 1.0 / nVocab))); }
+
+    void mirostatV1MuStartsAtTwoTauAndLearns() {
+        auto p = only("mirostat-v1");
+        p.mirostatTau = 2.0f;  // mu = 4: k = sqrt(16 * 8/7) = 4.28 -> the top 4
+        p.mirostatEta = 0.25f;
+        SamplerState state(11);
+        QVERIFY(std::isnan(state.mirostatMu));
+        const auto logits = zipf2(8);
+        const Run r = run(logits, p, {}, 0, &state);
+        QCOMPARE(r.ids(), (std::vector<TokenId>{0, 1, 2, 3}));
+        const double z = 1.0 + 1.0 / 4 + 1.0 / 9 + 1.0 / 16;  // renormalised over the 4 survivors
+        for (const auto& c : r.survivors) QVERIFY(near(c.p, 1.0 / ((c.id + 1) * (c.id + 1)) / z));
+        const double pChosen = 1.0 / ((r.result.token + 1) * (r.result.token + 1)) / z;
+        QVERIFY(near(r.result.probability, pChosen));
+        const double mu1 = 4.0 - 0.25 * (-std::log2(pChosen) - 2.0);  // mu -= eta * (surprise - tau)
+        QVERIFY2(near(state.mirostatMu, mu1), qPrintable(QString::number(state.mirostatMu)));
+
+        // The next step truncates with the learned mu, and learns again.
+        const Run r2 = run(logits, p, {}, 0, &state);
+        QCOMPARE(r2.survivors.size(), zipf2Keep(mu1, 8));
+        const double z2 = [&] { double t = 0; for (size_t i = 1; i <= r2.survivors.size(); ++i) t += 1.0 / double(i * i); return t; }();
+        const double p2 = 1.0 / ((r2.result.token + 1) * (r2.result.token + 1)) / z2;
+        QVERIFY(near(state.mirostatMu, mu1 - 0.25 * (-std::log2(p2) - 2.0)));
+    }
+
+    void mirostatV1UsesTheVocabularyNotTheSurvivors() {
+        // After top-k 8 the fit still sees s_hat = 2; with 2^mu = 23 the vocabulary size decides:
+        // sqrt(23 * 64/63) = 4.83 -> 4 (N = 64, as llama.cpp's n_vocab), sqrt(23 * 8/7) = 5.13 -> 5 (N = 8).
+        auto p = only("top-k,mirostat-v1");
+        p.topK = 8;
+        p.mirostatTau = float(std::log2(23.0) / 2.0);
+        const Run r = run(zipf2(64), p);
+        QCOMPARE(r.ids(), (std::vector<TokenId>{0, 1, 2, 3}));
+        QCOMPARE(zipf2Keep(std::log2(23.0), 64), size_t(4));
+        QCOMPARE(zipf2Keep(std::log2(23.0), 8), size_t(5));
+    }
+
+    void mirostatV1FitsOnlyTheTopM() {
+        // p0/p1 = 8 but the tail is flat-ish: with m = 2 only the first ratio counts, s_hat = 3 log 2 / log 2 = 3.
+        const std::vector<float> p = {0.8f, 0.1f, 0.05f, 0.03f, 0.02f};
+        const float mu = 5.5f;
+        const double s = 3.0, eps = 2.0;
+        const size_t want = size_t(std::pow(eps * std::exp2(mu) / (1.0 - std::pow(100.0, -eps)), 1.0 / s));  // 4.49 -> 4
+        QCOMPARE(want, size_t(4));
+        QCOMPARE(MirostatV1Stage::keepCount(std::span<const float>(p).first(2), p.size(), 100, mu), want);
+        // With all five (m >= 5) the fit is s_hat = 2.52 and k = 5.36: everything stays.
+        QCOMPARE(MirostatV1Stage::keepCount(p, p.size(), 100, mu), size_t(5));
+        // Through the stage: m = 2 keeps 4 of the 5.
+        auto params = only("mirostat-v1");
+        params.mirostatTau = mu / 2;
+        params.mirostatM = 2;
+        std::vector<float> logits;
+        for (float x : p) logits.push_back(std::log(x));
+        QCOMPARE(run(logits, params).ids(), (std::vector<TokenId>{0, 1, 2, 3}));
+        params.mirostatM = 100;
+        QCOMPARE(run(logits, params).survivors.size(), size_t(5));
+        // m = 1 or one candidate: no ratio to fit (0/0), one token.
+        QCOMPARE(MirostatV1Stage::keepCount(std::span<const float>(p).first(1), p.size(), 100, mu), size_t(1));
+        QCOMPARE(MirostatV1Stage::keepCount(std::span<const float>(p).first(1), 1, 100, mu), size_t(1));
+        // A flat top (s_hat = 0) with a large mu: k overflows to +inf; keep everything (see keepCount).
+        const std::vector<float> flat(5, 0.2f);
+        QCOMPARE(MirostatV1Stage::keepCount(flat, flat.size(), 5, 10.0f), size_t(5));
+        // A very low mu keeps one token.
+        QCOMPARE(MirostatV1Stage::keepCount(p, p.size(), 100, -20.0f), size_t(1));
+    }
+
+    void mirostatV1SharesMuWithV2AndNeedsTau() {
+        auto p = only("mirostat-v1");
+        p.mirostatTau = 0.0f;  // off: nothing is truncated and mu is not touched
+        SamplerState state(1);
+        const Run off = run(zipf2(8), p, {}, 0, &state);
+        QCOMPARE(off.survivors.size(), size_t(8));
+        QVERIFY(std::isnan(state.mirostatMu));
+        // A mu learned by Mirostat 2 is where Mirostat 1 carries on.
+        p.mirostatTau = 2.0f;
+        state.mirostatMu = 2.0f;  // k = sqrt(4 * 8/7) = 2.14 -> 2
+        QCOMPARE(run(zipf2(8), p, {}, 0, &state).survivors.size(), size_t(2));
+    }
+
     // ---- snapshots ----
     void snapshotMassAndEntropyClosedForm() {
         SamplerParams p = only("top-k,temperature");
@@ -518,6 +606,11 @@ private slots:
         QTest::newRow("hf") << "hf" << QStringList{"logit-bias", "repetition", "freq-presence", "no-repeat-ngram", "temperature", "top-k", "top-p", "min-p"};
         QTest::newRow("llama.cpp") << "llama.cpp" << QStringList{"logit-bias", "repetition", "freq-presence", "no-repeat-ngram", "dry", "top-n-sigma", "top-k", "typical", "top-p", "min-p", "xtc", "temperature"};
         QTest::newRow("custom with aliases") << "top_k, temp,nucleus" << QStringList{"top-k", "temperature", "top-p"};
+        QTest::newRow("mirostat") << "mirostat" << QStringList{"logit-bias", "repetition", "freq-presence", "no-repeat-ngram", "temperature", "mirostat"};
+        QTest::newRow("mirostat-v1") << "mirostat-v1" << QStringList{"logit-bias", "repetition", "freq-presence", "no-repeat-ngram", "temperature", "mirostat-v1"};
+        QTest::newRow("mirostat 1 aliases") << "temp,mirostat1" << QStringList{"temperature", "mirostat-v1"};
+        QTest::newRow("mirostat-1 alias") << "mirostat_1" << QStringList{"mirostat-v1"};
+        QTest::newRow("mirostat 2 alias") << "mirostat-v2" << QStringList{"mirostat"};
     }
     void orderParsing() {
         QFETCH(QString, order);
@@ -617,6 +710,9 @@ private slots:
         QTest::newRow("xtc threshold") << "xtcThreshold" << 0.0 << "--xtc-threshold must be greater than 0";
         QTest::newRow("dry base") << "dryBase" << 0.5 << "--dry-base must be at least 1";
         QTest::newRow("mirostat not in order") << "mirostatTau" << 5.0 << "--mirostat-tau is set but the sampler order 'hf' has no mirostat stage";
+        QTest::newRow("mirostat names both") << "mirostatTau" << 5.0 << "use --order mirostat (Mirostat 2) or --order mirostat-v1 (Mirostat 1)";
+        QTest::newRow("mirostat-m 0") << "mirostatM" << 0.0 << "--mirostat-m must be between 1 and 16777216";
+        QTest::newRow("mirostat-m huge") << "mirostatM" << 2e7 << "--mirostat-m must be between 1 and 16777216";
         QTest::newRow("xtc not in hf") << "xtcProbability" << 0.5 << "use --order llama.cpp";
     }
     void invalidSettings() {
@@ -634,6 +730,7 @@ private slots:
         else if (field == "xtcThreshold") p.xtcThreshold = v;
         else if (field == "dryBase") p.dryBase = v;
         else if (field == "mirostatTau") p.mirostatTau = v;
+        else if (field == "mirostatM") p.mirostatM = int(value);
         else if (field == "xtcProbability") p.xtcProbability = v;
         try {
             p.validate();
@@ -649,6 +746,7 @@ private slots:
         QTest::newRow("unknown stage") << "top-k,topp" << "unknown sampler stage 'topp'";
         QTest::newRow("twice") << "top-k,top-k" << "lists the stage 'top-k' twice";
         QTest::newRow("empty item") << "top-k,,top-p" << "empty stage name";
+        QTest::newRow("both mirostats") << "temperature,mirostat,mirostat1" << "lists both mirostat (Mirostat 2) and mirostat-v1";
     }
     void badOrders() {
         QFETCH(QString, order);
