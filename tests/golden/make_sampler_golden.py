@@ -11,6 +11,18 @@ tokens with their logits (tokens llama.cpp masks to -inf count as removed).
 DRY needs a vocabulary object; the GPT-2 vocab-only GGUF from tests/data/tokenizer
 serves (no sequence breakers are used, so its contents do not matter).
 
+Mirostat 1 (llama_sampler_init_mirostat(n_vocab, seed, tau, eta, m), cases named
+"mirostat-v1 ...") draws the token itself with its own std::mt19937, inside apply, and
+updates mu there. Each such case is one chain (optionally llama_sampler_init_temp before
+it) applied TWICE: to the case's logits, then to new logits. After each apply it records
+cur_p as llama.cpp left it: the top-k survivors with their renormalised p (most probable
+first), and the token llama.cpp selected (cur_p.selected) with its p. The second apply
+runs with the mu that the first selection taught, so its survivors check the update
+mu -= eta * (surprise - tau). The script also applies the second logits with a fresh
+sampler (mu = 2 tau) and stores that survivor count as "kept_if_mu_unchanged"; the cases
+are chosen so it differs, i.e. a stage that never learned would fail them. n_vocab is the
+logit row length (64), as llama.cpp's common sampler passes the model's vocabulary size.
+
   make_sampler_golden.py --out tests/data/golden/sampler-llamacpp.json
 """
 import argparse
@@ -63,6 +75,49 @@ def run(samplers, logits, history):
     return ids, [kept[i] for i in ids]
 
 
+def apply_once(chain, logits):
+    """llama_sampler_apply on a fresh array; returns cur_p as llama.cpp left it (order kept)."""
+    arr = (l.llama_token_data * len(logits))()
+    for i, x in enumerate(logits):
+        arr[i].id, arr[i].logit, arr[i].p = i, x, 0.0
+    cur = l.llama_token_data_array(data=arr, size=len(logits), selected=-1, sorted=False)
+    l.llama_sampler_apply(chain, ctypes.byref(cur))
+    data = [(cur.data[i].id, cur.data[i].logit, cur.data[i].p) for i in range(cur.size)]
+    return data, cur.selected
+
+
+def mirostat_chain(temperature, tau, eta, m, seed):
+    chain = l.llama_sampler_chain_init(l.llama_sampler_chain_default_params())
+    if temperature is not None:
+        l.llama_sampler_chain_add(chain, l.llama_sampler_init_temp(temperature))
+    l.llama_sampler_chain_add(chain, l.llama_sampler_init_mirostat(N, seed, tau, eta, m))
+    return chain
+
+
+def mirostat_v1_case(name, temperature, tau, eta, m, seed, rng_seed):
+    logits, logits2 = logits_for(seed), logits_for(seed + 500)
+    chain = mirostat_chain(temperature, tau, eta, m, rng_seed)
+    steps, first = [], None
+    for x in (logits, logits2):
+        data, sel = apply_once(chain, x)
+        if first is None:
+            first = sorted((d[0], d[1]) for d in data)  # ids with the logits after temperature
+        assert 0 <= sel < len(data), (name, sel)
+        steps.append({"logits": x, "kept": [d[0] for d in data], "kept_p": [d[2] for d in data],
+                      "selected": data[sel][0], "selected_p": data[sel][2]})
+    l.llama_sampler_free(chain)
+    fresh = mirostat_chain(temperature, tau, eta, m, rng_seed)
+    unchanged = len(apply_once(fresh, logits2)[0])
+    l.llama_sampler_free(fresh)
+    assert unchanged != len(steps[1]["kept"]), f"{name}: the second step does not depend on mu's update"
+    params = {"order": "mirostat-v1", "mirostat_tau": tau, "mirostat_eta": eta, "mirostat_m": m}
+    if temperature is not None:
+        params["temperature"] = temperature
+    return {"name": name, "params": params, "logits": logits, "history": [],
+            "kept": [i for i, _ in first], "kept_logits": [x for _, x in first],
+            "mirostat": {"n_vocab": N, "seed": rng_seed, "steps": steps[:1] + [dict(steps[1], kept_if_mu_unchanged=unchanged)]}}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -113,6 +168,16 @@ def main():
             [l.llama_sampler_init_penalties(N, 32, 1.1, 0.0, 0.0), l.llama_sampler_init_top_k(40),
              l.llama_sampler_init_typical(0.95, 1), l.llama_sampler_init_top_p(0.9, 1),
              l.llama_sampler_init_min_p(0.05, 1), l.llama_sampler_init_temp(0.7)], seed, with_history=True)
+
+    # Mirostat 1, one chain applied twice (see the docstring); (temperature, tau, eta, m).
+    # Picked so that the second step keeps a different number of tokens than an unlearned mu would,
+    # with mu moving up (surprise < tau) in some cases and down in others.
+    for seed, (temp, tau, eta, m) in [(25, (None, 3.0, 0.1, 100)), (25, (None, 4.0, 0.3, 100)),
+                                      (27, (None, 2.0, 0.5, 10)), (25, (None, 4.0, 0.3, 3)),
+                                      (32, (None, 3.0, 0.3, 2)), (28, (0.7, 3.0, 0.2, 100)),
+                                      (30, (1.5, 3.0, 0.2, 50)), (31, (1.3, 3.5, 0.3, 100))]:
+        name = f"mirostat-v1 tau {tau} eta {eta} m {m}" + ("" if temp is None else f" after temperature {temp}")
+        cases.append(mirostat_v1_case(name, temp, tau, eta, m, seed, 4321 + seed))
 
     l.llama_model_free(model)
     with open(args.out, "w") as f:
