@@ -3,7 +3,7 @@
 
 Uses llama.cpp through llama-cpp-python's low-level ctypes API
 (pip install llama-cpp-python==0.3.36): each case builds llama.cpp samplers
-(llama_sampler_init_typical / _top_n_sigma / _xtc / _min_p / _top_p / _top_k /
+(llama_sampler_init_typical / _top_n_sigma / _xtc / _min_p / _top_p / _top_k / _mirostat /
 _penalties / _dry / _temp), feeds the history with llama_sampler_accept, applies
 them with llama_sampler_apply to hand-made logits and records the surviving
 tokens with their logits (tokens llama.cpp masks to -inf count as removed).
