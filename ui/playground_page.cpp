@@ -214,6 +214,36 @@ PlaygroundPage::PlaygroundPage(QWidget* parent) : QWidget(parent), ui_(std::make
 
 PlaygroundPage::~PlaygroundPage() = default;
 
+bool PlaygroundPage::eventFilter(QObject* watched, QEvent* e) {
+    if (watched == ui_->viewTabs && (e->type() == QEvent::Resize || e->type() == QEvent::LayoutRequest ||
+                                     e->type() == QEvent::FontChange || e->type() == QEvent::LanguageChange))
+        QMetaObject::invokeMethod(this, &PlaygroundPage::placeViewOptions, Qt::QueuedConnection);
+    return QWidget::eventFilter(watched, e);
+}
+
+void PlaygroundPage::placeViewOptions() {
+    if (!viewOptions_) return;
+    QTabWidget* tabs = ui_->viewTabs;
+    QTabBar* bar = tabs->tabBar();
+    int tabsWidth = 0;
+    for (int i = 0; i < bar->count(); ++i) {
+        const QFontMetrics fm(bar->font());
+        tabsWidth += fm.horizontalAdvance(bar->tabText(i)) + bar->style()->pixelMetric(QStyle::PM_TabBarTabHSpace, nullptr, bar) + 4;
+    }
+    const bool inCorner = tabs->cornerWidget(Qt::TopRightCorner) == viewOptions_;
+    const bool fits = tabsWidth + viewOptions_->sizeHint().width() + 8 <= tabs->width();
+    if (fits == inCorner) return;
+    if (fits) {
+        ui_->chartLayout->removeWidget(viewOptions_);
+        tabs->setCornerWidget(viewOptions_, Qt::TopRightCorner);
+    } else {
+        tabs->setCornerWidget(nullptr, Qt::TopRightCorner);
+        viewOptions_->setParent(ui_->chartTab);
+        ui_->chartLayout->insertWidget(0, viewOptions_, 0, Qt::AlignRight);
+    }
+    viewOptions_->show();
+}
+
 QPlainTextEdit* PlaygroundPage::promptEdit() const { return ui_->promptEdit; }
 QAbstractButton* PlaygroundPage::stepButton() const { return ui_->stepButton; }
 QAbstractButton* PlaygroundPage::runButton() const { return ui_->runButton; }
@@ -264,7 +294,10 @@ void PlaygroundPage::buildViewOptions() {
     row->addWidget(barsLabel_);
     row->addWidget(barsSpin_);
     row->addWidget(entropyCombo_);
+    viewOptions_ = corner;
+    viewOptions_->setObjectName(QStringLiteral("viewOptions"));
     ui_->viewTabs->setCornerWidget(corner, Qt::TopRightCorner);
+    ui_->viewTabs->installEventFilter(this);
     connect(logScaleCheck_, &QCheckBox::toggled, this, [this](bool on) {
         chart_->setLogScale(on);
         emit settingsChanged();
@@ -622,7 +655,8 @@ void PlaygroundPage::applySetup(const QVariantMap& setup) {
             const bool on = QLatin1String(field) == QLatin1String("logitBias") ? !it->toString().isEmpty()
                             : QLatin1String(field) == QLatin1String("typicalP") ? it->toDouble() < neutral.typicalP
                                                                                  : it->toDouble() > 0.0;
-            if (on) stageModel_->setEnabled(QString::fromLatin1(stage), true);
+            const bool otherMirostat = QLatin1String(stage) == QLatin1String("mirostat") && stageModel_->isEnabled(QStringLiteral("mirostat-v1"));
+            if (on && !otherMirostat) stageModel_->setEnabled(QString::fromLatin1(stage), true);
         }
     }
     if (setup.contains(QStringLiteral("prompt"))) {
@@ -918,13 +952,17 @@ void PlaygroundPage::retranslate() {
     else if (!lastView_.bars.isEmpty())
         showChosen(lastView_, lastKept_, false);
     showRepetition(repetition_);
-    presetCombo_->setItemText(0, tr("Hugging Face order"));
-    presetCombo_->setItemText(1, tr("llama.cpp order"));
-    presetCombo_->setItemText(2, tr("Mirostat order"));
-    presetCombo_->setItemText(3, tr("Custom order"));
+    for (int i = 0; i < presetCombo_->count(); ++i) {
+        const QString p = presetCombo_->itemData(i).toString();
+        presetCombo_->setItemText(i, p == QLatin1String("hf")            ? tr("Hugging Face order")
+                                     : p == QLatin1String("llama.cpp")   ? tr("llama.cpp order")
+                                     : p == QLatin1String("mirostat")    ? tr("Mirostat 2 order")
+                                     : p == QLatin1String("mirostat-v1") ? tr("Mirostat 1 order")
+                                                                         : tr("Custom order"));
+    }
     presetCombo_->setToolTip(tr("The engine's named stage orders: Hugging Face (penalties, temperature, top-k, top-p, min-p), "
                                 "llama.cpp (penalties, DRY, top-n-σ, top-k, typical, top-p, min-p, XTC, temperature last) "
-                                "and Mirostat."));
+                                "and Mirostat 1 and 2 (penalties, temperature, Mirostat)."));
     advancedToggle_->setText(tr("Advanced samplers"));
     advancedToggle_->setToolTip(tr("Typical-p, top-n-σ, XTC, DRY, Mirostat, no-repeat-n-gram, logit bias and the penalty window"));
     randomSeedButton_->setText(tr("Random seed"));

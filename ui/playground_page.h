@@ -158,8 +158,13 @@ signals:
 
 protected:
     void changeEvent(QEvent* e) override;
+    bool eventFilter(QObject* watched, QEvent* e) override;   // the view tabs' resizes
 
 private:
+    // The chart / waterfall options sit in the view tabs' corner where the tabs leave room for
+    // them, else in a row above the chart (a corner too narrow cut the tab texts).
+    void placeViewOptions();
+    QWidget* viewOptions_ = nullptr;
     void onParamsEdited();
     void sendResample();
     void updateEnabled();
