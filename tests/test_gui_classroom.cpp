@@ -110,6 +110,7 @@ private slots:
         QTest::newRow("xtc") << "xtc" << "xtcProbability";
         QTest::newRow("dry") << "dry" << "dryMultiplier";
         QTest::newRow("mirostat") << "mirostat" << "mirostatTau";
+        QTest::newRow("mirostat-v1") << "mirostat-v1" << "mirostatM";
         QTest::newRow("no-repeat-ngram") << "no-repeat-ngram" << "noRepeatNgram";
     }
 
@@ -137,7 +138,7 @@ private slots:
         if (field == "topNSigma") QVERIFY(on.topNSigma > 0);
         if (field == "xtcProbability") QVERIFY(on.xtcProbability > 0);
         if (field == "dryMultiplier") QVERIFY(on.dryMultiplier > 0);
-        if (field == "mirostatTau") QVERIFY(on.mirostatTau > 0);
+        if (field == "mirostatTau" || field == "mirostatM") QVERIFY(on.mirostatTau > 0);
         if (field == "noRepeatNgram") QVERIFY(on.noRepeatNgram > 0);
         // And unticking it in the list unticks the group and takes the setting out again.
         page.stageModel()->setEnabled(stage, false);
@@ -148,11 +149,33 @@ private slots:
         QCOMPARE(again.dryMultiplier, neutral.dryMultiplier);
     }
 
+    // The two Mirostats share τ and η and exclude each other: ticking one unticks the other, and
+    // the chain gets the ticked one's values.
+    void oneMirostatAtATime() {
+        ui::PlaygroundPage page;
+        auto* v1 = page.advancedBox()->group("mirostat-v1");
+        auto* v2 = page.advancedBox()->group("mirostat");
+        QVERIFY(v1 && v2);
+        v2->setChecked(true);
+        page.advancedBox()->findChild<QDoubleSpinBox*>("mirostatTau")->setValue(3.0);   // v2's (the first)
+        QCOMPARE(page.samplerParams().mirostatTau, 3.0f);
+        v1->setChecked(true);
+        QVERIFY(!v2->isChecked());
+        QVERIFY(!page.stageModel()->isEnabled("mirostat"));
+        QVERIFY(page.stageModel()->isEnabled("mirostat-v1"));
+        const SamplerParams p = page.samplerParams();
+        QCOMPARE(p.mirostatTau, 5.0f);   // v1's own knob
+        QCOMPARE(p.mirostatM, 100);
+        QVERIFY(p.order.find("mirostat-v1") != std::string::npos);
+        QVERIFY_THROWS_NO_EXCEPTION(p.validate());
+    }
+
     void presetsAreTheEnginesOrders_data() {
         QTest::addColumn<QString>("preset");
         QTest::newRow("hf") << "hf";
         QTest::newRow("llama.cpp") << "llama.cpp";
         QTest::newRow("mirostat") << "mirostat";
+        QTest::newRow("mirostat-v1") << "mirostat-v1";
     }
 
     void presetsAreTheEnginesOrders() {
@@ -170,7 +193,7 @@ private slots:
         QCOMPARE(page.stageModel()->stages().mid(0, engine.size()), engine);
         QStringList expected;
         for (const QString& s : engine)
-            if (before.split(',').contains(s) || (preset == "mirostat" && s == "mirostat")) expected << s;
+            if (before.split(',').contains(s) || (preset.startsWith("mirostat") && s == preset)) expected << s;
         QCOMPARE(page.stageModel()->order(), expected.join(','));
         QCOMPARE(page.stageModel()->matchingPreset(), preset);
         QCOMPARE(page.presetCombo()->currentData().toString(), preset);

@@ -602,7 +602,7 @@ private slots:
     void stageTexts_data() {
         QTest::addColumn<QString>("stage");
         for (const char* s : {"raw", "logit-bias", "repetition", "freq-presence", "no-repeat-ngram", "dry",
-                              "temperature", "top-k", "top-p", "min-p", "typical", "xtc", "top-n-sigma", "mirostat"})
+                              "temperature", "top-k", "top-p", "min-p", "typical", "xtc", "top-n-sigma", "mirostat", "mirostat-v1"})
             QTest::newRow(s) << QString::fromLatin1(s);
     }
     void stageTexts() {

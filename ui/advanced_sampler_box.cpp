@@ -21,7 +21,9 @@ namespace dlab::ui {
 
 namespace {
 // The stages this box holds, in the order their groups appear.
-const char* const kStages[] = {"typical", "top-n-sigma", "xtc", "dry", "mirostat", "no-repeat-ngram", "logit-bias"};
+const char* const kStages[] = {"typical", "top-n-sigma", "xtc", "dry", "mirostat", "mirostat-v1", "no-repeat-ngram", "logit-bias"};
+// The two Mirostats share τ and η (one SamplerParams field each) and exclude each other.
+bool isMirostat(const QString& stage) { return stage.startsWith(QLatin1String("mirostat")); }
 }  // namespace
 
 AdvancedSamplerBox::AdvancedSamplerBox(StageOrderModel* stages, QWidget* parent) : QWidget(parent), stages_(stages) {
@@ -37,6 +39,9 @@ AdvancedSamplerBox::AdvancedSamplerBox(StageOrderModel* stages, QWidget* parent)
         {"dryPenaltyLastN", "dry", -1, 4096, 16, 0, d.dryPenaltyLastN, d.dryPenaltyLastN},
         {"mirostatTau", "mirostat", 0.1, 10.0, 0.1, 1, 5.0, d.mirostatTau},
         {"mirostatEta", "mirostat", 0.01, 1.0, 0.01, 2, d.mirostatEta, d.mirostatEta},
+        {"mirostatTau", "mirostat-v1", 0.1, 10.0, 0.1, 1, 5.0, d.mirostatTau},
+        {"mirostatEta", "mirostat-v1", 0.01, 1.0, 0.01, 2, d.mirostatEta, d.mirostatEta},
+        {"mirostatM", "mirostat-v1", 1, 1000, 10, 0, d.mirostatM, d.mirostatM},
         {"noRepeatNgram", "no-repeat-ngram", 1, 10, 1, 0, 3, d.noRepeatNgram},
         {"penaltyLastN", "", -1, 4096, 16, 0, d.penaltyLastN, d.penaltyLastN},
     };
@@ -86,6 +91,10 @@ void AdvancedSamplerBox::build() {
         }
         connect(box, &QGroupBox::toggled, this, [this, stage](bool on) {
             if (syncing_) return;
+            // One Mirostat at a time (the engine refuses an order with both).
+            if (on && isMirostat(stage))
+                for (const auto& [other, otherBox] : groups_)
+                    if (other != stage && isMirostat(other)) stages_->setEnabled(other, false);
             stages_->setEnabled(stage, on);   // orderChanged() re-samples through the page
         });
         groups_.emplace_back(stage, box);
@@ -146,6 +155,9 @@ void AdvancedSamplerBox::retranslate() {
                                                        "focused, higher more varied.")};
         if (f == QLatin1String("mirostatEta"))
             return {tr("Learning rate η"), tr("How fast Mirostat corrects its cut-off after each token.")};
+        if (f == QLatin1String("mirostatM"))
+            return {tr("Tokens for the fit m"), tr("How many of the most likely tokens Mirostat 1 uses to estimate how "
+                                                    "fast the probabilities fall off.")};
         if (f == QLatin1String("noRepeatNgram"))
             return {tr("n"), tr("Bans any token that would repeat an n-gram already in the text.")};
         if (f == QLatin1String("penaltyLastN"))
@@ -166,8 +178,8 @@ void AdvancedSamplerBox::retranslate() {
     biasEdit_->setToolTip(tr("Token ids (the Candidates table shows them) with a number added to their logit; "
                              "“ban” removes the token. Right-click a candidate to ban it."));
     biasHint_->setText(biasError_.isEmpty() ? tr("TOKEN_ID:BIAS, separated by commas.") : biasError_);
-    mirostatNote_->setText(tr("Mirostat 2 (as llama.cpp's mirostat-v2): it picks the token itself, so use it with "
-                              "the Mirostat order preset. The engine has no Mirostat 1."));
+    mirostatNote_->setText(tr("Mirostat replaces top-k and top-p: use it with its order preset (Mirostat 1 or 2, as "
+                              "llama.cpp's mirostat and mirostat-v2)."));
 }
 
 void AdvancedSamplerBox::changeEvent(QEvent* e) {
@@ -183,12 +195,14 @@ void AdvancedSamplerBox::syncGroupsFromModel() {
 }
 
 double AdvancedSamplerBox::valueOf(const char* field) const {
+    // A field may have a knob in two groups (the Mirostats' τ and η): the ticked group's counts.
+    double neutral = 0.0;
     for (const Knob& k : knobs_) {
         if (QLatin1String(k.field) != QLatin1String(field)) continue;
-        const bool on = !*k.stage || stages_->isEnabled(QString::fromLatin1(k.stage));
-        return on ? k.spin->value() : k.neutral;
+        if (!*k.stage || stages_->isEnabled(QString::fromLatin1(k.stage))) return k.spin->value();
+        neutral = k.neutral;
     }
-    return 0.0;
+    return neutral;
 }
 
 void AdvancedSamplerBox::apply(SamplerParams& p) const {
@@ -202,6 +216,7 @@ void AdvancedSamplerBox::apply(SamplerParams& p) const {
     p.dryPenaltyLastN = static_cast<int>(std::lround(valueOf("dryPenaltyLastN")));
     p.mirostatTau = static_cast<float>(valueOf("mirostatTau"));
     p.mirostatEta = static_cast<float>(valueOf("mirostatEta"));
+    p.mirostatM = static_cast<int>(std::lround(valueOf("mirostatM")));
     p.noRepeatNgram = static_cast<int>(std::lround(valueOf("noRepeatNgram")));
     p.penaltyLastN = static_cast<int>(std::lround(valueOf("penaltyLastN")));
     if (stages_->isEnabled(QStringLiteral("logit-bias"))) p.logitBias = bias_;
@@ -209,7 +224,12 @@ void AdvancedSamplerBox::apply(SamplerParams& p) const {
 
 QVariantMap AdvancedSamplerBox::values() const {
     QVariantMap m;
-    for (const Knob& k : knobs_) m.insert(QString::fromLatin1(k.field), k.decimals == 0 ? QVariant(qRound(k.spin->value())) : QVariant(k.spin->value()));
+    for (const Knob& k : knobs_) {
+        const QString field = QString::fromLatin1(k.field);
+        const bool ticked = *k.stage && stages_->isEnabled(QString::fromLatin1(k.stage));
+        if (m.contains(field) && !ticked) continue;   // a shared field: the ticked group's value
+        m.insert(field, k.decimals == 0 ? QVariant(qRound(k.spin->value())) : QVariant(k.spin->value()));
+    }
     m.insert(QStringLiteral("logitBias"), formatLogitBias(bias_));
     return m;
 }

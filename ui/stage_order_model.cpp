@@ -32,12 +32,18 @@ QStringList StageOrderModel::allStages() {
     return {QStringLiteral("logit-bias"), QStringLiteral("repetition"), QStringLiteral("freq-presence"),
             QStringLiteral("no-repeat-ngram"), QStringLiteral("dry"), QStringLiteral("temperature"),
             QStringLiteral("top-k"), QStringLiteral("top-p"), QStringLiteral("min-p"), QStringLiteral("typical"),
-            QStringLiteral("xtc"), QStringLiteral("top-n-sigma"), QStringLiteral("mirostat")};
+            QStringLiteral("xtc"), QStringLiteral("top-n-sigma"), QStringLiteral("mirostat"),
+            QStringLiteral("mirostat-v1")};
 }
 
-QStringList StageOrderModel::presets() { return {QStringLiteral("hf"), QStringLiteral("llama.cpp"), QStringLiteral("mirostat")}; }
+QStringList StageOrderModel::presets() {
+    return {QStringLiteral("hf"), QStringLiteral("llama.cpp"), QStringLiteral("mirostat"), QStringLiteral("mirostat-v1")};
+}
 
 namespace {
+// The stage a preset exists for ("" if none): the Mirostat orders are for their Mirostat stage.
+QString definingStage(const QString& preset) { return preset.startsWith(QLatin1String("mirostat")) ? preset : QString(); }
+
 QStringList presetStages(const QString& preset) {
     QStringList out;
     for (const std::string& s : resolveStageOrder(preset.toStdString())) out << QString::fromStdString(s);
@@ -69,7 +75,7 @@ void StageOrderModel::applyPreset(const QString& preset) {
     for (const QString& s : presetStages(preset)) {
         if (!known_.contains(s)) continue;
         list << s;
-        on << (isEnabled(s) || (preset == QLatin1String("mirostat") && s == QLatin1String("mirostat")));
+        on << (isEnabled(s) || s == definingStage(preset));
     }
     for (const QString& s : known_) {
         if (list.contains(s)) continue;
@@ -96,7 +102,7 @@ QString StageOrderModel::matchingPreset() const {
             }
             ++at;
         }
-        if (fits && (p != QLatin1String("mirostat") || ticked.contains(QStringLiteral("mirostat")))) return p;
+        if (fits && (definingStage(p).isEmpty() || ticked.contains(definingStage(p)))) return p;
     }
     return {};
 }

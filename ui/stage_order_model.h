@@ -13,9 +13,9 @@ public:
     // The stages checked by default: the classic chain in Hugging Face order.
     static QStringList defaultStages();
     // Every stage the engine has, each where it acts; the ones not in defaultStages() (logit-bias,
-    // no-repeat-ngram, dry, typical, xtc, top-n-sigma, mirostat) start unchecked.
+    // no-repeat-ngram, dry, typical, xtc, top-n-sigma, mirostat, mirostat-v1) start unchecked.
     static QStringList allStages();
-    // The named orders of the engine (resolveStageOrder): "hf", "llama.cpp", "mirostat".
+    // The named orders of the engine (resolveStageOrder): "hf", "llama.cpp", "mirostat", "mirostat-v1".
     static QStringList presets();
 
     // The list holds allStages() (the playground), or the given stages only.
@@ -31,8 +31,8 @@ public:
     // Restores a saved list; unknown names are dropped, missing ones appended unchecked.
     void setOrder(const QStringList& stages, const QStringList& enabled);
     void reset();   // every stage in its default place, defaultStages() checked
-    // Puts the engine's named order first (each of its stages keeping its tick; Mirostat's preset
-    // ticks the Mirostat stage), the stages it lacks after it, unchecked.
+    // Puts the engine's named order first (each of its stages keeping its tick; a Mirostat preset
+    // ticks its Mirostat stage), the stages it lacks after it, unchecked.
     void applyPreset(const QString& preset);
     // The first preset whose order holds every checked stage in the same relative order ("" for
     // none): the default list is "hf".

@@ -79,10 +79,14 @@ constexpr std::array kStages{
               QT_TRANSLATE_NOOP("SamplerWaterfall",
                                 "Keeps only the tokens whose logit lies within n standard deviations of the "
                                 "highest logit.")},
-    StageText{"mirostat", QT_TRANSLATE_NOOP("SamplerWaterfall", "Mirostat"),
+    StageText{"mirostat", QT_TRANSLATE_NOOP("SamplerWaterfall", "Mirostat 2"),
               QT_TRANSLATE_NOOP("SamplerWaterfall",
                                 "Moves its cut-off after every token so that the average surprise of the chosen "
                                 "tokens stays near a target value \u03c4.")},
+    StageText{"mirostat-v1", QT_TRANSLATE_NOOP("SamplerWaterfall", "Mirostat 1"),
+              QT_TRANSLATE_NOOP("SamplerWaterfall",
+                                "Estimates how fast the probabilities fall off (Zipf's law) from the best m tokens and "
+                                "keeps as many as give the target surprise \u03c4, learning after every token.")},
 };
 
 const StageText* findStage(const QString& stage) {
