@@ -9,7 +9,8 @@
 //  * every status-bar label shows its whole text; only the model label may elide, with "…" and its
 //    full text in the tooltip, and only when the status bar's texts together do not fit the window;
 //  * a label cut off is a defect: every visible QLabel without word wrap, every button (push,
-//    check, tool), group box title and tab text is as wide as its text needs;
+//    check, tool), group box title, tab text, combo box item and the strip's legend is as wide
+//    as its text needs;
 //  * the Candidates table shows its Kept column inside the viewport;
 //  * the Generated text strip keeps at least 4 rows at 1280×820 and more.
 // DLAB_LAYOUT_SHOTS=DIR writes a screenshot of every case there (QWidget::grab()).
@@ -27,6 +28,7 @@
 #include "ui/presentation_mode.h"
 #include "widgets/distribution_chart.h"
 #include "widgets/sampler_waterfall.h"
+#include "widgets/probability_legend.h"
 #include "widgets/text_line.h"
 #include "widgets/token_strip.h"
 
@@ -117,6 +119,18 @@ class TestGuiLayout : public QObject {
                 const QRect title = box->style()->subControlRect(QStyle::CC_GroupBox, &opt, QStyle::SC_GroupBoxLabel, box);
                 if (title.right() > shown.right())
                     out << where(box, box->title(), shown.right() - title.left() + 1, title.width());
+            } else if (auto* legend = qobject_cast<widgets::ProbabilityLegend*>(w)) {
+                if (legend->elided()) out << where(legend, legend->caption(), shown.width(), legend->sizeHint().width());
+            } else if (auto* combo = qobject_cast<QComboBox*>(w)) {
+                // The shown item must fit: the combo's own size hint for its current text.
+                if (combo->currentText().isEmpty()) continue;
+                QStyleOptionComboBox opt;
+                opt.initFrom(combo);
+                opt.currentText = combo->currentText();
+                // The width QComboBox itself reserves for a text (its bounding rectangle, not its advance).
+                const QSize text(combo->fontMetrics().boundingRect(combo->currentText()).width(), combo->fontMetrics().height());
+                const int need = combo->style()->sizeFromContents(QStyle::CT_ComboBox, &opt, text, combo).width();
+                if (shown.width() < need) out << where(combo, combo->currentText(), shown.width(), need);
             } else if (auto* bar = qobject_cast<QTabBar*>(w)) {
                 const QFontMetrics fm(bar->font());
                 const int space = bar->style()->pixelMetric(QStyle::PM_TabBarTabHSpace, nullptr, bar);

@@ -325,7 +325,8 @@ private slots:
         const QString englishButton = panel.setupButton()->text();
         setLanguage(code);
         QCOMPARE(plain(panel.titleLabel()->text()), l.title.value(code));
-        QCOMPARE(panel.picker()->itemText(0), QStringLiteral("1. ") + l.title.value(code));
+        QCOMPARE(panel.picker()->itemText(0), QStringLiteral("1. ") + LessonPanel::shortTitle(l.title.value(code)));
+        QCOMPARE(panel.picker()->itemData(0, Qt::ToolTipRole).toString(), l.title.value(code));
         const QString text = panel.textBrowser()->toPlainText().simplified();
         QVERIFY2(text.contains(plain(l.body.value(code))), qPrintable(text));
         QVERIFY(text.contains(l.steps.first().value(code).simplified()));

@@ -342,10 +342,6 @@
         <translation>Behält nur die Tokens, deren Logit höchstens n Standardabweichungen unter dem höchsten Logit liegt.</translation>
     </message>
     <message>
-        <source>Mirostat</source>
-        <translation>Mirostat</translation>
-    </message>
-    <message>
         <source>Moves its cut-off after every token so that the average surprise of the chosen tokens stays near a target value τ.</source>
         <translation>Verschiebt seine Schwelle nach jedem Token so, dass die durchschnittliche Überraschung der gewählten Tokens nahe am Zielwert τ bleibt.</translation>
     </message>
@@ -372,6 +368,18 @@
     <message>
         <source>Top-p</source>
         <translation>Top-p</translation>
+    </message>
+    <message>
+        <source>Mirostat 2</source>
+        <translation>Mirostat 2</translation>
+    </message>
+    <message>
+        <source>Mirostat 1</source>
+        <translation>Mirostat 1</translation>
+    </message>
+    <message>
+        <source>Estimates how fast the probabilities fall off (Zipf&apos;s law) from the best m tokens and keeps as many as give the target surprise τ, learning after every token.</source>
+        <translation>Schätzt aus den besten m Tokens, wie schnell die Wahrscheinlichkeiten abfallen (Zipfsches Gesetz), und behält so viele, wie die Ziel-Überraschung τ ergeben; lernt nach jedem Token.</translation>
     </message>
 </context>
 <context>
@@ -504,12 +512,20 @@
         <translation>TOKEN_ID:BIAS, durch Kommas getrennt.</translation>
     </message>
     <message>
-        <source>Mirostat 2 (as llama.cpp&apos;s mirostat-v2): it picks the token itself, so use it with the Mirostat order preset. The engine has no Mirostat 1.</source>
-        <translation>Mirostat 2 (wie mirostat-v2 in llama.cpp): Es wählt das Token selbst, also zusammen mit der Reihenfolge „Mirostat“ verwenden. Mirostat 1 hat die Engine nicht.</translation>
-    </message>
-    <message>
         <source>Token ids (the Candidates table shows them) with a number added to their logit; “ban” removes the token. Right-click a candidate to ban it.</source>
         <translation>Token-IDs (die Tabelle „Kandidaten“ zeigt sie) mit einer Zahl, die zu ihrem Logit addiert wird; „ban“ entfernt das Token. Rechtsklick auf einen Kandidaten sperrt ihn.</translation>
+    </message>
+    <message>
+        <source>Tokens for the fit m</source>
+        <translation>Tokens für die Schätzung m</translation>
+    </message>
+    <message>
+        <source>How many of the most likely tokens Mirostat 1 uses to estimate how fast the probabilities fall off.</source>
+        <translation>Wie viele der wahrscheinlichsten Tokens Mirostat 1 nutzt, um zu schätzen, wie schnell die Wahrscheinlichkeiten abfallen.</translation>
+    </message>
+    <message>
+        <source>Mirostat replaces top-k and top-p: use it with its order preset (Mirostat 1 or 2, as llama.cpp&apos;s mirostat and mirostat-v2).</source>
+        <translation>Mirostat ersetzt Top-k und Top-p: zusammen mit seiner Reihenfolge verwenden (Mirostat 1 oder 2, wie mirostat und mirostat-v2 in llama.cpp).</translation>
     </message>
 </context>
 <context>
@@ -1189,16 +1205,8 @@ In seinen Metadaten: %2
         <translation>Reihenfolge llama.cpp</translation>
     </message>
     <message>
-        <source>Mirostat order</source>
-        <translation>Reihenfolge Mirostat</translation>
-    </message>
-    <message>
         <source>Custom order</source>
         <translation>Eigene Reihenfolge</translation>
-    </message>
-    <message>
-        <source>The engine&apos;s named stage orders: Hugging Face (penalties, temperature, top-k, top-p, min-p), llama.cpp (penalties, DRY, top-n-σ, top-k, typical, top-p, min-p, XTC, temperature last) and Mirostat.</source>
-        <translation>Die benannten Stufenfolgen der Engine: Hugging Face (Strafen, Temperatur, Top-k, Top-p, Min-p), llama.cpp (Strafen, DRY, Top-n-σ, Top-k, Typical, Top-p, Min-p, XTC, Temperatur zuletzt) und Mirostat.</translation>
     </message>
     <message>
         <source>Advanced samplers</source>
@@ -1257,10 +1265,6 @@ In seinen Metadaten: %2
         <translation>Die Entropie misst, wie breit die Verteilung ist: 0, wenn ein Token sicher ist, log2(n) Bit für n gleich wahrscheinliche Tokens (1 Nat = 1,44 Bit)</translation>
     </message>
     <message>
-        <source>Prompt as tokens</source>
-        <translation>Prompt als Tokens</translation>
-    </message>
-    <message>
         <source>Plain text</source>
         <translation>Klartext</translation>
     </message>
@@ -1279,6 +1283,22 @@ In seinen Metadaten: %2
     <message>
         <source>Put back the prompt and the sampler settings you had before the demo or lesson</source>
         <translation>Den Prompt und die Sampler-Einstellungen von vor der Vorführung oder Lektion zurückholen</translation>
+    </message>
+    <message>
+        <source>Mirostat 2 order</source>
+        <translation>Reihenfolge Mirostat 2</translation>
+    </message>
+    <message>
+        <source>Mirostat 1 order</source>
+        <translation>Reihenfolge Mirostat 1</translation>
+    </message>
+    <message>
+        <source>The engine&apos;s named stage orders: Hugging Face (penalties, temperature, top-k, top-p, min-p), llama.cpp (penalties, DRY, top-n-σ, top-k, typical, top-p, min-p, XTC, temperature last) and Mirostat 1 and 2 (penalties, temperature, Mirostat).</source>
+        <translation>Die benannten Stufenfolgen der Engine: Hugging Face (Strafen, Temperatur, Top-k, Top-p, Min-p), llama.cpp (Strafen, DRY, Top-n-σ, Top-k, Typical, Top-p, Min-p, XTC, Temperatur zuletzt) sowie Mirostat 1 und 2 (Strafen, Temperatur, Mirostat).</translation>
+    </message>
+    <message>
+        <source>Prompt tokens</source>
+        <translation>Prompt-Tokens</translation>
     </message>
 </context>
 <context>
@@ -1428,6 +1448,10 @@ In seinen Metadaten: %2
     <message>
         <source>%1 %</source>
         <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>Shading:</source>
+        <translation>Schattierung:</translation>
     </message>
 </context>
 <context>

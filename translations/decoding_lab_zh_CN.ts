@@ -342,10 +342,6 @@
         <translation>只保留 logit 与最高 logit 相差不超过 n 个标准差的词元。</translation>
     </message>
     <message>
-        <source>Mirostat</source>
-        <translation>Mirostat</translation>
-    </message>
-    <message>
         <source>Moves its cut-off after every token so that the average surprise of the chosen tokens stays near a target value τ.</source>
         <translation>每生成一个词元就调整截断点，使所选词元的平均意外程度保持在目标值 τ 附近。</translation>
     </message>
@@ -372,6 +368,18 @@
     <message>
         <source>Top-p</source>
         <translation>Top-p</translation>
+    </message>
+    <message>
+        <source>Mirostat 2</source>
+        <translation>Mirostat 2</translation>
+    </message>
+    <message>
+        <source>Mirostat 1</source>
+        <translation>Mirostat 1</translation>
+    </message>
+    <message>
+        <source>Estimates how fast the probabilities fall off (Zipf&apos;s law) from the best m tokens and keeps as many as give the target surprise τ, learning after every token.</source>
+        <translation>根据最可能的 m 个词元估计概率下降的速度（齐普夫定律），保留能达到目标意外度 τ 的词元数，并在每个词元之后学习。</translation>
     </message>
 </context>
 <context>
@@ -504,12 +512,20 @@
         <translation>TOKEN_ID:BIAS，用逗号分隔。</translation>
     </message>
     <message>
-        <source>Mirostat 2 (as llama.cpp&apos;s mirostat-v2): it picks the token itself, so use it with the Mirostat order preset. The engine has no Mirostat 1.</source>
-        <translation>Mirostat 2（与 llama.cpp 的 mirostat-v2 相同）：它自己选择词元，请配合“Mirostat 顺序”预设使用。引擎没有 Mirostat 1。</translation>
-    </message>
-    <message>
         <source>Token ids (the Candidates table shows them) with a number added to their logit; “ban” removes the token. Right-click a candidate to ban it.</source>
         <translation>词元 ID（“候选”表中可见）及加到其 logit 上的数值；“ban”表示移除该词元。右键单击候选词元即可禁止它。</translation>
+    </message>
+    <message>
+        <source>Tokens for the fit m</source>
+        <translation>用于估计的词元数 m</translation>
+    </message>
+    <message>
+        <source>How many of the most likely tokens Mirostat 1 uses to estimate how fast the probabilities fall off.</source>
+        <translation>Mirostat 1 用多少个最可能的词元来估计概率下降的速度。</translation>
+    </message>
+    <message>
+        <source>Mirostat replaces top-k and top-p: use it with its order preset (Mirostat 1 or 2, as llama.cpp&apos;s mirostat and mirostat-v2).</source>
+        <translation>Mirostat 取代 top-k 和 top-p：请配合其顺序预设使用（Mirostat 1 或 2，对应 llama.cpp 的 mirostat 和 mirostat-v2）。</translation>
     </message>
 </context>
 <context>
@@ -1177,16 +1193,8 @@ In its metadata: %2
         <translation>llama.cpp 顺序</translation>
     </message>
     <message>
-        <source>Mirostat order</source>
-        <translation>Mirostat 顺序</translation>
-    </message>
-    <message>
         <source>Custom order</source>
         <translation>自定义顺序</translation>
-    </message>
-    <message>
-        <source>The engine&apos;s named stage orders: Hugging Face (penalties, temperature, top-k, top-p, min-p), llama.cpp (penalties, DRY, top-n-σ, top-k, typical, top-p, min-p, XTC, temperature last) and Mirostat.</source>
-        <translation>引擎内置的阶段顺序：Hugging Face（惩罚、温度、top-k、top-p、min-p）、llama.cpp（惩罚、DRY、top-n-σ、top-k、typical、top-p、min-p、XTC，最后温度）和 Mirostat。</translation>
     </message>
     <message>
         <source>Advanced samplers</source>
@@ -1245,10 +1253,6 @@ In its metadata: %2
         <translation>熵衡量分布的分散程度：某个词元确定时为 0，n 个等可能词元时为 log2(n) 比特（1 奈特 = 1.44 比特）</translation>
     </message>
     <message>
-        <source>Prompt as tokens</source>
-        <translation>提示词的词元</translation>
-    </message>
-    <message>
         <source>Plain text</source>
         <translation>纯文本</translation>
     </message>
@@ -1267,6 +1271,22 @@ In its metadata: %2
     <message>
         <source>Put back the prompt and the sampler settings you had before the demo or lesson</source>
         <translation>恢复演示或课程之前的提示词和采样设置</translation>
+    </message>
+    <message>
+        <source>Mirostat 2 order</source>
+        <translation>Mirostat 2 顺序</translation>
+    </message>
+    <message>
+        <source>Mirostat 1 order</source>
+        <translation>Mirostat 1 顺序</translation>
+    </message>
+    <message>
+        <source>The engine&apos;s named stage orders: Hugging Face (penalties, temperature, top-k, top-p, min-p), llama.cpp (penalties, DRY, top-n-σ, top-k, typical, top-p, min-p, XTC, temperature last) and Mirostat 1 and 2 (penalties, temperature, Mirostat).</source>
+        <translation>引擎内置的阶段顺序：Hugging Face（惩罚、温度、top-k、top-p、min-p）、llama.cpp（惩罚、DRY、top-n-σ、top-k、typical、top-p、min-p、XTC，最后温度）以及 Mirostat 1 和 2（惩罚、温度、Mirostat）。</translation>
+    </message>
+    <message>
+        <source>Prompt tokens</source>
+        <translation>提示词元</translation>
     </message>
 </context>
 <context>
@@ -1413,6 +1433,10 @@ In its metadata: %2
     <message>
         <source>%1 %</source>
         <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>Shading:</source>
+        <translation>底色：</translation>
     </message>
 </context>
 <context>

@@ -351,7 +351,9 @@ void MainWindow::onPresentationChanged() {
     const QSignalBlocker block(presentationAction_);
     presentationAction_->setChecked(presentation_->presenting());
     playground_->setLineScale(presentation_->lineScale());
-    statusBar()->showMessage(tr("Text at %1 %").arg(qRound(presentation_->fontScale() * 100)), 3000);
+    // The zoom shows in the View menu's tooltip, not as a status message: a message over the
+    // status bar hid the model label only partly when the window was resized under it.
+    zoomResetAction_->setToolTip(tr("Text at %1 %").arg(qRound(presentation_->fontScale() * 100)));
     scheduleSave();
 }
 

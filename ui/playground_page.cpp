@@ -138,11 +138,11 @@ PlaygroundPage::PlaygroundPage(QWidget* parent) : QWidget(parent), ui_(std::make
     restoreSetupButton_ = new QPushButton(ui_->textBox);
     restoreSetupButton_->setObjectName(QStringLiteral("restoreSetupButton"));
     restoreSetupButton_->hide();
-    auto* captionRow = new QHBoxLayout;
-    captionRow->addWidget(applyResampleButton_);
-    captionRow->addWidget(restoreSetupButton_);
-    captionRow->addStretch(1);
-    ui_->textLayout->insertLayout(1, captionRow);
+    captionRow_ = new QHBoxLayout;
+    captionRow_->addWidget(applyResampleButton_);
+    captionRow_->addWidget(restoreSetupButton_);
+    captionRow_->addStretch(1);
+    ui_->textLayout->insertLayout(1, captionRow_);
     connect(applyResampleButton_, &QPushButton::clicked, this, &PlaygroundPage::applyResample);
     buildViewOptions();
     buildTextRow();
@@ -225,13 +225,10 @@ void PlaygroundPage::placeViewOptions() {
     if (!viewOptions_) return;
     QTabWidget* tabs = ui_->viewTabs;
     QTabBar* bar = tabs->tabBar();
-    int tabsWidth = 0;
-    for (int i = 0; i < bar->count(); ++i) {
-        const QFontMetrics fm(bar->font());
-        tabsWidth += fm.horizontalAdvance(bar->tabText(i)) + bar->style()->pixelMetric(QStyle::PM_TabBarTabHSpace, nullptr, bar) + 4;
-    }
+    // The tab bar's own size hint: every tab whole, with the style's frames and overlaps.
+    const int tabsWidth = bar->sizeHint().width();
     const bool inCorner = tabs->cornerWidget(Qt::TopRightCorner) == viewOptions_;
-    const bool fits = tabsWidth + viewOptions_->sizeHint().width() + 8 <= tabs->width();
+    const bool fits = tabsWidth + viewOptions_->sizeHint().width() + 16 <= tabs->width();
     if (fits == inCorner) return;
     if (fits) {
         ui_->chartLayout->removeWidget(viewOptions_);
@@ -288,6 +285,7 @@ void PlaygroundPage::buildViewOptions() {
     barsLabel_->setBuddy(barsSpin_);
     entropyCombo_ = new QComboBox(corner);
     entropyCombo_->setObjectName(QStringLiteral("entropyCombo"));
+    entropyCombo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);   // follows the font (presentation mode)
     entropyCombo_->addItem(QString(), static_cast<int>(widgets::EntropyUnit::Bits));
     entropyCombo_->addItem(QString(), static_cast<int>(widgets::EntropyUnit::Nats));
     row->addWidget(logScaleCheck_);
@@ -334,7 +332,8 @@ void PlaygroundPage::buildViewOptions() {
 }
 
 void PlaygroundPage::buildTextRow() {
-    // Under the strip: what the shading means, a plain-text view, and the branches.
+    // Under the strip, what the shading means; above it (beside "Use this choice"), the branches
+    // and the plain-text switch, so at 1024 px neither the legend nor the branch list is cut.
     ui_->textLayout->setStretchFactor(ui_->stripArea, 1);
     plainText_ = new QPlainTextEdit(ui_->textBox);
     plainText_->setObjectName(QStringLiteral("plainText"));
@@ -350,12 +349,11 @@ void PlaygroundPage::buildTextRow() {
     branchCombo_->setObjectName(QStringLiteral("branchCombo"));
     branchCombo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     branchLabel_->setBuddy(branchCombo_);
-    row->addWidget(legend_);
-    row->addStretch(1);
-    row->addWidget(branchLabel_);
-    row->addWidget(branchCombo_);
-    row->addWidget(plainTextCheck_);
+    row->addWidget(legend_, 1);
     ui_->textLayout->addLayout(row);
+    captionRow_->addWidget(branchLabel_);
+    captionRow_->addWidget(branchCombo_);
+    captionRow_->addWidget(plainTextCheck_);
     connect(plainTextCheck_, &QCheckBox::toggled, this, [this](bool on) {
         ui_->stripArea->setVisible(!on);
         plainText_->setVisible(on);
@@ -399,7 +397,9 @@ void PlaygroundPage::retranslateBranches() {
         branchCombo_->addItem(label, b.id);
         if (b.current) branchCombo_->setCurrentIndex(branchCombo_->count() - 1);
     }
-    branchCombo_->setEnabled(branches_.size() > 1);
+    // Only where there is something to switch to: one branch needs no list (and no room).
+    branchCombo_->setVisible(branches_.size() > 1);
+    branchLabel_->setVisible(branches_.size() > 1);
 }
 
 QStringList PlaygroundPage::branchLabels() const {
@@ -978,7 +978,7 @@ void PlaygroundPage::retranslate() {
     entropyCombo_->setItemText(1, tr("Entropy in nats"));
     entropyCombo_->setToolTip(tr("Entropy measures how spread out the distribution is: 0 when one token is certain, "
                                  "log2(n) bits for n equally likely tokens (1 nat = 1.44 bits)"));
-    ui_->viewTabs->setTabText(ui_->viewTabs->indexOf(promptTab_), tr("Prompt as tokens"));
+    ui_->viewTabs->setTabText(ui_->viewTabs->indexOf(promptTab_), tr("Prompt tokens"));
     if (promptStrip_->tokens().isEmpty()) promptTokensLabel_->setText(tr("Step once to see the prompt as the model's tokens."));
     plainTextCheck_->setText(tr("Plain text"));
     plainTextCheck_->setToolTip(tr("Show the generated text as plain text instead of tokens"));

@@ -18,6 +18,7 @@ class QAbstractButton;
 class QAbstractSlider;
 class QCheckBox;
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QSpinBox;
 class QPushButton;
@@ -221,6 +222,7 @@ private:
     QCheckBox* plainTextCheck_ = nullptr;
     QPlainTextEdit* plainText_ = nullptr;
     QComboBox* branchCombo_ = nullptr;
+    QHBoxLayout* captionRow_ = nullptr;   // under the caption: Use this choice, Restore, Branch, Plain text
     QLabel* branchLabel_ = nullptr;
     widgets::ProbabilityLegend* legend_ = nullptr;
     widgets::TokenStrip* promptStrip_ = nullptr;

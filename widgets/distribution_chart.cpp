@@ -145,6 +145,7 @@ DistributionChart::DistributionChart(QWidget* parent) : QChartView(parent) {
     }
     // Labels live in chart coordinates, so they follow the plot area whenever the chart re-lays out.
     connect(chart, &QChart::plotAreaChanged, this, [this] {
+        fitCumulativeTicks();
         applyAxisTitles();
         fitCategoryFont();
         placeMarkerLabels();
@@ -394,6 +395,15 @@ void DistributionChart::fitCategoryFont() {
     if (axisX_->labelsFont() != f) axisX_->setLabelsFont(f);
 }
 
+void DistributionChart::fitCumulativeTicks() {
+    // 0, 0.2, … 1 where the plot is tall enough for six labels; in a short plot (a 1024×700
+    // window) Qt Charts would write "..." for labels that overlap: 0, 0.5, 1 or 0, 1 instead.
+    const qreal h = chart()->plotArea().height();
+    const qreal line = QFontMetricsF(font()).height();
+    const int ticks = h >= 6 * 1.5 * line ? 6 : h >= 3 * 1.5 * line ? 3 : 2;
+    if (cumulativeAxis_->tickCount() != ticks) cumulativeAxis_->setTickCount(ticks);
+}
+
 void DistributionChart::applyAxisTitles() {
     // A rotated title longer than the plot is tall gets cut by Qt Charts ("probabi…"): then the
     // short form, whose meaning the legend and the tooltip carry.
@@ -415,7 +425,10 @@ void DistributionChart::applyTexts() {
     const auto set = [](auto* item, auto getter, auto setter, const QString& text) {
         if ((item->*getter)() != text) (item->*setter)(text);
     };
-    set(chart(), &QChart::title, &QChart::setTitle, tr("Next-token distribution"));
+    // The title only where there is room for it: in a short chart (a 1024×700 window) the plot
+    // needs the lines, and the tab above already says what the chart is.
+    const bool roomForTitle = height() >= kTitleLines * fontMetrics().height();
+    set(chart(), &QChart::title, &QChart::setTitle, roomForTitle ? tr("Next-token distribution") : QString());
     set(beforeSet_, &QBarSet::label, &QBarSet::setLabel, tr("before the chain"));
     set(afterSet_, &QBarSet::label, &QBarSet::setLabel, tr("after the chain"));
     set(cumulative_, &QLineSeries::name, &QLineSeries::setName, tr("cumulative"));
@@ -523,6 +536,8 @@ void DistributionChart::applyTheme() {
 
 void DistributionChart::resizeEvent(QResizeEvent* e) {
     QChartView::resizeEvent(e);
+    if ((e->oldSize().height() >= kTitleLines * fontMetrics().height()) != (height() >= kTitleLines * fontMetrics().height()))
+        applyTexts();   // the title comes or goes
     layoutCaption();  // the caption wraps to the new width
     placeMarkerLabels();
 }

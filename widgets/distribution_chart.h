@@ -90,7 +90,9 @@ protected:
     void resizeEvent(QResizeEvent* e) override;
 
 private:
+    static constexpr int kTitleLines = 19;   // below this many text lines of height, no chart title
     void applyTheme();
+    void fitCumulativeTicks();   // as many cumulative-axis labels as the plot's height holds
     void applyFonts();
     void applyPens();
     void applyAxisTitles();

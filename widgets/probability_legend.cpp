@@ -19,6 +19,7 @@ QString ProbabilityLegend::explanation() const {
 }
 
 QString ProbabilityLegend::caption() const { return tr("Shading: probability of the chosen token"); }
+QString ProbabilityLegend::shortCaption() const { return tr("Shading:"); }
 
 int ProbabilityLegend::rampWidth() const { return fontMetrics().averageCharWidth() * 18; }
 
@@ -40,8 +41,16 @@ void ProbabilityLegend::paintEvent(QPaintEvent*) {
     const int rampW = rampWidth();
     const int tail = fm.horizontalAdvance(low) + fm.horizontalAdvance(high) + rampW + 3 * gap;
     const int captionRoom = std::max(0, width() - tail);
-    const QString text = fm.elidedText(caption(), Qt::ElideRight, captionRoom);
-    elided_ = text != caption();
+    // Where the whole caption does not fit (a 1024 px window with the lessons dock open), its
+    // short form, then none: the tooltip says the whole of it. Only what still does not fit elides.
+    QString text = caption();
+    for (const QString& form : {caption(), shortCaption(), QString()})
+        if (fm.horizontalAdvance(form) <= captionRoom) {
+            text = form;
+            break;
+        }
+    if (fm.horizontalAdvance(text) > captionRoom) text = fm.elidedText(text, Qt::ElideRight, captionRoom);
+    elided_ = !text.isEmpty() && text != caption() && text != shortCaption();
     painter.setPen(palette().color(QPalette::WindowText));
     const QRect row(0, 0, width(), height());
     painter.drawText(row.adjusted(0, 0, -tail, 0), Qt::AlignLeft | Qt::AlignVCenter, text);

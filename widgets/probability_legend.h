@@ -13,9 +13,10 @@ public:
 
     // The caption before the ramp ("Shading: probability of the chosen token").
     QString caption() const;
+    QString shortCaption() const;   // "Shading:", where the caption does not fit
     // The tooltip: what the shading means, in one sentence.
     QString explanation() const;
-    // Whether the last paint had to elide the caption (too narrow).
+    // Whether the last paint had to elide a caption (narrower than even the short one needs).
     bool elided() const { return elided_; }
 
     QSize sizeHint() const override;

@@ -1,10 +1,13 @@
 #include "ui/lessons/lesson_panel.h"
 
+#include <QRegularExpression>
+
 #include <QComboBox>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
@@ -12,15 +15,21 @@
 
 namespace dlab::ui {
 
+QString LessonPanel::shortTitle(const QString& title) {
+    const qsizetype colon = title.indexOf(QRegularExpression(QStringLiteral("[:：]")));
+    return colon > 0 ? title.left(colon).trimmed() : title;
+}
+
 LessonPanel::LessonPanel(LessonLibrary library, QWidget* parent) : QWidget(parent), library_(std::move(library)) {
     auto* layout = new QVBoxLayout(this);
 
     auto* pickerRow = new QHBoxLayout;
     pickerLabel_ = new QLabel(this);
     picker_ = new QComboBox(this);
-    // Long titles must not widen the dock: the combo shrinks and elides.
-    picker_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    picker_->setMinimumContentsLength(12);
+    // The picker shows each title's short form (before its colon) whole; the full title is the
+    // item's tooltip and the heading below (a combo cannot wrap, and clipped it read "2. Top-k or
+    // top-p: a fixed count or a share of the probabili").
+    picker_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     pickerLabel_->setBuddy(picker_);
     pickerRow->addWidget(pickerLabel_);
     pickerRow->addWidget(picker_, 1);
@@ -129,8 +138,11 @@ void LessonPanel::retranslate() {
     {
         const QSignalBlocker block(picker_);
         picker_->clear();
-        for (qsizetype i = 0; i < library_.lessons().size(); ++i)
-            picker_->addItem(QStringLiteral("%1. %2").arg(i + 1).arg(localized(library_.lessons().at(i).title, lang)));
+        for (qsizetype i = 0; i < library_.lessons().size(); ++i) {
+            const QString title = localized(library_.lessons().at(i).title, lang);
+            picker_->addItem(QStringLiteral("%1. %2").arg(i + 1).arg(shortTitle(title)));
+            picker_->setItemData(picker_->count() - 1, title, Qt::ToolTipRole);
+        }
     }
     showLesson();
 }

@@ -27,6 +27,8 @@ public:
     const LessonLibrary& library() const { return library_; }
     int currentIndex() const { return current_; }
     const Lesson* currentLesson() const;  // nullptr when there are no lessons
+    // A title's part before its colon ("Temperature" of "Temperature: sharpen or flatten …").
+    static QString shortTitle(const QString& title);
 
     // Test and automation hooks.
     QComboBox* picker() const { return picker_; }
