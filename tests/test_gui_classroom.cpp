@@ -315,7 +315,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!page->busy() && page->branchCombo()->count() == 2, 30000);
         QCOMPARE(page->strip()->tokens().size(), 2);
         QVERIFY(page->branchCombo()->isVisible());
-        QVERIFY2(page->branchLabels().last().contains("step 1"), qPrintable(page->branchLabels().join('|')));
+        QVERIFY2(page->branchLabels().last().contains("step 2"), qPrintable(page->branchLabels().join('|')));   // engine step 1 = the second token
         // Back to the original: its three tokens, unchanged, and the status bar's context with it.
         emit page->branchCombo()->activated(0);
         QTRY_VERIFY_WITH_TIMEOUT(!page->busy() && page->strip()->tokens().size() == 3, 30000);
@@ -462,6 +462,62 @@ private slots:
             QVERIFY(!d->isModal());
             d->close();
         }
+    }
+
+    // From a new user's session: F10 / F5 did nothing once the focus was in the lessons dock
+    // (the shortcuts were the page's own); on the Chat page they must stay off.
+    void shortcutsWorkFromTheLessonsDock() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        auto* page = w->playground();
+        w->lessonsDock()->show();
+        w->activateWindow();
+        w->lessons()->nextButton()->setFocus();
+        QTRY_VERIFY(w->lessons()->isAncestorOf(QApplication::focusWidget()));
+        QSignalSpy steps(w->worker(), &ui::EngineWorker::stepDone);
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_F10);
+        QTRY_COMPARE_WITH_TIMEOUT(steps.count(), 1, 30000);
+        QTRY_VERIFY(!page->busy());
+        QCOMPARE(page->captionText().left(7), QStringLiteral("Step 1 "));   // counted from 1 on screen
+        w->tabs()->setCurrentWidget(reinterpret_cast<QWidget*>(w->chat()));
+        QTest::keyClick(QApplication::focusWidget() ? QApplication::focusWidget() : w.get(), Qt::Key_F10);
+        QTest::qWait(200);
+        QCOMPARE(steps.count(), 1);
+    }
+
+    void zoomKeysAndTheControlsPanel() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        w->activateWindow();
+        auto* controls = w->playground()->findChild<QScrollArea*>("controlsScroll");
+        QVERIFY(controls);
+        const int narrow = controls->minimumWidth();
+        QTest::keyClick(w.get(), Qt::Key_Equal, Qt::ControlModifier);
+        QCOMPARE(w->presentation()->zoom(), ui::PresentationMode::kZoomStep);
+        QTest::keyClick(w.get(), Qt::Key_Minus, Qt::ControlModifier);   // was ambiguous: bound twice
+        QCOMPARE(w->presentation()->zoom(), 1.0);
+        w->presentation()->setPresenting(true);
+        // The controls panel widens with the text (it kept its width and cut every value box off).
+        QTRY_VERIFY2(controls->minimumWidth() > narrow * 1.3, qPrintable(QStringLiteral("%1 -> %2").arg(narrow).arg(controls->minimumWidth())));
+        for (auto* spin : w->playground()->findChildren<QAbstractSpinBox*>()) {
+            if (!spin->isVisible() || !controls->widget()->isAncestorOf(spin)) continue;
+            const QPoint right = spin->mapTo(controls->widget(), QPoint(spin->width(), 0));
+            QVERIFY2(right.x() <= controls->viewport()->width() + 1, qPrintable(spin->objectName()));
+        }
+        w->presentation()->setPresenting(false);
+    }
+
+    void seedChangeAfterAStepIsExplained() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        stepOnce(*w);
+        w->playground()->seedSlider()->setValue(7);
+        QVERIFY2(w->playground()->captionText().contains("Reset"), qPrintable(w->playground()->captionText()));
+        QCOMPARE(ui::PlaygroundPage::probabilityText(0.00021), QStringLiteral("0.00021"));
+        QCOMPARE(ui::PlaygroundPage::probabilityText(0.1234), QStringLiteral("0.123"));
     }
 
     // Issue 8: in dark mode the stage list's check boxes lost their box (Fusion draws the frame

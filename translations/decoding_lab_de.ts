@@ -1141,10 +1141,6 @@ In seinen Metadaten: %2
         </translation>
     </message>
     <message>
-        <source>Loop detected: the last %1 tokens repeat a block of %2 tokens %3 times (highlighted). Greedy decoding keeps choosing the same continuation; sampling or a repetition penalty breaks it.</source>
-        <translation>Schleife erkannt: Die letzten %1 Tokens wiederholen einen Block aus %2 Tokens %3-mal (hervorgehoben). Greedy-Decoding wählt immer wieder dieselbe Fortsetzung; Sampling oder eine Wiederholungsstrafe durchbricht die Schleife.</translation>
-    </message>
-    <message>
         <source>Branched at step %1: “%2” (p = %3 under these settings). Step or Run continues from it; the prompt and the tokens before it are not computed again.</source>
         <translation>Bei Schritt %1 verzweigt: „%2“ (p = %3 mit diesen Einstellungen). „Schritt“ oder „Ausführen“ setzt dort fort; der Prompt und die Tokens davor werden nicht neu berechnet.</translation>
     </message>
@@ -1299,6 +1295,26 @@ In seinen Metadaten: %2
     <message>
         <source>Prompt tokens</source>
         <translation>Prompt-Tokens</translation>
+    </message>
+    <message>
+        <source>Loop detected: the last %1 tokens are a block of %2 tokens repeated %3 times and %4 tokens of it again (highlighted).</source>
+        <translation>Schleife erkannt: Die letzten %1 Tokens sind ein Block aus %2 Tokens, %3-mal wiederholt, und %4 Tokens davon noch einmal (hervorgehoben).</translation>
+    </message>
+    <message>
+        <source>Loop detected: the last %1 tokens are a block of %2 tokens repeated %3 times (highlighted).</source>
+        <translation>Schleife erkannt: Die letzten %1 Tokens sind ein Block aus %2 Tokens, %3-mal wiederholt (hervorgehoben).</translation>
+    </message>
+    <message>
+        <source>Greedy decoding keeps choosing the same continuation; sampling or a repetition penalty breaks it.</source>
+        <translation>Greedy-Decoding wählt immer wieder dieselbe Fortsetzung; Sampling oder eine Wiederholungsstrafe durchbricht die Schleife.</translation>
+    </message>
+    <message>
+        <source>Even sampled, the repeated tokens stay the likeliest; a repetition penalty, DRY or no-repeat-n-gram breaks the loop.</source>
+        <translation>Auch beim Sampling bleiben die wiederholten Tokens die wahrscheinlichsten; eine Wiederholungsstrafe, DRY oder die N-Gramm-Sperre durchbricht die Schleife.</translation>
+    </message>
+    <message>
+        <source>The seed takes effect at Reset: the steps so far keep the draws of seed %1.</source>
+        <translation>Der Seed wirkt ab „Zurücksetzen“: Die bisherigen Schritte behalten die Ziehungen von Seed %1.</translation>
     </message>
 </context>
 <context>

@@ -1133,10 +1133,6 @@ In its metadata: %2
         </translation>
     </message>
     <message>
-        <source>Loop detected: the last %1 tokens repeat a block of %2 tokens %3 times (highlighted). Greedy decoding keeps choosing the same continuation; sampling or a repetition penalty breaks it.</source>
-        <translation>检测到循环：最后 %1 个词元把一段 %2 个词元的内容重复了 %3 次（已高亮）。贪心解码会一直选择相同的续写；采样或重复惩罚可以打破循环。</translation>
-    </message>
-    <message>
         <source>Branched at step %1: “%2” (p = %3 under these settings). Step or Run continues from it; the prompt and the tokens before it are not computed again.</source>
         <translation>在第 %1 步分叉：“%2”（当前设置下 p = %3）。“单步”或“运行”将从这里继续；提示词和之前的词元不会重新计算。</translation>
     </message>
@@ -1287,6 +1283,26 @@ In its metadata: %2
     <message>
         <source>Prompt tokens</source>
         <translation>提示词元</translation>
+    </message>
+    <message>
+        <source>Loop detected: the last %1 tokens are a block of %2 tokens repeated %3 times and %4 tokens of it again (highlighted).</source>
+        <translation>检测到循环：最后 %1 个词元是一个 %2 个词元的块重复 %3 次，再加上其中的 %4 个词元（已高亮）。</translation>
+    </message>
+    <message>
+        <source>Loop detected: the last %1 tokens are a block of %2 tokens repeated %3 times (highlighted).</source>
+        <translation>检测到循环：最后 %1 个词元是一个 %2 个词元的块重复 %3 次（已高亮）。</translation>
+    </message>
+    <message>
+        <source>Greedy decoding keeps choosing the same continuation; sampling or a repetition penalty breaks it.</source>
+        <translation>贪心解码一直选择同样的续写；采样或重复惩罚可以打破循环。</translation>
+    </message>
+    <message>
+        <source>Even sampled, the repeated tokens stay the likeliest; a repetition penalty, DRY or no-repeat-n-gram breaks the loop.</source>
+        <translation>即使采样，重复的词元仍然最有可能；重复惩罚、DRY 或禁止重复 n 元组可以打破循环。</translation>
+    </message>
+    <message>
+        <source>The seed takes effect at Reset: the steps so far keep the draws of seed %1.</source>
+        <translation>种子在重置后生效：已有的步骤保留种子 %1 的抽样结果。</translation>
     </message>
 </context>
 <context>

@@ -142,7 +142,8 @@ QList<widgets::StripToken> EngineWorker::promptChips() const {
         t.p = -1.0;
         const TokenType type = tok.tokenType(t.id);
         t.special = type == TokenType::Control || t.id == tok.bos() || tok.isEndOfGeneration(t.id);
-        t.text = t.special ? QString::fromStdString(tok.tokenToPiece(t.id, true)) : texts[static_cast<qsizetype>(i)];
+        // Spaces as '␣' (as the chart and the table write them): " quick" is one token with its space.
+        t.text = t.special ? QString::fromStdString(tok.tokenToPiece(t.id, true)) : printableToken(texts[static_cast<qsizetype>(i)].toStdString());
         chips << t;
     }
     return chips;

@@ -298,6 +298,7 @@ void MainWindow::applyLessonSetup(const QVariantMap& setup) {
     }
     playground_->saveSetupForRestore();
     playground_->applySetup(setup);
+    playground_->showDistribution();   // what the lessons talk about
     lessonPanel_->setRestoreAvailable(true);
 }
 
@@ -336,13 +337,13 @@ void MainWindow::buildViewMenu() {
     // Ctrl+= is where Ctrl++ is without Shift on most keyboards: both zoom in.
     zoomInAction_->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Equal), QKeySequence::ZoomIn});
     zoomOutAction_ = viewMenu_->addAction(QString(), presentation_, &PresentationMode::zoomOut);
-    zoomOutAction_->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Minus), QKeySequence::ZoomOut});
+    zoomOutAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Minus));   // QKeySequence::ZoomOut is the same key: twice is ambiguous
     zoomResetAction_ = viewMenu_->addAction(QString(), presentation_, &PresentationMode::resetZoom);
     zoomResetAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     viewMenu_->addSeparator();
     fullScreenAction_ = viewMenu_->addAction(QString());
     fullScreenAction_->setCheckable(true);
-    fullScreenAction_->setShortcut(QKeySequence::FullScreen);
+    fullScreenAction_->setShortcut(QKeySequence(Qt::Key_F11));   // QKeySequence::FullScreen is empty on X11
     connect(fullScreenAction_, &QAction::toggled, this, [this](bool on) { on ? showFullScreen() : showNormal(); });
     connect(presentation_, &PresentationMode::changed, this, &MainWindow::onPresentationChanged);
 }
@@ -351,6 +352,7 @@ void MainWindow::onPresentationChanged() {
     const QSignalBlocker block(presentationAction_);
     presentationAction_->setChecked(presentation_->presenting());
     playground_->setLineScale(presentation_->lineScale());
+    playground_->setPresenting(presentation_->presenting());
     // The zoom shows in the View menu's tooltip, not as a status message: a message over the
     // status bar hid the model label only partly when the window was resized under it.
     zoomResetAction_->setToolTip(tr("Text at %1 %").arg(qRound(presentation_->fontScale() * 100)));

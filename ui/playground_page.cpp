@@ -169,11 +169,15 @@ PlaygroundPage::PlaygroundPage(QWidget* parent) : QWidget(parent), ui_(std::make
     });
 
     // Shortcuts act at once (a button's own shortcut animates a click and fires 100 ms later,
-    // too slow for Stop) and only while the focus is on this page (the chat has its own Esc).
+    // too slow for Stop). They are window-wide while the page is shown — the focus may be in the
+    // lessons dock, whose "try this" says "press F5" — and off while it is hidden (the chat has
+    // its own Esc); see showEvent()/hideEvent().
     const auto shortcut = [this](Qt::Key key, void (PlaygroundPage::*slot)()) {
         auto* s = new QShortcut(QKeySequence(key), this);
-        s->setContext(Qt::WidgetWithChildrenShortcut);
+        s->setContext(Qt::WindowShortcut);
+        s->setEnabled(false);
         connect(s, &QShortcut::activated, this, slot);
+        pageShortcuts_ << s;
     };
     shortcut(Qt::Key_F10, &PlaygroundPage::step);
     shortcut(Qt::Key_F5, &PlaygroundPage::run);
@@ -393,7 +397,7 @@ void PlaygroundPage::retranslateBranches() {
                                            : tr("Branch %1: \u201c%2\u201d at step %3 (%n token(s))", nullptr, b.steps)
                                                  .arg(b.id)
                                                  .arg(b.forkToken)
-                                                 .arg(b.forkStep);
+                                                 .arg(b.forkStep + 1);
         branchCombo_->addItem(label, b.id);
         if (b.current) branchCombo_->setCurrentIndex(branchCombo_->count() - 1);
     }
@@ -540,6 +544,7 @@ void PlaygroundPage::restart() {
 
 void PlaygroundPage::startSessionIfNeeded() {
     if (sessionStarted_) return;
+    sessionSeed_ = samplerParams().seed;
     emit startSessionRequested(ui_->promptEdit->toPlainText(), samplerParams());
     sessionStarted_ = true;
 }
@@ -787,6 +792,7 @@ void PlaygroundPage::updateViews(const StepView& view, int chosen) {
 }
 
 void PlaygroundPage::drawView(const StepView& view) {
+    if (running_) retranslateBranches();   // the branch list's counts, once per frame during Run
     lastChosen_ = view.token.id;
     resampledToken_ = -1;
     applyResampleButton_->hide();
@@ -800,17 +806,23 @@ void PlaygroundPage::drawView(const StepView& view) {
     emit viewsUpdated();
 }
 
+QString PlaygroundPage::probabilityText(double p) {
+    // Three decimals, or three significant digits below 0.01: "p = 0.000" hid a real 0.00021.
+    return p > 0.0 && p < 0.01 ? QString::number(p, 'g', 2) : QString::number(p, 'f', 3);
+}
+
 void PlaygroundPage::showChosen(const StepView& view, int kept, bool resampled) {
+    // Steps are counted from 1 on screen (the first token is step 1), from 0 in the engine.
     if (resampled)
         ui_->chosenLabel->setText(tr("Step %1 with these settings would choose \u201c%2\u201d (p = %3); %n token(s) kept", nullptr, kept)
-                                      .arg(view.step)
+                                      .arg(view.step + 1)
                                       .arg(view.chosenText)
-                                      .arg(view.chosenProbability, 0, 'f', 3));
+                                      .arg(probabilityText(view.chosenProbability)));
     else
         ui_->chosenLabel->setText(tr("Step %1 chose \u201c%2\u201d (p = %3); %n token(s) kept after the chain", nullptr, kept)
-                                      .arg(view.step)
+                                      .arg(view.step + 1)
                                       .arg(view.chosenText)
-                                      .arg(view.chosenProbability, 0, 'f', 3));
+                                      .arg(probabilityText(view.chosenProbability)));
 }
 
 QString PlaygroundPage::repetitionText() const { return ui_->repetitionLabel->text(); }
@@ -824,11 +836,23 @@ void PlaygroundPage::showRepetition(const RepetitionView& r) {
         ui_->repetitionLabel->hide();
         return;
     }
-    ui_->repetitionLabel->setText(tr("Loop detected: the last %1 tokens repeat a block of %2 tokens %3 times (highlighted). "
-                                     "Greedy decoding keeps choosing the same continuation; sampling or a repetition penalty breaks it.")
-                                      .arg(r.count)
-                                      .arg(r.period)
-                                      .arg(r.repeats));
+    // Whole repeats plus the start of one more: "59 tokens = a block of 17, 3 times, and 8 more".
+    const int rest = r.count - r.period * r.repeats;
+    const QString what = rest > 0 ? tr("Loop detected: the last %1 tokens are a block of %2 tokens repeated %3 times and %4 tokens "
+                                       "of it again (highlighted).")
+                                        .arg(r.count)
+                                        .arg(r.period)
+                                        .arg(r.repeats)
+                                        .arg(rest)
+                                  : tr("Loop detected: the last %1 tokens are a block of %2 tokens repeated %3 times (highlighted).")
+                                        .arg(r.count)
+                                        .arg(r.period)
+                                        .arg(r.repeats);
+    const bool greedy = samplerParams().temperature == 0.0f;
+    ui_->repetitionLabel->setText(what + QLatin1Char(' ') +
+                                  (greedy ? tr("Greedy decoding keeps choosing the same continuation; sampling or a repetition penalty breaks it.")
+                                          : tr("Even sampled, the repeated tokens stay the likeliest; a repetition penalty, DRY or no-repeat-n-gram "
+                                               "breaks the loop.")));
     ui_->repetitionLabel->show();
 }
 
@@ -873,9 +897,9 @@ void PlaygroundPage::showBranch(const BranchView& b) {
     drawView(b.view);
     ui_->chosenLabel->setText(tr("Branched at step %1: \u201c%2\u201d (p = %3 under these settings). Step or Run continues from it; "
                                  "the prompt and the tokens before it are not computed again.")
-                                  .arg(b.step)
+                                  .arg(b.step + 1)
                                   .arg(b.view.chosenText)
-                                  .arg(b.view.chosenProbability, 0, 'f', 3));
+                                  .arg(probabilityText(b.view.chosenProbability)));
     updateEnabled();
 }
 
@@ -918,6 +942,11 @@ void PlaygroundPage::onParamsEdited() {
     const SamplerParams p = samplerParams();
     emit samplerParamsChanged(p);
     if (currentStep_ < 0 || running_) return;
+    if (p.seed != sessionSeed_ && sessionStarted_) {
+        // The steps so far keep their draws: a re-sample cannot show another seed. Say so.
+        ui_->chosenLabel->setText(tr("The seed takes effect at Reset: the steps so far keep the draws of seed %1.").arg(sessionSeed_));
+        return;
+    }
     if (resampleInFlight_) {
         resamplePending_ = true;
         return;
@@ -1001,8 +1030,31 @@ void PlaygroundPage::changeEvent(QEvent* e) {
         ui_->retranslateUi(this);
         retranslate();
         fitControlsWidth();
+    } else if (e->type() == QEvent::FontChange) {
+        // Presentation mode and zoom: the controls grow with the font, so their panel does too
+        // (it kept its width and cut every value box off).
+        QTimer::singleShot(0, this, &PlaygroundPage::fitControlsWidth);
     }
     QWidget::changeEvent(e);
+}
+
+void PlaygroundPage::showEvent(QShowEvent* e) {
+    for (QShortcut* s : pageShortcuts_) s->setEnabled(true);
+    QWidget::showEvent(e);
+}
+
+void PlaygroundPage::hideEvent(QHideEvent* e) {
+    for (QShortcut* s : pageShortcuts_) s->setEnabled(false);
+    QWidget::hideEvent(e);
+}
+
+void PlaygroundPage::showDistribution() { ui_->viewTabs->setCurrentWidget(ui_->chartTab); }
+
+void PlaygroundPage::setPresenting(bool on) {
+    // On a projector the chart is what the room looks at: it gets half the height.
+    const int total = ui_->viewSplitter->height();
+    if (total <= 0) return;
+    ui_->viewSplitter->setSizes(on ? QList<int>{total / 2, total * 3 / 10, total / 5} : QList<int>{total * 3 / 7, total * 2 / 7, total * 2 / 7});
 }
 
 }  // namespace dlab::ui

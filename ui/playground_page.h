@@ -25,6 +25,7 @@ class QPushButton;
 class QToolButton;
 class QPlainTextEdit;
 class QSettings;
+class QShortcut;
 class QSlider;
 class QTimer;
 QT_END_NAMESPACE
@@ -116,6 +117,11 @@ public:
     // Presentation mode: the painted views' lines this many times thicker.
     void setLineScale(double scale);
 
+    // Presentation mode: the chart gets half of the views' height.
+    void setPresenting(bool on);
+    void showDistribution();   // the Distribution tab in front
+    static QString probabilityText(double p);
+
     void saveSettings(QSettings& settings) const;
     void restoreSettings(QSettings& settings);
 
@@ -159,6 +165,8 @@ signals:
 
 protected:
     void changeEvent(QEvent* e) override;
+    void showEvent(QShowEvent* e) override;
+    void hideEvent(QHideEvent* e) override;
     bool eventFilter(QObject* watched, QEvent* e) override;   // the view tabs' resizes
 
 private:
@@ -235,7 +243,9 @@ private:
     int resampledToken_ = -1;
     int lastChosen_ = -1;              // the token the current step actually took          // the token the last re-sample chose (-1: none pending)
     QVariantMap savedSetup_;           // the user's setup before a demo or lesson
-    QWidget* parkedFocus_ = nullptr;   // the button that had the focus before a step
+    QWidget* parkedFocus_ = nullptr;
+    QList<QShortcut*> pageShortcuts_;   // F10, F5, Esc: enabled while the page is shown
+    uint64_t sessionSeed_ = 0;          // the seed the current session started with   // the button that had the focus before a step
 };
 
 }  // namespace dlab::ui

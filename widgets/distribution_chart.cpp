@@ -251,7 +251,8 @@ void DistributionChart::setBars(const QList<DistributionBar>& bars, const Distri
         if (axisY_->max() != yMax || axisY_->min() != 0.0) {
             axisY_->setRange(0.0, yMax);
             // Round tick values for each scale (0.3 -> 0, 0.1, 0.2, 0.3; not 0.075 steps).
-            const int ticks = yMax == 0.05 ? 6 : yMax == 0.3 || yMax == 0.75 ? 4 : yMax == 0.5 ? 6 : 5;
+            // (0.1 in 6 ticks: 0.02 steps; in 5 they were 0.025, printed "0.03".)
+            const int ticks = yMax == 0.05 || yMax == 0.1 ? 6 : yMax == 0.3 || yMax == 0.75 ? 4 : yMax == 0.5 ? 6 : 5;
             axisY_->setTickCount(ticks);
         }
     }

@@ -372,7 +372,7 @@ QString TokenStrip::toolTipFor(int index) const {
                      [](const TokenAlternative& a, const TokenAlternative& b) { return a.p > b.p; });
 
     QString html = QStringLiteral("<p>%1%2</p><table cellspacing='0' cellpadding='2'>")
-                       .arg(tr("Step %1").arg(t.step),
+                       .arg(tr("Step %1").arg(t.step + 1),   // counted from 1 on screen
                             t.forced ? QStringLiteral(" &middot; ") + tr("chosen by you") : QString());
     html += QStringLiteral("<tr><th align='left'>%1</th><th align='right'>%2</th><th align='right'>%3</th>"
                            "<th></th></tr>")
