@@ -509,6 +509,26 @@ private slots:
         w->presentation()->setPresenting(false);
     }
 
+    // The wheel over the controls panel scrolls it instead of turning the knob under the pointer.
+    void wheelScrollsTheControlsNotTheKnobs() {
+        ui::PlaygroundPage page;
+        page.resize(900, 400);   // the controls need scrolling
+        page.show();
+        page.advancedToggle()->setChecked(true);
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        auto* spin = page.findChild<QDoubleSpinBox*>("temperatureSpin");
+        QVERIFY(spin);
+        const double before = spin->value();
+        auto* bar = page.findChild<QScrollArea*>("controlsScroll")->verticalScrollBar();
+        QVERIFY(bar->maximum() > 0);
+        const int scrolled = bar->value();
+        QWheelEvent wheel(QPointF(5, 5), spin->mapToGlobal(QPointF(5, 5)), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(spin, &wheel);
+        QCOMPARE(spin->value(), before);
+        QVERIFY(bar->value() > scrolled);
+    }
+
     void seedChangeAfterAStepIsExplained() {
         QStringList errors;
         auto w = openWindow(tinyPath_, &errors);

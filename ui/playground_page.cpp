@@ -210,6 +210,13 @@ PlaygroundPage::PlaygroundPage(QWidget* parent) : QWidget(parent), ui_(std::make
     linkSliderAndSpin(ui_->frequencyPenaltySlider, ui_->frequencyPenaltySpin, 100.0, edited);
     linkSliderAndSpin(ui_->presencePenaltySlider, ui_->presencePenaltySpin, 100.0, edited);
     linkSliderAndSpin(ui_->seedSlider, ui_->seedSpin, 1.0, edited);
+    // The wheel scrolls the controls panel; it changes a knob only once that knob has the focus
+    // (scrolling down the panel used to turn whatever value box passed under the pointer).
+    for (QWidget* w : ui_->controlsPanel->findChildren<QWidget*>())
+        if (qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QAbstractSlider*>(w) || qobject_cast<QComboBox*>(w)) {
+            w->setFocusPolicy(Qt::StrongFocus);
+            w->installEventFilter(this);
+        }
     retranslate();
     updateKnobStates();
     updatePresetCombo();
@@ -219,6 +226,13 @@ PlaygroundPage::PlaygroundPage(QWidget* parent) : QWidget(parent), ui_(std::make
 PlaygroundPage::~PlaygroundPage() = default;
 
 bool PlaygroundPage::eventFilter(QObject* watched, QEvent* e) {
+    if (e->type() == QEvent::Wheel) {
+        auto* w = qobject_cast<QWidget*>(watched);
+        if (w && !w->hasFocus() && ui_->controlsPanel->isAncestorOf(w)) {
+            QCoreApplication::sendEvent(ui_->controlsScroll->verticalScrollBar(), e);
+            return true;
+        }
+    }
     if (watched == ui_->viewTabs && (e->type() == QEvent::Resize || e->type() == QEvent::LayoutRequest ||
                                      e->type() == QEvent::FontChange || e->type() == QEvent::LanguageChange))
         QMetaObject::invokeMethod(this, &PlaygroundPage::placeViewOptions, Qt::QueuedConnection);
