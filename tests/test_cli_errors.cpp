@@ -116,7 +116,7 @@ private slots:
         QTest::newRow("tokenize --file DIR") << QStringList{"tokenize", "--model", tiny, "--file", dir} << QRegularExpression::escape(dir + " is a directory, not a text file");
         QTest::newRow("perplexity --file DIR") << QStringList{"perplexity", "--model", tiny, "--file", dir} << QRegularExpression::escape(dir + " is a directory, not a text file");
         QTest::newRow("sample --logits DIR") << QStringList{"sample", "--logits", dir} << QRegularExpression::escape(dir + " is a directory, not a text file");
-        QTest::newRow("--model DIR") << QStringList{"info", "--model", dir} << QRegularExpression::escape(dir + " is a directory, not a GGUF file");
+        QTest::newRow("--model DIR") << QStringList{"info", "--model", dir} << QRegularExpression::escape(dir + ": is a directory, not a GGUF file");
         // branch: checked before the first step (stdout stays empty, see rejects()).
         QTest::newRow("branch --at past the run") << QStringList{"branch", "--model", tiny, "--prompt", "hi", "--max-tokens", "4", "--at", "4"} << "--at must be below --max-tokens \\(4\\)";
         QTest::newRow("branch --token outside the vocabulary") << QStringList{"branch", "--model", tiny, "--prompt", "hi", "--token", "99999999"} << "branch: --token 99999999 is outside the vocabulary \\(0..319\\)";

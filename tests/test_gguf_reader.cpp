@@ -256,7 +256,7 @@ private slots:
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QStringList>("keywords");
         QTest::newRow("nonexistent") << "missing" << QStringList{"cannot open", "No such file"};
-        QTest::newRow("directory") << "dir" << QStringList{"not a regular file"};
+        QTest::newRow("directory") << "dir" << QStringList{"is a directory, not a GGUF file"};
         QTest::newRow("empty file") << "empty" << QStringList{"empty"};
         QTest::newRow("truncated file") << "truncated" << QStringList{"second.weight", "past the end"};
         QTest::newRow("text file") << "text" << QStringList{"not a GGUF file"};

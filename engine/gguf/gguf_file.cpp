@@ -217,7 +217,7 @@ std::unique_ptr<GgufFile> GgufFile::open(const std::string& path) {
     struct stat st {};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd);
-        throw Error(S_ISDIR(st.st_mode) ? path + " is a directory, not a GGUF file" : path + ": is not a regular file");
+        throw Error(path + (S_ISDIR(st.st_mode) ? ": is a directory, not a GGUF file" : ": is not a regular file"));
     }
     f->size_ = static_cast<size_t>(st.st_size);
     if (f->size_ == 0) {
