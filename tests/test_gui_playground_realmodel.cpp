@@ -63,6 +63,13 @@ private slots:
         QCOMPARE(page->strip()->highlightFirst(), int(loop.start));
         QCOMPARE(page->strip()->highlightCount(), int(loop.length));
         QVERIFY2(page->repetitionText().contains(QString::number(loop.period)), qPrintable(page->repetitionText()));
+        // The sentence says the loop is greedy decoding's, and keeps saying so after the sliders
+        // move and the texts are redone (a language switch): it is a fact of the run.
+        QVERIFY2(page->repetitionText().contains(QStringLiteral("Greedy decoding")), qPrintable(page->repetitionText()));
+        page->temperatureSlider()->setValue(80);
+        QEvent relabel(QEvent::LanguageChange);
+        QCoreApplication::sendEvent(page, &relabel);
+        QVERIFY2(page->repetitionText().contains(QStringLiteral("Greedy decoding")), qPrintable(page->repetitionText()));
         // Greedy: every chip's token was the most probable one.
         for (const auto& chip : page->strip()->tokens()) QCOMPARE(chip.id, chip.alternatives.first().id);
     }

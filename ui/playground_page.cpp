@@ -813,6 +813,8 @@ void PlaygroundPage::drawView(const StepView& view) {
     updateViews(view, view.token.id);
     plainText_->setPlainText(view.generatedText);
     showChosen(view, lastKept_, false);
+    // Whether the loop came from greedy decoding is a fact of the run, not of the sliders later.
+    repetitionGreedy_ = samplerParams().temperature == 0.0f;
     showRepetition(view.repetition);
     // Follow the end of the text while it grows.
     QScrollBar* bar = ui_->stripArea->verticalScrollBar();
@@ -862,9 +864,8 @@ void PlaygroundPage::showRepetition(const RepetitionView& r) {
                                         .arg(r.count)
                                         .arg(r.period)
                                         .arg(r.repeats);
-    const bool greedy = samplerParams().temperature == 0.0f;
     ui_->repetitionLabel->setText(what + QLatin1Char(' ') +
-                                  (greedy ? tr("Greedy decoding keeps choosing the same continuation; sampling or a repetition penalty breaks it.")
+                                  (repetitionGreedy_ ? tr("Greedy decoding keeps choosing the same continuation; sampling or a repetition penalty breaks it.")
                                           : tr("Even sampled, the repeated tokens stay the likeliest; a repetition penalty, DRY or no-repeat-n-gram "
                                                "breaks the loop.")));
     ui_->repetitionLabel->show();

@@ -217,6 +217,7 @@ private:
     int lastKept_ = 0;
     StepView lastView_;
     RepetitionView repetition_;
+    bool repetitionGreedy_ = false;    // the run that looped was greedy (temperature 0)
     AdvancedSamplerBox* advanced_ = nullptr;
     QToolButton* advancedToggle_ = nullptr;
     QToolButton* randomSeedButton_ = nullptr;
