@@ -206,12 +206,15 @@ private slots:
         auto w = openWindow(tinyPath_, &errors);
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
         w->playground()->topKSlider()->setValue(13);
+        // A slider alone is saved too (nothing else changed yet).
+        QTRY_COMPARE_WITH_TIMEOUT(QSettings(qEnvironmentVariable("DLAB_SETTINGS"), QSettings::IniFormat).value("sampler/topK").toInt(),
+                                  13, 5000);
         w->playground()->promptEdit()->setPlainText(QStringLiteral("Kept without quitting"));
         // Read back from the file by a separate QSettings, the window still open.
         QTRY_COMPARE_WITH_TIMEOUT(QSettings(qEnvironmentVariable("DLAB_SETTINGS"), QSettings::IniFormat).value("sampler/topK").toInt(),
                                   13, 5000);
-        QCOMPARE(QSettings(qEnvironmentVariable("DLAB_SETTINGS"), QSettings::IniFormat).value("playground/prompt").toString(),
-                 QStringLiteral("Kept without quitting"));
+        QTRY_COMPARE_WITH_TIMEOUT(QSettings(qEnvironmentVariable("DLAB_SETTINGS"), QSettings::IniFormat).value("playground/prompt").toString(),
+                                  QStringLiteral("Kept without quitting"), 5000);
         QCOMPARE(QSettings(qEnvironmentVariable("DLAB_SETTINGS"), QSettings::IniFormat).value("model/last").toString(), tinyPath_);
     }
 

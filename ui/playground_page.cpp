@@ -135,6 +135,10 @@ PlaygroundPage::PlaygroundPage(QWidget* parent) : QWidget(parent), ui_(std::make
     applyResampleButton_ = new QPushButton(ui_->textBox);
     applyResampleButton_->setObjectName(QStringLiteral("applyResampleButton"));
     applyResampleButton_->hide();
+    // Showing or hiding it must not re-lay out the text box (and the strip) on every slider move.
+    QSizePolicy keep = applyResampleButton_->sizePolicy();
+    keep.setRetainSizeWhenHidden(true);
+    applyResampleButton_->setSizePolicy(keep);
     restoreSetupButton_ = new QPushButton(ui_->textBox);
     restoreSetupButton_->setObjectName(QStringLiteral("restoreSetupButton"));
     restoreSetupButton_->hide();
@@ -153,9 +157,12 @@ PlaygroundPage::PlaygroundPage(QWidget* parent) : QWidget(parent), ui_(std::make
     ui_->candidateTable->verticalHeader()->hide();
     // Every column fits its contents and the token column takes what is left, so "Kept" stays
     // visible at 1024 px.
+    // Fixed widths from the font for the number columns (ResizeToContents measured every row on
+    // every re-sample: a slider move took up to 13 ms longer) and the rest to the token column.
     ui_->candidateTable->horizontalHeader()->setStretchLastSection(false);
-    ui_->candidateTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    ui_->candidateTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     ui_->candidateTable->horizontalHeader()->setSectionResizeMode(CandidateTableModel::TokenColumn, QHeaderView::Stretch);
+    fitCandidateColumns();
     ui_->candidateTable->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(ui_->candidateTable, &QWidget::customContextMenuRequested, this, &PlaygroundPage::showCandidateMenu);
 
@@ -956,6 +963,7 @@ void PlaygroundPage::requestFailed() {
 void PlaygroundPage::onParamsEdited() {
     const SamplerParams p = samplerParams();
     emit samplerParamsChanged(p);
+    emit settingsChanged();   // written once the knob rests (MainWindow waits 0.4 s after the last change)
     if (currentStep_ < 0 || running_) return;
     if (p.seed != sessionSeed_ && sessionStarted_) {
         // The steps so far keep their draws: a re-sample cannot show another seed. Say so.
@@ -1032,6 +1040,26 @@ void PlaygroundPage::retranslate() {
     restoreSetupButton_->setToolTip(tr("Put back the prompt and the sampler settings you had before the demo or lesson"));
 }
 
+void PlaygroundPage::fitCandidateColumns() {
+    // Each number column as wide as its header or its widest possible value, whichever is wider.
+    QHeaderView* header = ui_->candidateTable->horizontalHeader();
+    const QFontMetrics fm(ui_->candidateTable->font());
+    const QFontMetrics hm(header->font());
+    const int pad = 3 * fm.averageCharWidth();
+    const auto widest = [&](int column, const QString& sample) {
+        const QString title = candidateModel_->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString();
+        return std::max(hm.horizontalAdvance(title) + pad, fm.horizontalAdvance(sample) + pad);
+    };
+    header->resizeSection(CandidateTableModel::RankColumn, widest(CandidateTableModel::RankColumn, QStringLiteral("50")));
+    header->resizeSection(CandidateTableModel::IdColumn, widest(CandidateTableModel::IdColumn, QStringLiteral("151936")));
+    header->resizeSection(CandidateTableModel::LogitColumn, widest(CandidateTableModel::LogitColumn, QStringLiteral("-100.000")));
+    header->resizeSection(CandidateTableModel::RawPColumn, widest(CandidateTableModel::RawPColumn, QStringLiteral("100.00 %")));
+    header->resizeSection(CandidateTableModel::FinalPColumn, widest(CandidateTableModel::FinalPColumn, QStringLiteral("100.00 %")));
+    const QString removed = CandidateTableModel::tr("removed"), chosen = QStringLiteral("✓ ") + CandidateTableModel::tr("chosen");
+    header->resizeSection(CandidateTableModel::KeptColumn,
+                          widest(CandidateTableModel::KeptColumn, fm.horizontalAdvance(removed) > fm.horizontalAdvance(chosen) ? removed : chosen));
+}
+
 void PlaygroundPage::fitControlsWidth() {
     // The controls never scroll sideways: the panel is as wide as its widest row needs, in the
     // current language ("Zurücksetzen" is wider than "Reset").
@@ -1045,10 +1073,12 @@ void PlaygroundPage::changeEvent(QEvent* e) {
         ui_->retranslateUi(this);
         retranslate();
         fitControlsWidth();
+        QTimer::singleShot(0, this, &PlaygroundPage::fitCandidateColumns);   // after the model's headers changed
     } else if (e->type() == QEvent::FontChange) {
         // Presentation mode and zoom: the controls grow with the font, so their panel does too
         // (it kept its width and cut every value box off).
         QTimer::singleShot(0, this, &PlaygroundPage::fitControlsWidth);
+        QTimer::singleShot(0, this, &PlaygroundPage::fitCandidateColumns);
     }
     QWidget::changeEvent(e);
 }

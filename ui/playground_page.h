@@ -186,6 +186,7 @@ private:
     void onAlternativeChosen(int step, int token);
     void retranslate();
     void fitControlsWidth();
+    void fitCandidateColumns();
     void updateKnobStates();
     void updatePresetCombo();
     void showCandidateMenu(const QPoint& pos);
