@@ -285,6 +285,22 @@ int SamplerWaterfall::innerWidthFor(int width) const {
     return std::max(1, std::clamp(available / cols, 1, std::max(m.maxPanel, panelMinWidth(m))) - 2 * m.pad);
 }
 
+QStringList SamplerWaterfall::wrapCached(const QString& text, const QFont& font, int width, int maxLines, bool* fits,
+                                         QTextOption::WrapMode mode) const {
+    // Every paint asks for the same lines twice (the tallest panel sets every panel's height) and
+    // the titles never change: a QTextLayout per request made the waterfall's paint ~5× dearer.
+    const QString key = text + QChar(0x1f) + QString::number(width) + QChar(0x1f) + font.key() + QChar(0x1f) +
+                        QString::number(maxLines) + QChar(0x1f) + QString::number(int(mode));
+    auto it = wrapCache_.constFind(key);
+    if (it == wrapCache_.constEnd()) {
+        if (wrapCache_.size() > 2048) wrapCache_.clear();   // stats texts change with every step
+        bool ok = true;
+        it = wrapCache_.insert(key, {wrapped(text, font, width, maxLines, &ok, mode), ok});
+    }
+    if (fits) *fits = it->fits;
+    return it->lines;
+}
+
 QStringList SamplerWaterfall::statLinesFor(int index, int width) const {
     const QStringList stats = statTexts(index);
     if (stats.isEmpty()) return {};
@@ -295,7 +311,7 @@ QStringList SamplerWaterfall::statLinesFor(int index, int width) const {
     const QString kept = stats.first(), entropy = stats.last();
     const bool join = stats.size() >= 2 && fm.horizontalAdvance(kept + joiner + entropy) <= width;
     const auto add = [&](const QString& s) {
-        lines += wrapped(s, font(), width, 99, nullptr, QTextOption::WrapAtWordBoundaryOrAnywhere);
+        lines += wrapCached(s, font(), width, 99, nullptr, QTextOption::WrapAtWordBoundaryOrAnywhere);
     };
     if (join) add(kept + joiner + entropy);
     else add(kept);
@@ -316,7 +332,7 @@ int SamplerWaterfall::maxTitleLines(int innerWidth) const {
     int titleLines = 1;
     for (int i = 0; i < panels_.size(); ++i) {
         bool fits = false;
-        const QStringList full = wrapped(stageTitle(panels_[i].stage), bold, innerWidth, 2, &fits);
+        const QStringList full = wrapCached(stageTitle(panels_[i].stage), bold, innerWidth, 2, &fits);
         titleLines = std::max<int>(titleLines, fits ? int(full.size()) : 1);
     }
     return std::min(titleLines, 2);
@@ -454,8 +470,8 @@ void SamplerWaterfall::paintPanel(QPainter& painter, int index, int titleLines, 
 
     // Title: the full name on up to two lines, else the short name (the full one is in the tooltip).
     bool fits = false;
-    QStringList title = wrapped(stageTitle(panel.stage), bold, inner.width(), titleLines, &fits);
-    if (!fits) title = wrapped(stageShortTitle(panel.stage), bold, inner.width(), titleLines, &fits);
+    QStringList title = wrapCached(stageTitle(panel.stage), bold, inner.width(), titleLines, &fits);
+    if (!fits) title = wrapCached(stageShortTitle(panel.stage), bold, inner.width(), titleLines, &fits);
     if (!fits) {
         const QString shortTitle = stageShortTitle(panel.stage);
         title = {boldFm.elidedText(shortTitle, Qt::ElideRight, inner.width())};
@@ -561,6 +577,7 @@ void SamplerWaterfall::paintChevron(QPainter& painter, int afterIndex) const {
 void SamplerWaterfall::changeEvent(QEvent* e) {
     switch (e->type()) {
     case QEvent::FontChange:
+        wrapCache_.clear();
         lastColumns_ = columns();
         updateGeometry();
         update();

@@ -6,10 +6,12 @@
 // (of the stage's own input and of the raw distribution) and the entropy left. A stage that
 // changed nothing this step is drawn muted. Painted by hand so a slider move repaints it within
 // a frame; every size derives from the widget's font, so presentation mode only enlarges it.
+#include <QHash>
 #include <QList>
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
+#include <QTextOption>
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
@@ -73,6 +75,14 @@ protected:
     void resizeEvent(QResizeEvent* e) override;
 
 private:
+    struct Wrapped {
+        QStringList lines;
+        bool fits = true;
+    };
+    QStringList wrapCached(const QString& text, const QFont& font, int width, int maxLines, bool* fits,
+                           QTextOption::WrapMode mode = QTextOption::WordWrap) const;
+    mutable QHash<QString, Wrapped> wrapCache_;   // text + width + font + lines + mode -> its lines
+
     struct Metrics;  // font-derived sizes
     Metrics metrics() const;
     int columnsFor(int width) const;
