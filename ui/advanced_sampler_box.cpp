@@ -53,6 +53,18 @@ AdvancedSamplerBox::AdvancedSamplerBox(StageOrderModel* stages, QWidget* parent)
     connect(stages_, &QAbstractItemModel::dataChanged, this, &AdvancedSamplerBox::syncGroupsFromModel);
 }
 
+void AdvancedSamplerBox::addKnob(Knob& k, QWidget* box, QFormLayout* form) {
+    k.spin = new QDoubleSpinBox(box);
+    k.spin->setObjectName(QString::fromLatin1(k.field));
+    k.spin->setRange(k.min, k.max);
+    k.spin->setSingleStep(k.step);
+    k.spin->setDecimals(k.decimals);
+    k.spin->setValue(k.start);
+    k.label = new QLabel(box);
+    form->addRow(k.label, k.spin);
+    connect(k.spin, &QDoubleSpinBox::valueChanged, this, [this] { emit edited(); });
+}
+
 void AdvancedSamplerBox::build() {
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
@@ -63,18 +75,8 @@ void AdvancedSamplerBox::build() {
         box->setObjectName(QStringLiteral("stage-") + stage);
         auto* form = new QFormLayout(box);
         form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-        for (Knob& k : knobs_) {
-            if (stage != QLatin1String(k.stage)) continue;
-            k.spin = new QDoubleSpinBox(box);
-            k.spin->setObjectName(QString::fromLatin1(k.field));
-            k.spin->setRange(k.min, k.max);
-            k.spin->setSingleStep(k.step);
-            k.spin->setDecimals(k.decimals);
-            k.spin->setValue(k.start);
-            k.label = new QLabel(box);
-            form->addRow(k.label, k.spin);
-            connect(k.spin, &QDoubleSpinBox::valueChanged, this, [this] { emit edited(); });
-        }
+        for (Knob& k : knobs_)
+            if (stage == QLatin1String(k.stage)) addKnob(k, box, form);
         if (stage == QLatin1String("logit-bias")) {
             biasEdit_ = new QLineEdit(box);
             biasEdit_->setObjectName(QStringLiteral("logitBias"));
@@ -104,18 +106,8 @@ void AdvancedSamplerBox::build() {
     auto* window = new QGroupBox(this);
     window->setObjectName(QStringLiteral("penaltyWindow"));
     auto* form = new QFormLayout(window);
-    for (Knob& k : knobs_) {
-        if (*k.stage) continue;
-        k.spin = new QDoubleSpinBox(window);
-        k.spin->setObjectName(QString::fromLatin1(k.field));
-        k.spin->setRange(k.min, k.max);
-        k.spin->setSingleStep(k.step);
-        k.spin->setDecimals(k.decimals);
-        k.spin->setValue(k.start);
-        k.label = new QLabel(window);
-        form->addRow(k.label, k.spin);
-        connect(k.spin, &QDoubleSpinBox::valueChanged, this, [this] { emit edited(); });
-    }
+    for (Knob& k : knobs_)
+        if (!*k.stage) addKnob(k, window, form);
     groups_.emplace_back(QString(), window);
     outer->addWidget(window);
 }

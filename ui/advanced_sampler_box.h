@@ -13,6 +13,7 @@
 
 QT_BEGIN_NAMESPACE
 class QDoubleSpinBox;
+class QFormLayout;
 class QGroupBox;
 class QLabel;
 class QLineEdit;
@@ -64,6 +65,7 @@ private:
         QLabel* label = nullptr;
     };
     void build();
+    void addKnob(Knob& k, QWidget* box, QFormLayout* form);   // its spin box and label, in the group's form
     void retranslate();
     void syncGroupsFromModel();
     void onBiasEdited();

@@ -454,16 +454,41 @@ SamplerParams PlaygroundPage::samplerParams() const {
     return p;
 }
 
+// A basic knob by its SamplerParams field name (also its settings key and a lesson's setup key),
+// with the value it starts at. QSpinBox and QDoubleSpinBox both read and write as doubles here.
+struct BasicKnob {
+    const char* key;
+    QAbstractSpinBox* spin;
+    double start;
+};
+
+namespace {
+double knobValue(const QAbstractSpinBox* spin) {
+    if (auto* d = qobject_cast<const QDoubleSpinBox*>(spin)) return d->value();
+    return static_cast<const QSpinBox*>(spin)->value();
+}
+
+void setKnobValue(QAbstractSpinBox* spin, double v) {
+    if (auto* d = qobject_cast<QDoubleSpinBox*>(spin)) d->setValue(v);
+    else static_cast<QSpinBox*>(spin)->setValue(static_cast<int>(std::lround(v)));
+}
+}  // namespace
+
+std::vector<BasicKnob> PlaygroundPage::basicKnobs() const {
+    const SamplerParams d;
+    return {{"temperature", ui_->temperatureSpin, d.temperature},
+            {"topK", ui_->topKSpin, double(d.topK)},
+            {"topP", ui_->topPSpin, d.topP},
+            {"minP", ui_->minPSpin, d.minP},
+            {"repeatPenalty", ui_->repeatPenaltySpin, d.repeatPenalty},
+            {"frequencyPenalty", ui_->frequencyPenaltySpin, d.frequencyPenalty},
+            {"presencePenalty", ui_->presencePenaltySpin, d.presencePenalty},
+            {"seed", ui_->seedSpin, 0.0}};
+}
+
 void PlaygroundPage::saveSettings(QSettings& s) const {
     s.beginGroup(QStringLiteral("sampler"));
-    s.setValue(QStringLiteral("temperature"), ui_->temperatureSpin->value());
-    s.setValue(QStringLiteral("topK"), ui_->topKSpin->value());
-    s.setValue(QStringLiteral("topP"), ui_->topPSpin->value());
-    s.setValue(QStringLiteral("minP"), ui_->minPSpin->value());
-    s.setValue(QStringLiteral("repeatPenalty"), ui_->repeatPenaltySpin->value());
-    s.setValue(QStringLiteral("frequencyPenalty"), ui_->frequencyPenaltySpin->value());
-    s.setValue(QStringLiteral("presencePenalty"), ui_->presencePenaltySpin->value());
-    s.setValue(QStringLiteral("seed"), ui_->seedSpin->value());
+    for (const BasicKnob& k : basicKnobs()) s.setValue(QString::fromLatin1(k.key), knobValue(k.spin));
     QStringList enabled;
     for (const QString& stage : stageModel_->stages())
         if (stageModel_->isEnabled(stage)) enabled << stage;
@@ -486,14 +511,8 @@ void PlaygroundPage::saveSettings(QSettings& s) const {
 void PlaygroundPage::restoreSettings(QSettings& s) {
     s.beginGroup(QStringLiteral("sampler"));
     if (s.contains(QStringLiteral("temperature"))) {
-        ui_->temperatureSpin->setValue(s.value(QStringLiteral("temperature")).toDouble());
-        ui_->topKSpin->setValue(s.value(QStringLiteral("topK")).toInt());
-        ui_->topPSpin->setValue(s.value(QStringLiteral("topP")).toDouble());
-        ui_->minPSpin->setValue(s.value(QStringLiteral("minP")).toDouble());
-        ui_->repeatPenaltySpin->setValue(s.value(QStringLiteral("repeatPenalty")).toDouble());
-        ui_->frequencyPenaltySpin->setValue(s.value(QStringLiteral("frequencyPenalty")).toDouble());
-        ui_->presencePenaltySpin->setValue(s.value(QStringLiteral("presencePenalty")).toDouble());
-        ui_->seedSpin->setValue(s.value(QStringLiteral("seed")).toInt());
+        // A spin box clamps a hand-edited value into its range.
+        for (const BasicKnob& k : basicKnobs()) setKnobValue(k.spin, s.value(QString::fromLatin1(k.key), k.start).toDouble());
         stageModel_->setOrder(s.value(QStringLiteral("stages")).toStringList(), s.value(QStringLiteral("enabledStages")).toStringList());
     }
     s.endGroup();
@@ -511,15 +530,7 @@ void PlaygroundPage::restoreSettings(QSettings& s) {
 }
 
 void PlaygroundPage::resetSampler() {
-    const SamplerParams d;
-    ui_->temperatureSpin->setValue(d.temperature);
-    ui_->topKSpin->setValue(d.topK);
-    ui_->topPSpin->setValue(d.topP);
-    ui_->minPSpin->setValue(d.minP);
-    ui_->repeatPenaltySpin->setValue(d.repeatPenalty);
-    ui_->frequencyPenaltySpin->setValue(d.frequencyPenalty);
-    ui_->presencePenaltySpin->setValue(d.presencePenalty);
-    ui_->seedSpin->setValue(0);
+    for (const BasicKnob& k : basicKnobs()) setKnobValue(k.spin, k.start);
     advanced_->reset();
     stageModel_->reset();
 }
@@ -618,14 +629,10 @@ QVariantMap PlaygroundPage::currentSetup() const {
     QVariantMap m = advanced_->values();
     m.insert(QStringLiteral("prompt"), ui_->promptEdit->toPlainText());
     m.insert(QStringLiteral("runLength"), ui_->runLengthSpin->value());
-    m.insert(QStringLiteral("temperature"), ui_->temperatureSpin->value());
-    m.insert(QStringLiteral("topK"), ui_->topKSpin->value());
-    m.insert(QStringLiteral("topP"), ui_->topPSpin->value());
-    m.insert(QStringLiteral("minP"), ui_->minPSpin->value());
-    m.insert(QStringLiteral("repeatPenalty"), ui_->repeatPenaltySpin->value());
-    m.insert(QStringLiteral("frequencyPenalty"), ui_->frequencyPenaltySpin->value());
-    m.insert(QStringLiteral("presencePenalty"), ui_->presencePenaltySpin->value());
-    m.insert(QStringLiteral("seed"), ui_->seedSpin->value());
+    for (const BasicKnob& k : basicKnobs()) {
+        const double v = knobValue(k.spin);
+        m.insert(QString::fromLatin1(k.key), qobject_cast<QSpinBox*>(k.spin) ? QVariant(int(std::lround(v))) : QVariant(v));
+    }
     m.insert(QStringLiteral("stages"), stageModel_->stages());
     QStringList enabled;
     for (const QString& st : stageModel_->stages())
@@ -636,23 +643,11 @@ QVariantMap PlaygroundPage::currentSetup() const {
 
 void PlaygroundPage::applySetup(const QVariantMap& setup) {
     if (running_ || stepInFlight_) return;
-    const SamplerParams d;
-    const auto num = [&](const char* key, double fallback) {
-        const auto it = setup.find(QString::fromLatin1(key));
-        return it == setup.end() ? fallback : it->toDouble();
-    };
     {
         // One re-sample for the whole setup, not one per knob.
         const QSignalBlocker blockStages(stageModel_);
         const QSignalBlocker blockAdvanced(advanced_);
-        ui_->temperatureSpin->setValue(num("temperature", d.temperature));
-        ui_->topKSpin->setValue(static_cast<int>(num("topK", d.topK)));
-        ui_->topPSpin->setValue(num("topP", d.topP));
-        ui_->minPSpin->setValue(num("minP", d.minP));
-        ui_->repeatPenaltySpin->setValue(num("repeatPenalty", d.repeatPenalty));
-        ui_->frequencyPenaltySpin->setValue(num("frequencyPenalty", d.frequencyPenalty));
-        ui_->presencePenaltySpin->setValue(num("presencePenalty", d.presencePenalty));
-        ui_->seedSpin->setValue(static_cast<int>(num("seed", 0)));
+        for (const BasicKnob& k : basicKnobs()) setKnobValue(k.spin, setup.value(QString::fromLatin1(k.key), k.start).toDouble());
         if (setup.contains(QStringLiteral("runLength"))) ui_->runLengthSpin->setValue(setup.value(QStringLiteral("runLength")).toInt());
         advanced_->reset();
         advanced_->setValues(setup);

@@ -10,6 +10,7 @@
 #include <QVariantMap>
 
 #include <memory>
+#include <vector>
 
 #include "ui/engine_types.h"
 
@@ -43,6 +44,7 @@ class TokenStrip;
 
 namespace dlab::ui {
 
+struct BasicKnob;
 class AdvancedSamplerBox;
 class CandidateTableModel;
 class StageOrderModel;
@@ -187,6 +189,7 @@ private:
     void retranslate();
     void fitControlsWidth();
     void fitCandidateColumns();
+    std::vector<BasicKnob> basicKnobs() const;   // the sliders' spin boxes by SamplerParams field
     void updateKnobStates();
     void updatePresetCombo();
     void showCandidateMenu(const QPoint& pos);
