@@ -536,6 +536,11 @@ private slots:
         stepOnce(*w);
         w->playground()->seedSlider()->setValue(7);
         QVERIFY2(w->playground()->captionText().contains("Reset"), qPrintable(w->playground()->captionText()));
+        // Another knob after it still re-samples the step.
+        QSignalSpy resampled(w->worker(), &ui::EngineWorker::resampled);
+        w->playground()->temperatureSlider()->setValue(150);
+        QTRY_COMPARE_WITH_TIMEOUT(resampled.count(), 1, 30000);
+        QTRY_VERIFY(w->playground()->captionText().contains("would choose"));
         QCOMPARE(ui::PlaygroundPage::probabilityText(0.00021), QStringLiteral("0.00021"));
         QCOMPARE(ui::PlaygroundPage::probabilityText(0.1234), QStringLiteral("0.123"));
     }

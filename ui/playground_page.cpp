@@ -576,7 +576,7 @@ void PlaygroundPage::restart() {
 
 void PlaygroundPage::startSessionIfNeeded() {
     if (sessionStarted_) return;
-    sessionSeed_ = samplerParams().seed;
+    sessionSeed_ = editedSeed_ = samplerParams().seed;
     emit startSessionRequested(ui_->promptEdit->toPlainText(), samplerParams());
     sessionStarted_ = true;
 }
@@ -960,8 +960,11 @@ void PlaygroundPage::onParamsEdited() {
     emit samplerParamsChanged(p);
     emit settingsChanged();   // written once the knob rests (MainWindow waits 0.4 s after the last change)
     if (currentStep_ < 0 || running_) return;
-    if (p.seed != sessionSeed_ && sessionStarted_) {
-        // The steps so far keep their draws: a re-sample cannot show another seed. Say so.
+    const bool seedMoved = p.seed != editedSeed_;
+    editedSeed_ = p.seed;
+    if (seedMoved && sessionStarted_) {
+        // The steps so far keep their draws: a re-sample cannot show another seed. Say so (only
+        // for the seed's own move: any other knob re-samples as usual).
         ui_->chosenLabel->setText(tr("The seed takes effect at Reset: the steps so far keep the draws of seed %1.").arg(sessionSeed_));
         return;
     }

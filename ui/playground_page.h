@@ -250,7 +250,8 @@ private:
     QVariantMap savedSetup_;           // the user's setup before a demo or lesson
     QWidget* parkedFocus_ = nullptr;
     QList<QShortcut*> pageShortcuts_;   // F10, F5, Esc: enabled while the page is shown
-    uint64_t sessionSeed_ = 0;          // the seed the current session started with   // the button that had the focus before a step
+    uint64_t sessionSeed_ = 0;          // the seed the current session started with
+    uint64_t editedSeed_ = 0;           // the seed knob's value at the last edit   // the button that had the focus before a step
 };
 
 }  // namespace dlab::ui
