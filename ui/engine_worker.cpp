@@ -370,7 +370,7 @@ void EngineWorker::addBranchState(StepView& v) const {
     const std::span<const TokenId> generated(all.data() + promptSize, all.size() - promptSize);
     v.generatedText = QString::fromStdString(tok.decode(std::vector<TokenId>(generated.begin(), generated.end()), false));
     const auto strip = strips_.find(current);
-    if (strip != strips_.end() && v.step < strip->second.size()) v.token = strip->second[v.step];
+    if (strip != strips_.end() && v.step >= 0 && v.step < strip->second.size()) v.token = strip->second[v.step];
 
     const RepetitionSpan loop = findRepetition(generated);
     if (loop.found) {
