@@ -11,6 +11,8 @@
 #include <array>
 #include <cmath>
 
+#include "widgets/palette_colors.h"
+
 namespace dlab::widgets {
 
 namespace {
@@ -93,17 +95,6 @@ const StageText* findStage(const QString& stage) {
     for (const StageText& s : kStages)
         if (stage == QLatin1String(s.stage)) return &s;
     return nullptr;
-}
-
-bool isDark(const QPalette& pal) { return pal.color(QPalette::Base).lightness() < 128; }
-
-QColor accentFor(const QPalette& pal) { return isDark(pal) ? QColor(0x3d, 0xa5, 0xd9) : QColor(0x1f, 0x6f, 0xb5); }
-
-// WCAG relative luminance: above 0.179 black text has the better contrast, below it white.
-QColor readableTextOn(const QColor& bg) {
-    auto lin = [](double c) { return c <= 0.03928 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); };
-    const double l = 0.2126 * lin(bg.redF()) + 0.7152 * lin(bg.greenF()) + 0.0722 * lin(bg.blueF());
-    return l > 0.179 ? QColor(Qt::black) : QColor(Qt::white);
 }
 
 // `text` broken into lines of at most `width` pixels at word boundaries (between CJK characters
@@ -517,7 +508,7 @@ void SamplerWaterfall::paintPanel(QPainter& painter, int index, int titleLines, 
         const int labelWidth = std::clamp(labelNeed, 0, std::max(0, inner.width() - m.inset - barMin));
         const int barLeft = inner.left() + labelWidth + m.inset;
         const int barSpan = std::max(1, inner.right() + 1 - barLeft);
-        const QColor accent = accentFor(pal);
+        const QColor accent = probabilityAccent(pal);
         const QColor onAccent = readableTextOn(accent);
         QColor faint = textColour;
         faint.setAlphaF(0.75f);

@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "widgets/palette_colors.h"
+
 namespace dlab::widgets {
 
 namespace {
@@ -60,21 +62,6 @@ QString listedText(const QString& text) {
 bool isLineBreakOnly(const QString& text) {
     return !text.isEmpty() && std::all_of(text.cbegin(), text.cend(), [](QChar c) { return c == u'\n' || c == u'\r'; });
 }
-
-QColor mix(const QColor& from, const QColor& to, double t) {
-    const double u = 1.0 - t;
-    return QColor::fromRgbF(float(u * from.redF() + t * to.redF()), float(u * from.greenF() + t * to.greenF()),
-                            float(u * from.blueF() + t * to.blueF()));
-}
-
-// WCAG relative luminance: the threshold 0.179 is where black and white text have equal contrast.
-QColor readableTextOn(const QColor& bg) {
-    auto lin = [](double c) { return c <= 0.03928 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); };
-    const double l = 0.2126 * lin(bg.redF()) + 0.7152 * lin(bg.greenF()) + 0.0722 * lin(bg.blueF());
-    return l > 0.179 ? QColor(Qt::black) : QColor(Qt::white);
-}
-
-bool isDark(const QPalette& pal) { return pal.color(QPalette::Base).lightness() < 128; }
 
 const QColor kLoopColour(0xe0, 0x5a, 0x00);  // the highlighted span: orange-red in both palettes
 
@@ -344,7 +331,7 @@ QColor TokenStrip::backgroundFor(double p) const { return backgroundFor(p, palet
 QColor TokenStrip::backgroundFor(double p, const QPalette& pal) {
     if (p < 0.0) return pal.color(QPalette::AlternateBase);   // no probability: a prompt token
     // Saturated teal-blue; a brighter one on dark bases so near-certain chips still stand out.
-    const QColor accent = isDark(pal) ? QColor(0x3d, 0xa5, 0xd9) : QColor(0x1f, 0x6f, 0xb5);
+    const QColor accent = probabilityAccent(pal);
     // Even p = 0 keeps a faint tint: the chip must stay visible as a target.
     const double strength = 0.08 + 0.84 * std::clamp(p, 0.0, 1.0);
     return mix(pal.color(QPalette::Base), accent, strength);
