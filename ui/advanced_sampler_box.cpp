@@ -10,6 +10,7 @@
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -239,6 +240,26 @@ void AdvancedSamplerBox::setValues(const QVariantMap& setup) {
         biasEdit_->setText(bias->toString());
         onBiasEdited();
     }
+}
+
+QStringList AdvancedSamplerBox::stagesSwitchedOnBy(const QVariantMap& setup) const {
+    QStringList on, seenStages, seenFields;
+    for (const Knob& k : knobs_) {
+        const QString stage = QString::fromLatin1(k.stage), field = QString::fromLatin1(k.field);
+        if (stage.isEmpty() || seenStages.contains(stage)) continue;
+        seenStages << stage;
+        // A field the first Mirostat's switch already took (τ) does not switch the second one.
+        const bool shared = seenFields.contains(field);
+        seenFields << field;
+        const auto it = setup.find(field);
+        if (shared || it == setup.end() || it->toDouble() == k.neutral) continue;
+        const bool otherMirostatOn = isMirostat(stage) && std::any_of(groups_.begin(), groups_.end(), [&](const auto& g) {
+                                         return g.first != stage && isMirostat(g.first) && stages_->isEnabled(g.first);
+                                     });
+        if (!otherMirostatOn) on << stage;
+    }
+    if (!setup.value(QStringLiteral("logitBias")).toString().isEmpty()) on << QStringLiteral("logit-bias");
+    return on;
 }
 
 void AdvancedSamplerBox::reset() {

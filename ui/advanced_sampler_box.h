@@ -36,6 +36,10 @@ public:
     // Sets the knobs named in `setup` (SamplerParams field names, as lessons use them); others stay.
     void setValues(const QVariantMap& setup);
     QVariantMap values() const;   // every knob by SamplerParams field name
+    // The stages a setup switches on: a group's first knob (its switch: typicalP, dryMultiplier,
+    // mirostatTau, …) set off its neutral value, or a logit bias that is not empty. A Mirostat is
+    // left out while the other one is ticked.
+    QStringList stagesSwitchedOnBy(const QVariantMap& setup) const;
     void reset();                 // every knob to its starting value
     void setVocabularySize(int n);
     // Bans a token (logit bias -inf) and ticks the logit-bias stage.

@@ -665,20 +665,7 @@ void PlaygroundPage::applySetup(const QVariantMap& setup) {
             stageModel_->applyPreset(order);
         }
         else stageModel_->setOrder(order.split(QLatin1Char(',')), order.split(QLatin1Char(',')));
-        const std::pair<const char*, const char*> turnsOn[] = {
-            {"typicalP", "typical"},   {"topNSigma", "top-n-sigma"},       {"xtcProbability", "xtc"},
-            {"dryMultiplier", "dry"},  {"mirostatTau", "mirostat"},        {"noRepeatNgram", "no-repeat-ngram"},
-            {"logitBias", "logit-bias"}};
-        const SamplerParams neutral;
-        for (const auto& [field, stage] : turnsOn) {
-            const auto it = setup.find(QString::fromLatin1(field));
-            if (it == setup.end()) continue;
-            const bool on = QLatin1String(field) == QLatin1String("logitBias") ? !it->toString().isEmpty()
-                            : QLatin1String(field) == QLatin1String("typicalP") ? it->toDouble() < neutral.typicalP
-                                                                                 : it->toDouble() > 0.0;
-            const bool otherMirostat = QLatin1String(stage) == QLatin1String("mirostat") && stageModel_->isEnabled(QStringLiteral("mirostat-v1"));
-            if (on && !otherMirostat) stageModel_->setEnabled(QString::fromLatin1(stage), true);
-        }
+        for (const QString& stage : advanced_->stagesSwitchedOnBy(setup)) stageModel_->setEnabled(stage, true);
     }
     if (setup.contains(QStringLiteral("prompt"))) {
         const QSignalBlocker block(ui_->promptEdit);
