@@ -411,16 +411,23 @@ void PlaygroundPage::showBranches(const QList<BranchEntry>& branches) {
 }
 
 void PlaygroundPage::retranslateBranches() {
-    const QSignalBlocker block(branchCombo_);
-    branchCombo_->clear();
+    QStringList labels;
+    int current = -1;
     for (const BranchEntry& b : branches_) {
-        const QString label = b.parent < 0 ? tr("Original (%n token(s))", nullptr, b.steps)
-                                           : tr("Branch %1: \u201c%2\u201d at step %3 (%n token(s))", nullptr, b.steps)
-                                                 .arg(b.id)
-                                                 .arg(b.forkToken)
-                                                 .arg(b.forkStep + 1);
-        branchCombo_->addItem(label, b.id);
-        if (b.current) branchCombo_->setCurrentIndex(branchCombo_->count() - 1);
+        labels << (b.parent < 0 ? tr("Original (%n token(s))", nullptr, b.steps)
+                                : tr("Branch %1: \u201c%2\u201d at step %3 (%n token(s))", nullptr, b.steps)
+                                      .arg(b.id)
+                                      .arg(b.forkToken)
+                                      .arg(b.forkStep + 1));
+        if (b.current) current = int(labels.size()) - 1;
+    }
+    // Called once per frame during Run: the combo is rebuilt only when a label or the current
+    // branch really changed (rebuilding it re-lays out the row beside the caption).
+    if (labels != branchLabels() || current != branchCombo_->currentIndex()) {
+        const QSignalBlocker block(branchCombo_);
+        branchCombo_->clear();
+        for (int i = 0; i < labels.size(); ++i) branchCombo_->addItem(labels[i], branches_[i].id);
+        branchCombo_->setCurrentIndex(current);
     }
     // Only where there is something to switch to: one branch needs no list (and no room).
     branchCombo_->setVisible(branches_.size() > 1);
