@@ -494,6 +494,9 @@ private slots:
         auto* controls = w->playground()->findChild<QScrollArea*>("controlsScroll");
         QVERIFY(controls);
         const int narrow = controls->minimumWidth();
+        auto* views = w->playground()->findChild<QSplitter*>("viewSplitter");
+        QVERIFY(views);
+        const QByteArray split = views->saveState();
         QTest::keyClick(w.get(), Qt::Key_Equal, Qt::ControlModifier);
         QCOMPARE(w->presentation()->zoom(), ui::PresentationMode::kZoomStep);
         QTest::keyClick(w.get(), Qt::Key_Minus, Qt::ControlModifier);   // was ambiguous: bound twice
@@ -507,6 +510,7 @@ private slots:
             QVERIFY2(right.x() <= controls->viewport()->width() + 1, qPrintable(spin->objectName()));
         }
         w->presentation()->setPresenting(false);
+        QCOMPARE(views->saveState(), split);   // leaving presentation mode puts the user's split back
     }
 
     // The wheel over the controls panel scrolls it instead of turning the knob under the pointer.

@@ -1088,10 +1088,18 @@ void PlaygroundPage::hideEvent(QHideEvent* e) {
 void PlaygroundPage::showDistribution() { ui_->viewTabs->setCurrentWidget(ui_->chartTab); }
 
 void PlaygroundPage::setPresenting(bool on) {
-    // On a projector the chart is what the room looks at: it gets half the height.
-    const int total = ui_->viewSplitter->height();
-    if (total <= 0) return;
-    ui_->viewSplitter->setSizes(on ? QList<int>{total / 2, total * 3 / 10, total / 5} : QList<int>{total * 3 / 7, total * 2 / 7, total * 2 / 7});
+    // On a projector the chart is what the room looks at: it gets half the height. Leaving
+    // presentation mode puts the user's own split back (fixed shares taken at the projector's
+    // height left a 1024×700 window a chart too short for its axis labels).
+    if (on == presenting_) return;
+    presenting_ = on;
+    if (on) {
+        splitBeforePresenting_ = ui_->viewSplitter->saveState();
+        const int total = ui_->viewSplitter->height();
+        if (total > 0) ui_->viewSplitter->setSizes({total / 2, total * 3 / 10, total / 5});
+    } else if (!splitBeforePresenting_.isEmpty()) {
+        ui_->viewSplitter->restoreState(splitBeforePresenting_);
+    }
 }
 
 }  // namespace dlab::ui

@@ -245,13 +245,15 @@ private:
     void buildViewOptions();
     void buildTextRow();
     void retranslateBranches();
-    int resampledToken_ = -1;
-    int lastChosen_ = -1;              // the token the current step actually took          // the token the last re-sample chose (-1: none pending)
+    int resampledToken_ = -1;          // the token the last re-sample chose (-1: none pending)
+    int lastChosen_ = -1;              // the token the current step actually took
     QVariantMap savedSetup_;           // the user's setup before a demo or lesson
-    QWidget* parkedFocus_ = nullptr;
+    QWidget* parkedFocus_ = nullptr;   // the button that had the focus before a step
     QList<QShortcut*> pageShortcuts_;   // F10, F5, Esc: enabled while the page is shown
     uint64_t sessionSeed_ = 0;          // the seed the current session started with
-    uint64_t editedSeed_ = 0;           // the seed knob's value at the last edit   // the button that had the focus before a step
+    uint64_t editedSeed_ = 0;           // the seed knob's value at the last edit
+    bool presenting_ = false;
+    QByteArray splitBeforePresenting_;  // the views' split before presentation mode changed it
 };
 
 }  // namespace dlab::ui
