@@ -3,6 +3,7 @@
 // forked, extended by one token and released, and the next-token logits of each. Tests implement
 // it with a fixed table; ModelBeamScorer (model_beam_scorer.h) implements it over the paged KV
 // cache, where fork() shares the parent's blocks.
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -23,6 +24,10 @@ public:
     virtual void release(int seq) = 0;
     // The next-token logits of `seq`: (nVocab). Valid until the next call on this scorer.
     virtual std::span<const float> logits(int seq) = 0;
+    // The KV-cache blocks `seq` holds now, in logical order (optional: a scorer without a paged
+    // cache returns none). beamSearch asks right after logits(seq), so the blocks include the one
+    // its last token was written to; equal ids in two sequences are one shared block.
+    virtual std::vector<int32_t> kvBlocks(int /*seq*/) const { return {}; }
 };
 
 }  // namespace dlab

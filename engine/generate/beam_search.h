@@ -27,6 +27,31 @@
 // finished hypothesis that ties the heap's worst stays out, and the n-best list orders equal
 // scores by node id (earlier first). Width 1 is greedy decoding (argmax, ties to the lowest id)
 // except with EarlyStopping::Never, which may look past a first end token.
+//
+// Diverse (group) beam search (Vijayakumar et al. 2016; HF's num_beam_groups / diversity_penalty,
+// HammingDiversityLogitsProcessor). With G = groups > 1 the width k is split into G groups of
+// k/G beams; each group is the beam search above with width k/G (its own 2k/G candidates, its
+// own heap of k/G finished hypotheses, its own early stopping), all starting from the prompt.
+// Per step the groups run in order 0, 1, ..., G-1; group g's log-probabilities are first reduced
+// by diversityPenalty x (how many times earlier groups chose that token at this step), and that
+// penalised value is what enters the cumulative score (HF). "Chosen" = a token that became a
+// running beam of an earlier group, or, at the last step, ended one of its hypotheses by length;
+// a hypothesis finished by an end token does not count (it left the beams, as in HF). A group
+// whose early stopping fires stops expanding; the search ends when no group is running. The final
+// n best are all groups' finished hypotheses pooled and ranked by score (HF's finalize), so a
+// later group's hypotheses, which paid the penalty, rank below similar ones of group 0.
+// groups = 1 is exactly the search above.
+//
+// Processors, per beam, in HF's order, on the log-softmax of the raw logits (HF applies its
+// logits processors to log-probabilities in beam search, not to logits, and never renormalises):
+//   1. diversity (groups > 1): lp -= diversityPenalty x count;
+//   2. repetition (repeatPenalty != 1): for every distinct token of the beam's WHOLE history
+//      (prompt + its generated tokens, as HF's input_ids): lp < 0 ? lp * r : lp / r;
+//   3. no-repeat-n-gram (noRepeatNgram = n > 0): a token that would repeat an n-gram of that
+//      same history gets -inf.
+// Stages 2 and 3 are the sampler's RepetitionPenaltyStage / NoRepeatNgramStage (with no last-N
+// window). BeamNode::logProb stays the model's log p; the processed value is searchLogProb, and
+// ranking, cumulative sums and scores use it. With every processor off both are the same number.
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -48,6 +73,23 @@ struct BeamOptions {
     EarlyStopping earlyStopping = EarlyStopping::Heuristic;
     std::vector<TokenId> endTokens;  // ids that finish a hypothesis (eos, eot, ...); may be empty
     int nBest = 0;                   // hypotheses returned, 1..width; 0 = width
+    int groups = 1;                  // diverse beam search groups G >= 1; width % G == 0 (HF num_beam_groups)
+    double diversityPenalty = 0.0;   // >= 0; > 0 needs groups > 1 (HF diversity_penalty)
+    float repeatPenalty = 1.0f;      // (0, 10]; 1 = off (HF repetition_penalty, whole history)
+    int noRepeatNgram = 0;           // n >= 0; 0 = off (HF no_repeat_ngram_size, whole history)
+    // Per-node detail for the tree view, recorded while searching (off by default: it costs a
+    // top-N selection and an entropy pass over the vocabulary per evaluated node):
+    int recordTopN = 0;              // > 0: evaluated nodes keep their next-token top N and entropy
+    bool recordKvBlocks = false;     // evaluated nodes keep the KV blocks their sequence held
+
+    // Throws dlab::Error naming the option, its value and what would do.
+    void validate() const;
+};
+
+// One entry of a node's next-token distribution: log softmax(raw logits)[token].
+struct BeamNextToken {
+    TokenId token = -1;
+    double logProb = 0.0;
 };
 
 enum class BeamNodeStatus {
@@ -63,14 +105,30 @@ struct BeamNode {
     int parent = -1;            // -1 for the root (the prompt)
     int depth = 0;              // generated tokens up to and including this one; root 0
     TokenId token = -1;         // -1 for the root
-    double logProb = 0.0;       // log p(token | parent's sequence), nats
-    double cumLogProb = 0.0;    // sum along the path from the root
-    double score = 0.0;         // cumLogProb / depth^lengthPenalty (0 for the root)
+    double logProb = 0.0;       // log p(token | parent's sequence), nats: the model's, no processor
+    double cumLogProb = 0.0;    // sum of logProb along the path from the root
+    // What entered the search: logProb - diversityPenalty, then the repetition and no-repeat-n-gram
+    // processors (see above); equal to logProb when they are off.
+    double searchLogProb = 0.0;
+    double cumSearchLogProb = 0.0;  // sum of searchLogProb from the root: candidates rank by it
+    double score = 0.0;         // cumSearchLogProb / depth^lengthPenalty (0 for the root)
     BeamNodeStatus status = BeamNodeStatus::Kept;
     bool endToken = false;      // token is one of BeamOptions::endTokens
-    int candidateRank = -1;     // rank among its step's candidates (0 = best); -1 for the root
-    int beamSlot = -1;          // slot among the running beams of its depth when Kept, else -1
+    int candidateRank = -1;     // rank among its group's candidates at its step (0 = best); -1 for the root
+    // Slot among the running beams of its depth when Kept, else -1. Slots are global, as HF's beam
+    // indices: group g holds slots g*(width/groups) .. (g+1)*(width/groups) - 1.
+    int beamSlot = -1;
     int nBestRank = -1;         // position in BeamResult::hypotheses, else -1
+    int group = -1;             // the group that proposed it; -1 for the root
+    double diversityPenalty = 0.0;  // subtracted from its log-prob by the diversity processor (>= 0)
+
+    // Recorded when this node's sequence was evaluated (its next-token distribution computed):
+    // the root and Kept nodes the search expanded. Kept nodes of the last step the search ran
+    // (the length limit, early stopping, a stop) were never evaluated: evaluated false, all empty.
+    bool evaluated = false;
+    std::vector<BeamNextToken> next;  // recordTopN > 0: the top N by raw log-prob, best first (ties: lower id)
+    double nextEntropy = 0.0;         // recordTopN > 0: entropy of the full softmax(raw logits), nats
+    std::vector<int32_t> kvBlocks;    // recordKvBlocks: BeamScorer::kvBlocks(its sequence) once evaluated
 };
 
 struct BeamTree {
@@ -83,13 +141,15 @@ const char* beamStopName(BeamStop s);
 struct BeamHypothesis {
     std::vector<TokenId> tokens;  // generated tokens, the end token excluded
     bool ended = false;           // finished with an end token (false: reached the length limit or the search stopped)
-    double logProb = 0.0;         // cumulative, including the end token
+    double logProb = 0.0;         // cumulative model log-prob (BeamNode::cumLogProb), including the end token
+    double searchLogProb = 0.0;   // cumulative as searched (BeamNode::cumSearchLogProb)
     double score = 0.0;
     int node = -1;                // its last node in the tree
+    int group = 0;                // the group that found it
 };
 
 struct BeamResult {
-    std::vector<BeamHypothesis> hypotheses;  // the n best, best score first
+    std::vector<BeamHypothesis> hypotheses;  // the n best of all groups, best score first (ties: earlier node)
     BeamTree tree;
     BeamStop stop = BeamStop::MaxTokens;
     int steps = 0;                           // expansion steps run (the tree's depth)
@@ -99,7 +159,8 @@ struct BeamResult {
 using BeamStepCallback = std::function<bool(const BeamTree&, int depth)>;
 
 // Runs beam search after `prompt` (at least one token). A dlab::Cancelled from the scorer ends the
-// search like the cancel flag does. Throws dlab::Error for bad options or
+// search like the cancel flag does. The callback and the cancel flag are checked once per step
+// (after every group has moved). Throws dlab::Error for bad options (BeamOptions::validate) or
 // logits (NaN, +inf, all -inf), and passes on what the scorer throws. If the search is stopped
 // (cancel flag, callback) the running beams join the finished ones, so the result is never empty.
 BeamResult beamSearch(BeamScorer& scorer, const std::vector<TokenId>& prompt, const BeamOptions& options,

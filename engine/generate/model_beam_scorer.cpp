@@ -77,6 +77,11 @@ std::span<const float> ModelBeamScorer::logits(int seq) {
     return s.logits;
 }
 
+std::vector<int32_t> ModelBeamScorer::kvBlocks(int seq) const {
+    const std::span<const int32_t> table = pool_.blockTable(at(seq).kv);
+    return {table.begin(), table.end()};
+}
+
 SeqId ModelBeamScorer::kvSequence(int seq) const { return at(seq).kv; }
 
 std::vector<SeqId> ModelBeamScorer::kvSequences() const {

@@ -40,6 +40,9 @@ public:
     // Throws dlab::Error past the context limit or when the pool runs out of blocks (size it with
     // beamPoolBlocks), dlab::Cancelled if the backend's cancel flag was raised.
     std::span<const float> logits(int seq) override;
+    // The pool's block table of the beam (pool block ids, logical order). Blocks of tokens still
+    // queued by append() are not there yet: beamSearch asks after logits(), when there are none.
+    std::vector<int32_t> kvBlocks(int seq) const override;
 
     SeqId kvSequence(int seq) const;        // the pool's id of a beam (for KV statistics)
     std::vector<SeqId> kvSequences() const;  // the pool ids of the live beams
