@@ -101,7 +101,7 @@ private slots:
         QTest::addColumn<QString>("expected");
         QTest::newRow("unknown kind") << "nucleus:p=0.9" << "unknown kind 'nucleus'";
         QTest::newRow("empty") << "" << "unknown kind ''";
-        QTest::newRow("unknown beam key") << "beam:width=4" << "unknown key 'width' for beam; its keys are es, k, lp";
+        QTest::newRow("unknown beam key") << "beam:width=4" << "unknown key 'width' for beam; its keys are dp, es, g, k, lp, nrng, rep";
         QTest::newRow("unknown sample key") << "sample:temp=0.7" << "unknown key 'temp' for sample";
         QTest::newRow("width zero") << "beam:k=0" << "k must be between 1 and 64; got 0";
         QTest::newRow("width words") << "beam:k=four" << "k must be a whole number; got 'four'";
@@ -113,7 +113,7 @@ private slots:
         QTest::newRow("min-p above one") << "sample:minp=2" << "--min-p must be between 0 and 1";
         QTest::newRow("top-k negative") << "sample:k=-3" << "k must be between 0 and";
         QTest::newRow("seed fraction") << "sample:seed=1.5" << "seed must be a whole number";
-        QTest::newRow("greedy settings") << "greedy:t=1" << "greedy takes no settings";
+        QTest::newRow("greedy sampling settings") << "greedy:t=1" << "unknown key 't' for greedy; its keys are freq, lastn, nrng, pres, rep";
         QTest::newRow("no value") << "sample:t" << "setting 't' needs a value";
         QTest::newRow("empty value") << "sample:t=" << "t must be a number; got ''";
         QTest::newRow("nothing after colon") << "sample:" << "nothing after ':'";
