@@ -1,7 +1,7 @@
 // The chat page, offscreen (QT_QPA_PLATFORM=offscreen):
 //  * ChatModel keeps QAbstractItemModelTester happy while rows are appended, streamed into,
 //    finished, removed and cleared;
-//  * the page and an EngineWorker on its own thread, wired as MainWindow wires them, on tiny random
+//  * the page and an EngineContext on its own thread, the page attached as MainWindow attaches it, on tiny random
 //    models: Send (Ctrl+Return) asks with the system prompt and the conversation, the answer streams
 //    into the model's last row and its TokenStrip, and the caption shows TTFT and tokens/s;
 //    multi-turn, Regenerate, Clear; Stop (Esc) ends the answer within 100 ms and keeps its text;
@@ -21,11 +21,12 @@
 #include "gguf/tiny_model.h"
 #include "model/model.h"
 #include "test_paths.h"
-#include "ui/chat_model.h"
-#include "ui/chat_page.h"
-#include "ui/engine_worker.h"
-#include "ui/language_manager.h"
-#include "ui/main_window.h"
+#include "ui/chat/chat_model.h"
+#include "ui/chat/chat_page.h"
+#include "ui/chat/chat_controller.h"
+#include "ui/engine/engine_context.h"
+#include "ui/app/language_manager.h"
+#include "ui/app/main_window.h"
 #include "widgets/token_strip.h"
 
 using namespace dlab;
@@ -33,16 +34,17 @@ using ui::ChatModel;
 using ui::ChatPage;
 using ui::ChatStats;
 using ui::ChatTurn;
-using ui::EngineWorker;
+using ui::ChatController;
+using ui::EngineContext;
 using widgets::StripToken;
 using widgets::TokenStrip;
 
 namespace {
 
-// The page and a worker on its own thread, connected as MainWindow connects them.
+// The page and an engine context on its own thread, the page attached as MainWindow attaches it.
 struct Rig {
     QThread thread;
-    EngineWorker* worker = nullptr;  // lives on thread, deleted when it finishes
+    EngineContext* engine = nullptr; // lives on thread, deleted when it finishes (the controller with it)
     ChatPage page;
     QStringList errors;              // failed() messages, in order
     bool ready = false;              // modelLoaded() reached the page
@@ -55,24 +57,20 @@ struct Rig {
 
     Rig() {
         ui::registerEngineTypes();
-        worker = new EngineWorker;
-        worker->moveToThread(&thread);
-        QObject::connect(&thread, &QThread::finished, worker, &QObject::deleteLater);
-        QObject::connect(&page, &ChatPage::chatRequested, worker, &EngineWorker::chat);
-        // MainWindow connects Stop straight to cancel(): the flag is raised on the GUI thread.
-        QObject::connect(&page, &ChatPage::stopRequested, worker, [w = worker] { w->cancel(); }, Qt::DirectConnection);
-        QObject::connect(worker, &EngineWorker::chatStarted, &page, &ChatPage::onChatStarted);
-        QObject::connect(worker, &EngineWorker::chatTokens, &page, &ChatPage::onChatTokens);
-        QObject::connect(worker, &EngineWorker::chatFinished, &page, &ChatPage::onChatFinished);
-        QObject::connect(worker, &EngineWorker::failed, &page, &ChatPage::requestFailed);
+        engine = new EngineContext;
+        page.attachEngine(engine);
+        ChatController* worker = page.controller();
+        engine->moveToThread(&thread);
+        QObject::connect(&thread, &QThread::finished, engine, &QObject::deleteLater);
         // What reached the GUI thread, recorded there.
-        QObject::connect(worker, &EngineWorker::failed, &page, [this](const QString& m) { errors << m; });
-        QObject::connect(worker, &EngineWorker::modelLoaded, &page, [this] {
+        QObject::connect(worker, &ChatController::failed, &page, [this](const QString& m) { errors << m; });
+        QObject::connect(engine, &EngineContext::failed, &page, [this](const QString& m) { errors << m; });
+        QObject::connect(engine, &EngineContext::modelLoaded, &page, [this] {
             ready = true;
             page.setModelReady(true);
         });
-        QObject::connect(worker, &EngineWorker::chatStarted, &page, [this](int n) { promptTokens = n; });
-        QObject::connect(worker, &EngineWorker::chatTokens, &page,
+        QObject::connect(worker, &ChatController::chatStarted, &page, [this](int n) { promptTokens = n; });
+        QObject::connect(worker, &ChatController::chatTokens, &page,
                          [this](const QList<StripToken>& t) { tokensReceived += static_cast<int>(t.size()); });
         QObject::connect(&page, &ChatPage::answerFinished, &page, [this](const ChatStats& s) { finished << s; });
         QObject::connect(&page, &ChatPage::chatRequested, &page,
@@ -86,13 +84,13 @@ struct Rig {
         page.show();
     }
     ~Rig() {
-        worker->cancel();
+        engine->cancel();
         thread.quit();
         thread.wait();
     }
     // Queues a load; the caller waits for `ready`.
     void load(const QString& path, int threads) {
-        QMetaObject::invokeMethod(worker, "loadModel", Qt::QueuedConnection, Q_ARG(QString, path), Q_ARG(int, threads));
+        QMetaObject::invokeMethod(engine, "loadModel", Qt::QueuedConnection, Q_ARG(QString, path), Q_ARG(int, threads));
     }
 };
 
@@ -335,7 +333,7 @@ private slots:
         for (const StripToken& t : s[0]->tokens()) {
             QVERIFY(t.id >= 0 && t.id < kTinyVocabSize);
             QVERIFY(t.p > 0.0 && t.p <= 1.0);
-            QCOMPARE(t.alternatives.size(), qsizetype(EngineWorker::kAlternatives));
+            QCOMPARE(t.alternatives.size(), qsizetype(ChatController::kAlternatives));
             for (qsizetype i = 1; i < t.alternatives.size(); ++i) QVERIFY(t.alternatives[i].p <= t.alternatives[i - 1].p);
         }
         QCOMPARE(s[0]->tokens()[0].step, 0);
@@ -873,7 +871,7 @@ private slots:
         w.setErrorReporter([&errors](const QString& m) { errors << m; });
         w.show();
         QTRY_VERIFY_WITH_TIMEOUT(w.hasModel(), 30000);
-        ChatPage* page = w.chat();
+        ChatPage* page = w.page<ui::ChatPage>();
         QVERIFY(page);
         page->setSamplerParams(endlessParams());
         maxTokensSpin(*page)->setValue(16);

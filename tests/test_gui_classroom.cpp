@@ -15,17 +15,19 @@
 
 #include "gguf/tiny_model.h"
 #include "test_paths.h"
-#include "ui/advanced_sampler_box.h"
-#include "ui/app_settings.h"
-#include "ui/check_indicator_style.h"
-#include "ui/engine_worker.h"
+#include "ui/playground/advanced_sampler_box.h"
+#include "ui/app/app_settings.h"
+#include "ui/app/check_indicator_style.h"
+#include "ui/engine/engine_context.h"
+#include "ui/playground/playground_controller.h"
 #include "ui/lessons/lesson_panel.h"
-#include "ui/logit_bias_text.h"
-#include "ui/main_window.h"
-#include "ui/playground_page.h"
-#include "ui/presentation_mode.h"
-#include "ui/stage_order_model.h"
-#include "ui/theme.h"
+#include "ui/playground/logit_bias_text.h"
+#include "ui/app/main_window.h"
+#include "ui/chat/chat_page.h"
+#include "ui/playground/playground_page.h"
+#include "ui/app/presentation_mode.h"
+#include "ui/playground/stage_order_model.h"
+#include "ui/app/theme.h"
 #include "widgets/distribution_chart.h"
 #include "widgets/token_strip.h"
 
@@ -45,8 +47,8 @@ class TestGuiClassroom : public QObject {
     }
 
     static void stepOnce(MainWindow& w) {
-        auto* page = w.playground();
-        QSignalSpy steps(w.worker(), &ui::EngineWorker::stepDone);
+        auto* page = w.page<ui::PlaygroundPage>();
+        QSignalSpy steps(w.page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::stepDone);
         QVERIFY(QTest::qWaitFor([&] { return page->stepButton()->isEnabled(); }, 30000));
         QTest::mouseClick(page->stepButton(), Qt::LeftButton);
         QVERIFY(QTest::qWaitFor([&] { return steps.count() == 1 && !page->busy(); }, 30000));
@@ -72,7 +74,7 @@ private slots:
         QStringList errors;
         auto w = openWindow(tinyPath_, &errors);
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
-        auto* page = w->playground();
+        auto* page = w->page<ui::PlaygroundPage>();
         page->setRunLength(3);
         QAbstractButton* b = button == "step" ? page->stepButton() : page->runButton();
         QTRY_VERIFY(b->isEnabled());
@@ -258,7 +260,7 @@ private slots:
         QStringList errors;
         auto w = openWindow(tinyPath_, &errors);
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
-        auto* page = w->playground();
+        auto* page = w->page<ui::PlaygroundPage>();
         stepOnce(*w);
         const int best = page->chart()->bars().first().id;
         page->advancedBox()->banToken(best);
@@ -272,7 +274,7 @@ private slots:
         QStringList errors;
         auto w = openWindow(tinyPath_, &errors);
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
-        auto* page = w->playground();
+        auto* page = w->page<ui::PlaygroundPage>();
         page->temperatureSlider()->setValue(0);   // greedy: the step takes the best token
         stepOnce(*w);
         const int chosen = page->strip()->tokens().last().id;
@@ -281,7 +283,7 @@ private slots:
         page->advancedBox()->banToken(chosen);
         QTRY_VERIFY_WITH_TIMEOUT(!page->busy() && page->applyResampleButton()->isVisible(), 30000);
         QVERIFY(page->captionText().contains("would choose"));
-        QSignalSpy branched(w->worker(), &ui::EngineWorker::branched);
+        QSignalSpy branched(w->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::branched);
         QTest::mouseClick(page->applyResampleButton(), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(branched.count(), 1, 30000);
         QTRY_VERIFY(!page->busy());
@@ -297,10 +299,10 @@ private slots:
         QStringList errors;
         auto w = openWindow(tinyPath_, &errors);
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
-        auto* page = w->playground();
+        auto* page = w->page<ui::PlaygroundPage>();
         page->temperatureSlider()->setValue(0);
         for (int i = 0; i < 3; ++i) {
-            QSignalSpy steps(w->worker(), &ui::EngineWorker::stepDone);
+            QSignalSpy steps(w->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::stepDone);
             QTest::mouseClick(page->stepButton(), Qt::LeftButton);
             QTRY_VERIFY_WITH_TIMEOUT(steps.count() == 1 && !page->busy(), 30000);
         }
@@ -330,7 +332,7 @@ private slots:
         QStringList errors;
         auto w = openWindow(tinyPath_, &errors);
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
-        auto* page = w->playground();
+        auto* page = w->page<ui::PlaygroundPage>();
         page->temperatureSlider()->setValue(0);
         for (int i = 0; i < 3; ++i) stepOnce(*w);
         const int prompt = page->promptStrip()->tokens().size();
@@ -347,7 +349,7 @@ private slots:
         // The chat page shows its own (empty) context, not the playground's.
         for (int i = 0; i < 2; ++i) stepOnce(*w);
         QVERIFY(w->statusText().contains(QStringLiteral("context")));
-        w->tabs()->setCurrentWidget(reinterpret_cast<QWidget*>(w->chat()));
+        w->tabs()->setCurrentWidget(reinterpret_cast<QWidget*>(w->page<ui::ChatPage>()));
         QVERIFY2(!w->statusText().contains(QStringLiteral("context")), qPrintable(w->statusText()));
         w->tabs()->setCurrentWidget(page);
         QVERIFY(w->statusText().contains(QStringLiteral("context")));
@@ -357,7 +359,7 @@ private slots:
         QStringList errors;
         auto w = openWindow(tinyPath_, &errors);
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
-        auto* page = w->playground();
+        auto* page = w->page<ui::PlaygroundPage>();
         stepOnce(*w);
         const auto prompt = page->promptStrip()->tokens();
         QVERIFY(!prompt.isEmpty());
@@ -365,11 +367,11 @@ private slots:
             QVERIFY(t.step < 0 && t.p < 0.0);
             QVERIFY(t.id >= 0 && t.id < kTinyVocabSize);
         }
-        QCOMPARE(page->chart()->bars().size(), ui::EngineWorker::kChartBars);
+        QCOMPARE(page->chart()->bars().size(), ui::PlaygroundController::kChartBars);
         page->barsSpin()->setValue(10);
         QTRY_COMPARE_WITH_TIMEOUT(page->chart()->bars().size(), 10, 30000);
-        page->barsSpin()->setValue(ui::EngineWorker::kMaxChartBars);
-        QTRY_COMPARE_WITH_TIMEOUT(page->chart()->bars().size(), std::min<int>(ui::EngineWorker::kMaxChartBars, kTinyVocabSize), 30000);
+        page->barsSpin()->setValue(ui::PlaygroundController::kMaxChartBars);
+        QTRY_COMPARE_WITH_TIMEOUT(page->chart()->bars().size(), std::min<int>(ui::PlaygroundController::kMaxChartBars, kTinyVocabSize), 30000);
         // Plain text: the same text the strip shows, as one string.
         page->plainTextCheck()->setChecked(true);
         QVERIFY(page->plainTextView()->isVisible());
@@ -380,7 +382,7 @@ private slots:
         QStringList errors;
         auto w = openWindow(tinyPath_, &errors);
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
-        auto* page = w->playground();
+        auto* page = w->page<ui::PlaygroundPage>();
         page->promptEdit()->setPlainText("My own prompt");
         page->topKSlider()->setValue(17);
         page->advancedBox()->group("dry")->setChecked(true);
@@ -419,7 +421,7 @@ private slots:
         QStringList errors;
         auto w = openWindow(tinyPath_, &errors);
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
-        auto* page = w->playground();
+        auto* page = w->page<ui::PlaygroundPage>();
         page->promptEdit()->setPlainText("Mine");
         page->topKSlider()->setValue(23);
         const QVariantMap mine = page->currentSetup();
@@ -470,17 +472,17 @@ private slots:
         QStringList errors;
         auto w = openWindow(tinyPath_, &errors);
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
-        auto* page = w->playground();
+        auto* page = w->page<ui::PlaygroundPage>();
         w->lessonsDock()->show();
         w->activateWindow();
         w->lessons()->nextButton()->setFocus();
         QTRY_VERIFY(w->lessons()->isAncestorOf(QApplication::focusWidget()));
-        QSignalSpy steps(w->worker(), &ui::EngineWorker::stepDone);
+        QSignalSpy steps(w->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::stepDone);
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_F10);
         QTRY_COMPARE_WITH_TIMEOUT(steps.count(), 1, 30000);
         QTRY_VERIFY(!page->busy());
         QCOMPARE(page->captionText().left(7), QStringLiteral("Step 1 "));   // counted from 1 on screen
-        w->tabs()->setCurrentWidget(reinterpret_cast<QWidget*>(w->chat()));
+        w->tabs()->setCurrentWidget(reinterpret_cast<QWidget*>(w->page<ui::ChatPage>()));
         QTest::keyClick(QApplication::focusWidget() ? QApplication::focusWidget() : w.get(), Qt::Key_F10);
         QTest::qWait(200);
         QCOMPARE(steps.count(), 1);
@@ -491,10 +493,10 @@ private slots:
         auto w = openWindow(tinyPath_, &errors);
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
         w->activateWindow();
-        auto* controls = w->playground()->findChild<QScrollArea*>("controlsScroll");
+        auto* controls = w->page<ui::PlaygroundPage>()->findChild<QScrollArea*>("controlsScroll");
         QVERIFY(controls);
         const int narrow = controls->minimumWidth();
-        auto* views = w->playground()->findChild<QSplitter*>("viewSplitter");
+        auto* views = w->page<ui::PlaygroundPage>()->findChild<QSplitter*>("viewSplitter");
         QVERIFY(views);
         const QByteArray split = views->saveState();
         QTest::keyClick(w.get(), Qt::Key_Equal, Qt::ControlModifier);
@@ -504,7 +506,7 @@ private slots:
         w->presentation()->setPresenting(true);
         // The controls panel widens with the text (it kept its width and cut every value box off).
         QTRY_VERIFY2(controls->minimumWidth() > narrow * 1.3, qPrintable(QStringLiteral("%1 -> %2").arg(narrow).arg(controls->minimumWidth())));
-        for (auto* spin : w->playground()->findChildren<QAbstractSpinBox*>()) {
+        for (auto* spin : w->page<ui::PlaygroundPage>()->findChildren<QAbstractSpinBox*>()) {
             if (!spin->isVisible() || !controls->widget()->isAncestorOf(spin)) continue;
             const QPoint right = spin->mapTo(controls->widget(), QPoint(spin->width(), 0));
             QVERIFY2(right.x() <= controls->viewport()->width() + 1, qPrintable(spin->objectName()));
@@ -538,13 +540,13 @@ private slots:
         auto w = openWindow(tinyPath_, &errors);
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
         stepOnce(*w);
-        w->playground()->seedSlider()->setValue(7);
-        QVERIFY2(w->playground()->captionText().contains("Reset"), qPrintable(w->playground()->captionText()));
+        w->page<ui::PlaygroundPage>()->seedSlider()->setValue(7);
+        QVERIFY2(w->page<ui::PlaygroundPage>()->captionText().contains("Reset"), qPrintable(w->page<ui::PlaygroundPage>()->captionText()));
         // Another knob after it still re-samples the step.
-        QSignalSpy resampled(w->worker(), &ui::EngineWorker::resampled);
-        w->playground()->temperatureSlider()->setValue(150);
+        QSignalSpy resampled(w->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::resampled);
+        w->page<ui::PlaygroundPage>()->temperatureSlider()->setValue(150);
         QTRY_COMPARE_WITH_TIMEOUT(resampled.count(), 1, 30000);
-        QTRY_VERIFY(w->playground()->captionText().contains("would choose"));
+        QTRY_VERIFY(w->page<ui::PlaygroundPage>()->captionText().contains("would choose"));
         QCOMPARE(ui::PlaygroundPage::probabilityText(0.00021), QStringLiteral("0.00021"));
         QCOMPARE(ui::PlaygroundPage::probabilityText(0.1234), QStringLiteral("0.123"));
     }
@@ -592,7 +594,7 @@ private slots:
             w->presentationAction()->trigger();
             QVERIFY(w->presentation()->presenting());
             QCOMPARE(QApplication::font().pointSizeF(), before * ui::PresentationMode::kPresentationScale);
-            QCOMPARE(w->playground()->font().pointSizeF(), QApplication::font().pointSizeF());
+            QCOMPARE(w->page<ui::PlaygroundPage>()->font().pointSizeF(), QApplication::font().pointSizeF());
             w->presentation()->zoomIn();
             QVERIFY(QApplication::font().pointSizeF() > before * ui::PresentationMode::kPresentationScale);
             QVERIFY(w->close());

@@ -18,14 +18,15 @@
 #include <QtWidgets>
 
 #include "test_paths.h"
-#include "ui/app_settings.h"
-#include "ui/candidate_table_model.h"
-#include "ui/chat_page.h"
-#include "ui/engine_worker.h"
+#include "ui/app/app_settings.h"
+#include "ui/playground/candidate_table_model.h"
+#include "ui/chat/chat_page.h"
+#include "ui/engine/engine_context.h"
+#include "ui/playground/playground_controller.h"
 #include "ui/lessons/lesson_panel.h"
-#include "ui/main_window.h"
-#include "ui/playground_page.h"
-#include "ui/presentation_mode.h"
+#include "ui/app/main_window.h"
+#include "ui/playground/playground_page.h"
+#include "ui/app/presentation_mode.h"
 #include "widgets/distribution_chart.h"
 #include "widgets/sampler_waterfall.h"
 #include "widgets/probability_legend.h"
@@ -180,7 +181,7 @@ class TestGuiLayout : public QObject {
 
     QStringList playgroundProblems(bool candidates) {
         QStringList out;
-        auto* page = w_->playground();
+        auto* page = w_->page<ui::PlaygroundPage>();
         const auto add = [&](const QString& what, const QStringList& texts) {
             for (const QString& t : texts) out << what + QStringLiteral(": \"") + t + QLatin1Char('"');
         };
@@ -220,7 +221,7 @@ class TestGuiLayout : public QObject {
     // Every page at the window's current size and language.
     QStringList checkAllPages(const QString& tag) {
         QStringList out;
-        auto* page = w_->playground();
+        auto* page = w_->page<ui::PlaygroundPage>();
         auto* viewTabs = page->findChild<QTabWidget*>(QStringLiteral("viewTabs"));
         w_->tabs()->setCurrentWidget(page);
         viewTabs->setCurrentIndex(0);
@@ -228,7 +229,7 @@ class TestGuiLayout : public QObject {
         viewTabs->setCurrentIndex(1);
         out += check(tag + QStringLiteral("-candidates"), QStringLiteral("playground"), true);
         viewTabs->setCurrentIndex(0);
-        w_->tabs()->setCurrentWidget(w_->chat());
+        w_->tabs()->setCurrentWidget(w_->page<ui::ChatPage>());
         out += check(tag + QStringLiteral("-chat"), QStringLiteral("chat"));
         w_->tabs()->setCurrentWidget(page);
         w_->lessonsDock()->show();
@@ -252,16 +253,16 @@ private slots:
         QVERIFY(QTest::qWaitFor([&] { return w_->hasModel(); }, 60000));
 
         // The playground after a short run: real tokens in the chart, waterfall, strip and caption.
-        auto* page = w_->playground();
+        auto* page = w_->page<ui::PlaygroundPage>();
         page->setRunLength(40);
-        QSignalSpy finished(w_->worker(), &ui::EngineWorker::runFinished);
+        QSignalSpy finished(w_->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::runFinished);
         QTest::mouseClick(page->runButton(), Qt::LeftButton);
         QVERIFY(QTest::qWaitFor([&] { return finished.count() == 1 && !page->busy(); }, 120000));
         QVERIFY(page->strip()->tokens().size() >= 10);
         QVERIFY(!page->chart()->bars().isEmpty());
 
         // The chat after one short answer.
-        auto* chat = w_->chat();
+        auto* chat = w_->page<ui::ChatPage>();
         w_->tabs()->setCurrentWidget(chat);
         chat->findChild<QSpinBox*>(QStringLiteral("maxTokensSpin"))->setValue(12);
         chat->inputEdit()->setPlainText(QStringLiteral("Say hello."));

@@ -17,11 +17,11 @@
 #include "ui/help/shortcut_collector.h"
 #include "ui/help/shortcuts_dialog.h"
 #include "ui/help/user_guide_dialog.h"
-#include "ui/language_manager.h"
+#include "ui/app/language_manager.h"
 #include "ui/lessons/lesson_library.h"
 #include "ui/lessons/lesson_panel.h"
 #include "ui/lessons/lesson_setup.h"
-#include "ui/theme.h"
+#include "ui/app/theme.h"
 
 using namespace dlab::ui;
 

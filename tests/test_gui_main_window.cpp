@@ -15,12 +15,13 @@
 
 #include "gguf/tiny_model.h"
 #include "test_paths.h"
-#include "ui/app_settings.h"
-#include "ui/engine_worker.h"
-#include "ui/main_window.h"
-#include "ui/model_name.h"
-#include "ui/playground_page.h"
-#include "ui/theme.h"
+#include "ui/app/app_settings.h"
+#include "ui/engine/engine_context.h"
+#include "ui/playground/playground_controller.h"
+#include "ui/app/main_window.h"
+#include "ui/app/model_name.h"
+#include "ui/playground/playground_page.h"
+#include "ui/app/theme.h"
 
 using namespace dlab;
 using dlab::ui::MainWindow;
@@ -66,9 +67,9 @@ private slots:
             QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
             w->loadModel(otherPath_);
             QTRY_VERIFY_WITH_TIMEOUT(!w->isLoading() && w->model().path == otherPath_, 30000);
-            w->playground()->temperatureSlider()->setValue(135);
-            w->playground()->topKSlider()->setValue(7);
-            w->playground()->promptEdit()->setPlainText(QStringLiteral("Persisted prompt"));
+            w->page<ui::PlaygroundPage>()->temperatureSlider()->setValue(135);
+            w->page<ui::PlaygroundPage>()->topKSlider()->setValue(7);
+            w->page<ui::PlaygroundPage>()->promptEdit()->setPlainText(QStringLiteral("Persisted prompt"));
             w->setTheme(QStringLiteral("dark"));
             QVERIFY(w->close());   // closing saves
         }
@@ -76,9 +77,9 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
         QCOMPARE(w->model().path, otherPath_);
-        QCOMPARE(w->playground()->samplerParams().temperature, 1.35f);
-        QCOMPARE(w->playground()->samplerParams().topK, 7);
-        QCOMPARE(w->playground()->promptEdit()->toPlainText(), QStringLiteral("Persisted prompt"));
+        QCOMPARE(w->page<ui::PlaygroundPage>()->samplerParams().temperature, 1.35f);
+        QCOMPARE(w->page<ui::PlaygroundPage>()->samplerParams().topK, 7);
+        QCOMPARE(w->page<ui::PlaygroundPage>()->promptEdit()->toPlainText(), QStringLiteral("Persisted prompt"));
         QVERIFY(ui::isDark(QApplication::palette()));
         const QStringList recent = w->recentModels();
         QCOMPARE(recent.size(), 2);
@@ -116,8 +117,8 @@ private slots:
         QStringList errors;
         auto w = openWindow(path, &errors);
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
-        auto* page = w->playground();
-        QSignalSpy steps(w->worker(), &ui::EngineWorker::stepDone);
+        auto* page = w->page<ui::PlaygroundPage>();
+        QSignalSpy steps(w->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::stepDone);
         QTest::mouseClick(page->stepButton(), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(steps.count(), 1, 30000);
         QTRY_VERIFY(!page->busy());
@@ -149,9 +150,9 @@ private slots:
         QStringList errors;
         auto w = openWindow(tinyPath_, &errors);
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
-        QSignalSpy cancelled(w->worker(), &ui::EngineWorker::cancelled);
+        QSignalSpy cancelled(w->engine(), &ui::EngineContext::cancelled);
         // Cancel from inside the first progress report, as the Cancel button would.
-        auto conn = connect(w->worker(), &ui::EngineWorker::progress, w->worker(), [&] { w->worker()->cancel(); },
+        auto conn = connect(w->engine(), &ui::EngineContext::progress, w->engine(), [&] { w->engine()->cancel(); },
                             Qt::DirectConnection);
         w->loadModel(otherPath_);
         QVERIFY(w->isLoading());
@@ -163,9 +164,9 @@ private slots:
         // Said in the status bar, naming the model still in use.
         const QString said = w->statusBar()->currentMessage();
         QVERIFY2(said.contains(QStringLiteral("cancelled")) && said.contains(w->model().name), qPrintable(said));
-        QSignalSpy steps(w->worker(), &ui::EngineWorker::stepDone);
-        QTRY_VERIFY(w->playground()->stepButton()->isEnabled());
-        QTest::mouseClick(w->playground()->stepButton(), Qt::LeftButton);
+        QSignalSpy steps(w->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::stepDone);
+        QTRY_VERIFY(w->page<ui::PlaygroundPage>()->stepButton()->isEnabled());
+        QTest::mouseClick(w->page<ui::PlaygroundPage>()->stepButton(), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(steps.count(), 1, 30000);
     }
 
@@ -175,8 +176,8 @@ private slots:
         QStringList errors;
         auto w = openWindow(tinyPath_, &errors);
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
-        auto* page = w->playground();
-        QSignalSpy steps(w->worker(), &ui::EngineWorker::stepDone);
+        auto* page = w->page<ui::PlaygroundPage>();
+        QSignalSpy steps(w->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::stepDone);
         for (int i = 0; i < 2; ++i) {
             QTest::mouseClick(page->stepButton(), Qt::LeftButton);
             QTRY_COMPARE_WITH_TIMEOUT(steps.count(), i + 1, 30000);
@@ -184,8 +185,8 @@ private slots:
         }
         const int chips = page->strip()->tokens().size();
         QCOMPARE(chips, 2);
-        QSignalSpy loaded(w->worker(), &ui::EngineWorker::modelLoaded);
-        QSignalSpy changed(w->worker(), &ui::EngineWorker::threadsChanged);
+        QSignalSpy loaded(w->engine(), &ui::EngineContext::modelLoaded);
+        QSignalSpy changed(w->engine(), &ui::EngineContext::threadsChanged);
         w->setThreads(1);
         QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, 30000);
         QCOMPARE(changed.first().first().toInt(), 1);
@@ -205,11 +206,11 @@ private slots:
         QStringList errors;
         auto w = openWindow(tinyPath_, &errors);
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
-        w->playground()->topKSlider()->setValue(13);
+        w->page<ui::PlaygroundPage>()->topKSlider()->setValue(13);
         // A slider alone is saved too (nothing else changed yet).
         QTRY_COMPARE_WITH_TIMEOUT(QSettings(qEnvironmentVariable("DLAB_SETTINGS"), QSettings::IniFormat).value("sampler/topK").toInt(),
                                   13, 5000);
-        w->playground()->promptEdit()->setPlainText(QStringLiteral("Kept without quitting"));
+        w->page<ui::PlaygroundPage>()->promptEdit()->setPlainText(QStringLiteral("Kept without quitting"));
         // Read back from the file by a separate QSettings, the window still open.
         QTRY_COMPARE_WITH_TIMEOUT(QSettings(qEnvironmentVariable("DLAB_SETTINGS"), QSettings::IniFormat).value("sampler/topK").toInt(),
                                   13, 5000);
@@ -241,7 +242,7 @@ private slots:
         QStringList errors;
         auto w = openWindow(tinyPath_, &errors);
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
-        auto* page = w->playground();
+        auto* page = w->page<ui::PlaygroundPage>();
         QString prompt;
         for (int i = 0; i < 400; ++i) prompt += QStringLiteral("word%1 ").arg(i);   // far past the tiny model's context
         page->promptEdit()->setPlainText(prompt);

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "sampling/sampler_params.h"
-#include "ui/candidate_table_model.h"
-#include "ui/stage_order_model.h"
+#include "ui/playground/candidate_table_model.h"
+#include "ui/playground/stage_order_model.h"
 #include "widgets/sampler_waterfall.h"
 
 using dlab::ui::CandidateRow;

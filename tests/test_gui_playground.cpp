@@ -13,11 +13,12 @@
 
 #include "gguf/tiny_model.h"
 #include "test_paths.h"
-#include "ui/engine_worker.h"
-#include "ui/main_window.h"
-#include "ui/candidate_table_model.h"
-#include "ui/playground_page.h"
-#include "ui/stage_order_model.h"
+#include "ui/engine/engine_context.h"
+#include "ui/playground/playground_controller.h"
+#include "ui/app/main_window.h"
+#include "ui/playground/candidate_table_model.h"
+#include "ui/playground/playground_page.h"
+#include "ui/playground/stage_order_model.h"
 #include "widgets/distribution_chart.h"
 #include "widgets/sampler_waterfall.h"
 #include "widgets/token_strip.h"
@@ -58,11 +59,11 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
         QCOMPARE(w->model().vocab, kTinyVocabSize);
-        auto* page = w->playground();
+        auto* page = w->page<ui::PlaygroundPage>();
         QVERIFY(page->chart()->bars().isEmpty());
         QVERIFY(page->stepButton()->isEnabled());
 
-        QSignalSpy steps(w->worker(), &ui::EngineWorker::stepDone);
+        QSignalSpy steps(w->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::stepDone);
         for (int i = 0; i < 3; ++i) {
             QTest::mouseClick(page->stepButton(), Qt::LeftButton);
             QTRY_COMPARE_WITH_TIMEOUT(steps.count(), i + 1, 30000);
@@ -74,7 +75,7 @@ private slots:
 
         const auto trace = steps.last().at(0).value<StepTrace>();
         const auto bars = page->chart()->bars();
-        QCOMPARE(bars.size(), ui::EngineWorker::kChartBars);
+        QCOMPARE(bars.size(), ui::PlaygroundController::kChartBars);
         double sumBefore = 0.0;
         for (int i = 0; i < bars.size(); ++i) {
             if (i > 0) QVERIFY(bars[i].before <= bars[i - 1].before);
@@ -103,15 +104,15 @@ private slots:
         QStringList errors;
         auto w = openWindow(tinyPath_, &errors);
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
-        auto* page = w->playground();
-        QSignalSpy steps(w->worker(), &ui::EngineWorker::stepDone);
+        auto* page = w->page<ui::PlaygroundPage>();
+        QSignalSpy steps(w->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::stepDone);
         QTest::mouseClick(page->stepButton(), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(steps.count(), 1, 30000);
         // The spy counts on the worker thread; the page draws the step a moment later.
         QTRY_VERIFY(page->currentStep() == 0 && !page->busy());
 
         // Top-k and top-p off: after the chain is softmax(logits / T) over the whole vocabulary.
-        QSignalSpy resampled(w->worker(), &ui::EngineWorker::resampled);
+        QSignalSpy resampled(w->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::resampled);
         page->topKSlider()->setValue(0);
         page->topPSlider()->setValue(100);
         QTRY_VERIFY(resampled.count() >= 1 && !page->busy());
@@ -167,16 +168,16 @@ private slots:
         QStringList errors;
         auto w = openWindow(tinyPath_, &errors);
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
-        auto* page = w->playground();
+        auto* page = w->page<ui::PlaygroundPage>();
         page->promptEdit()->setPlainText(QStringLiteral("word ").repeated(300));
-        QSignalSpy failed(w->worker(), &ui::EngineWorker::failed);
+        QSignalSpy failed(w->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::failed);
         QTest::mouseClick(page->stepButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(failed.count() >= 1 && !page->busy(), 30000);
         QVERIFY(!errors.isEmpty());
         QVERIFY(page->stepButton()->isEnabled());
 
         page->promptEdit()->setPlainText(QStringLiteral("Once upon a time"));
-        QSignalSpy steps(w->worker(), &ui::EngineWorker::stepDone);
+        QSignalSpy steps(w->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::stepDone);
         QTest::mouseClick(page->stepButton(), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(steps.count(), 1, 30000);
         QTRY_COMPARE(page->currentStep(), 0);
@@ -188,26 +189,26 @@ private slots:
         auto w = openWindow(tinyPath_, &errors);
         QVERIFY(QTest::qWaitForWindowActive(w.get()));
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
-        QSignalSpy steps(w->worker(), &ui::EngineWorker::stepDone);
+        QSignalSpy steps(w->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::stepDone);
         QTest::keyClick(w.get(), Qt::Key_F10);
         QTRY_COMPARE_WITH_TIMEOUT(steps.count(), 1, 30000);
     }
 
-    // The worker on its own thread: raising the cancel flag during a load ends it with cancelled(),
-    // not failed(), and the worker can load again afterwards.
-    void workerLoadCancels() {
+    // The engine context on its own thread: raising the cancel flag during a load ends it with
+    // cancelled(), not failed(), and it can load again afterwards.
+    void engineLoadCancels() {
         ui::registerEngineTypes();
         QThread thread;
-        auto* worker = new ui::EngineWorker;
+        auto* worker = new ui::EngineContext;
         worker->moveToThread(&thread);
         connect(&thread, &QThread::finished, worker, &QObject::deleteLater);
         thread.start();
-        QSignalSpy cancelled(worker, &ui::EngineWorker::cancelled);
-        QSignalSpy failed(worker, &ui::EngineWorker::failed);
-        QSignalSpy loaded(worker, &ui::EngineWorker::modelLoaded);
+        QSignalSpy cancelled(worker, &ui::EngineContext::cancelled);
+        QSignalSpy failed(worker, &ui::EngineContext::failed);
+        QSignalSpy loaded(worker, &ui::EngineContext::modelLoaded);
         // Direct connection: runs on the worker thread inside the progress callback, as a Cancel
         // button's worker->cancel() would from the GUI thread.
-        auto conn = connect(worker, &ui::EngineWorker::progress, worker, [worker] { worker->cancel(); },
+        auto conn = connect(worker, &ui::EngineContext::progress, worker, [worker] { worker->cancel(); },
                             Qt::DirectConnection);
         QMetaObject::invokeMethod(worker, "loadModel", Qt::QueuedConnection, Q_ARG(QString, tinyPath_));
         QTRY_COMPARE_WITH_TIMEOUT(cancelled.count(), 1, 30000);
@@ -229,7 +230,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
         const QString before = w->model().path;
 
-        QSignalSpy failed(w->worker(), &ui::EngineWorker::failed);
+        QSignalSpy failed(w->engine(), &ui::EngineContext::failed);
         w->loadModel(badPath_);
         QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
         const QString message = failed.first().at(0).toString();
@@ -242,9 +243,9 @@ private slots:
         QVERIFY(w->statusText().contains(w->model().name));
 
         // Still usable with the previous model, at once.
-        QTRY_VERIFY(w->playground()->stepButton()->isEnabled());
-        QSignalSpy steps(w->worker(), &ui::EngineWorker::stepDone);
-        QTest::mouseClick(w->playground()->stepButton(), Qt::LeftButton);
+        QTRY_VERIFY(w->page<ui::PlaygroundPage>()->stepButton()->isEnabled());
+        QSignalSpy steps(w->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::stepDone);
+        QTest::mouseClick(w->page<ui::PlaygroundPage>()->stepButton(), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(steps.count(), 1, 30000);
         QCOMPARE(errors.size(), 1);
     }
@@ -265,7 +266,7 @@ private slots:
     std::unique_ptr<MainWindow> steppedWindow(int stepsWanted, QStringList* errors) {
         auto w = openWindow(tinyPath_, errors);
         if (!QTest::qWaitFor([&] { return w->hasModel(); }, 30000)) return nullptr;
-        auto* page = w->playground();
+        auto* page = w->page<ui::PlaygroundPage>();
         for (int i = 0; i < stepsWanted; ++i) {
             QTest::mouseClick(page->stepButton(), Qt::LeftButton);
             if (!QTest::qWaitFor([&] { return page->currentStep() == i && !page->busy(); }, 30000)) return nullptr;
@@ -294,12 +295,12 @@ private slots:
         QStringList errors;
         auto w = steppedWindow(4, &errors);
         QVERIFY(w);
-        auto* page = w->playground();
+        auto* page = w->page<ui::PlaygroundPage>();
         QSlider* slider = page->findChild<QSlider*>(knob + QStringLiteral("Slider"));
         QVERIFY2(slider, qPrintable(knob));
         const auto barsBefore = page->chart()->bars();
 
-        QSignalSpy resampled(w->worker(), &ui::EngineWorker::resampled);
+        QSignalSpy resampled(w->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::resampled);
         slider->setValue(value);
         QTRY_VERIFY_WITH_TIMEOUT(resampled.count() >= 1 && !page->busy(), 30000);
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
@@ -352,10 +353,10 @@ private slots:
         QStringList errors;
         auto w = openWindow(tinyPath_, &errors);
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
-        auto* page = w->playground();
+        auto* page = w->page<ui::PlaygroundPage>();
         page->setRunLength(12);
-        QSignalSpy steps(w->worker(), &ui::EngineWorker::stepDone);
-        QSignalSpy finished(w->worker(), &ui::EngineWorker::runFinished);
+        QSignalSpy steps(w->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::stepDone);
+        QSignalSpy finished(w->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::runFinished);
         QTest::mouseClick(page->runButton(), Qt::LeftButton);
         QVERIFY(page->running());
         QVERIFY(page->stopButton()->isEnabled());
@@ -390,14 +391,14 @@ private slots:
         QStringList errors;
         auto w = steppedWindow(5, &errors);
         QVERIFY(w);
-        auto* page = w->playground();
+        auto* page = w->page<ui::PlaygroundPage>();
         const auto chip = page->strip()->tokens().at(2);
         int alternative = -1;
         for (const auto& a : chip.alternatives)
             if (a.id != chip.id) { alternative = a.id; break; }
         QVERIFY(alternative >= 0);
 
-        QSignalSpy branched(w->worker(), &ui::EngineWorker::branched);
+        QSignalSpy branched(w->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::branched);
         QMenu* menu = page->strip()->alternativesMenu(2);
         QVERIFY(menu);
         QAction* pick = nullptr;
@@ -416,7 +417,7 @@ private slots:
         QVERIFY(chips[2].forced);
         QCOMPARE(page->currentStep(), 2);
 
-        QSignalSpy steps(w->worker(), &ui::EngineWorker::stepDone);
+        QSignalSpy steps(w->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::stepDone);
         QTest::mouseClick(page->stepButton(), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(steps.count(), 1, 30000);
         const auto trace = steps.first().at(0).value<StepTrace>();
@@ -432,9 +433,9 @@ private slots:
         QStringList errors;
         auto w = steppedWindow(1, &errors);
         QVERIFY(w);
-        auto* page = w->playground();
+        auto* page = w->page<ui::PlaygroundPage>();
         auto* stages = page->stageModel();
-        QSignalSpy resampled(w->worker(), &ui::EngineWorker::resampled);
+        QSignalSpy resampled(w->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::resampled);
         stages->setEnabled(QStringLiteral("top-k"), false);
         QCOMPARE(page->samplerParams().topK, 0);
         QTRY_VERIFY_WITH_TIMEOUT(resampled.count() >= 1 && !page->busy(), 30000);
@@ -458,12 +459,13 @@ private slots:
     void settingsChangeARunningRun() {
         ui::registerEngineTypes();
         QThread thread;
-        auto* worker = new ui::EngineWorker;
-        worker->moveToThread(&thread);
-        connect(&thread, &QThread::finished, worker, &QObject::deleteLater);
+        auto* engine = new ui::EngineContext;
+        auto* worker = new ui::PlaygroundController(engine);
+        engine->moveToThread(&thread);
+        connect(&thread, &QThread::finished, engine, &QObject::deleteLater);
         thread.start();
-        QSignalSpy loaded(worker, &ui::EngineWorker::modelLoaded);
-        QMetaObject::invokeMethod(worker, "loadModel", Qt::QueuedConnection, Q_ARG(QString, tinyPath_));
+        QSignalSpy loaded(engine, &ui::EngineContext::modelLoaded);
+        QMetaObject::invokeMethod(engine, "loadModel", Qt::QueuedConnection, Q_ARG(QString, tinyPath_));
         QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 30000);
         SamplerParams wide;
         wide.temperature = 1.5f;
@@ -475,11 +477,11 @@ private slots:
         narrow.topK = 1;
         // Offered from the worker thread right after the 3rd step, as a slider move would be mid-run.
         QList<int> kept;
-        connect(worker, &ui::EngineWorker::stepDone, worker, [&](const StepTrace& t) {
+        connect(worker, &ui::PlaygroundController::stepDone, worker, [&](const StepTrace& t) {
             kept << t.stages.back().kept;
             if (t.step == 2) worker->offerSamplerParams(narrow);
         }, Qt::DirectConnection);
-        QSignalSpy finished(worker, &ui::EngineWorker::runFinished);
+        QSignalSpy finished(worker, &ui::PlaygroundController::runFinished);
         QMetaObject::invokeMethod(worker, "run", Qt::QueuedConnection, Q_ARG(int, 8));
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
         thread.quit();
@@ -494,9 +496,9 @@ private slots:
         QStringList errors;
         auto w = openWindow(tinyPath_, &errors);
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
-        auto* page = w->playground();
+        auto* page = w->page<ui::PlaygroundPage>();
         page->setRunLength(100);
-        QSignalSpy finished(w->worker(), &ui::EngineWorker::runFinished);
+        QSignalSpy finished(w->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::runFinished);
         QTest::mouseClick(page->runButton(), Qt::LeftButton);
         QVERIFY(page->running());
         QTest::mouseClick(page->resetButton(), Qt::LeftButton);
@@ -507,7 +509,7 @@ private slots:
         QCOMPARE(page->currentStep(), -1);
         QVERIFY(page->chart()->bars().isEmpty());
         // And the page works: Step starts a new session.
-        QSignalSpy steps(w->worker(), &ui::EngineWorker::stepDone);
+        QSignalSpy steps(w->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::stepDone);
         QTest::mouseClick(page->stepButton(), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(page->currentStep(), 0, 30000);
         QTRY_COMPARE(page->strip()->tokens().size(), 1);
@@ -519,7 +521,7 @@ private slots:
         QStringList errors;
         auto w = openWindow(tinyPath_, &errors);
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
-        auto* page = w->playground();
+        auto* page = w->page<ui::PlaygroundPage>();
         page->temperatureSlider()->setValue(150);
         page->topKSlider()->setValue(0);
         page->topPSlider()->setValue(100);
@@ -527,7 +529,7 @@ private slots:
         const auto runWithSeed = [&](int seed) {
             page->seedSlider()->setValue(seed);
             QTest::mouseClick(page->resetButton(), Qt::LeftButton);
-            QSignalSpy finished(w->worker(), &ui::EngineWorker::runFinished);
+            QSignalSpy finished(w->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::runFinished);
             QTest::mouseClick(page->runButton(), Qt::LeftButton);
             if (!QTest::qWaitFor([&] { return finished.count() == 1 && !page->busy(); }, 30000)) return QList<int>{};
             QList<int> ids;

@@ -8,9 +8,10 @@
 
 #include "generate/repetition.h"
 #include "test_paths.h"
-#include "ui/engine_worker.h"
-#include "ui/main_window.h"
-#include "ui/playground_page.h"
+#include "ui/engine/engine_context.h"
+#include "ui/playground/playground_controller.h"
+#include "ui/app/main_window.h"
+#include "ui/playground/playground_page.h"
 #include "widgets/token_strip.h"
 
 using namespace dlab;
@@ -40,10 +41,10 @@ private slots:
         QStringList errors;
         auto w = openWindow(&errors);
         QVERIFY(w);
-        auto* page = w->playground();
+        auto* page = w->page<ui::PlaygroundPage>();
         page->setRunLength(48);
-        QSignalSpy finished(w->worker(), &ui::EngineWorker::runFinished);
-        QSignalSpy steps(w->worker(), &ui::EngineWorker::stepDone);
+        QSignalSpy finished(w->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::runFinished);
+        QSignalSpy steps(w->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::stepDone);
         QTest::mouseClick(page->loopDemoButton(), Qt::LeftButton);
         QCOMPARE(page->promptEdit()->toPlainText(), ui::PlaygroundPage::loopDemoPrompt());
         QCOMPARE(page->samplerParams().temperature, 0.0f);
@@ -79,12 +80,12 @@ private slots:
         auto w = openWindow(&errors);
         QVERIFY(w);
         QVERIFY(QTest::qWaitForWindowActive(w.get()));
-        auto* page = w->playground();
+        auto* page = w->page<ui::PlaygroundPage>();
         // A story opening (no chat template): the model keeps writing well past 10 tokens.
         page->promptEdit()->setPlainText(QStringLiteral("Once upon a time there was a little girl who"));
         page->setRunLength(2000);
-        QSignalSpy steps(w->worker(), &ui::EngineWorker::stepDone);
-        QSignalSpy finished(w->worker(), &ui::EngineWorker::runFinished);
+        QSignalSpy steps(w->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::stepDone);
+        QSignalSpy finished(w->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::runFinished);
         QTest::keyClick(w.get(), Qt::Key_F5);
         QVERIFY(page->running());
         QTRY_VERIFY_WITH_TIMEOUT(steps.count() >= 10, 60000);
@@ -93,7 +94,7 @@ private slots:
         // after the page's runs after it), not at the next poll of a QTRY loop.
         QElapsedTimer t;
         double ms = -1.0;
-        connect(w->worker(), &ui::EngineWorker::runFinished, page, [&] { ms = t.nsecsElapsed() / 1e6; }, Qt::QueuedConnection);
+        connect(w->page<ui::PlaygroundPage>()->controller(), &ui::PlaygroundController::runFinished, page, [&] { ms = t.nsecsElapsed() / 1e6; }, Qt::QueuedConnection);
         t.start();
         QTest::keyClick(w.get(), Qt::Key_Escape);
         QTRY_VERIFY_WITH_TIMEOUT(ms >= 0.0, 5000);

@@ -23,9 +23,9 @@
 
 #include "gguf/tiny_model.h"
 #include "test_paths.h"
-#include "ui/language_manager.h"
-#include "ui/main_window.h"
-#include "ui/playground_page.h"
+#include "ui/app/language_manager.h"
+#include "ui/app/main_window.h"
+#include "ui/playground/playground_page.h"
 
 using namespace dlab;
 using dlab::ui::LanguageManager;
@@ -333,12 +333,12 @@ private slots:
             for (QAction* a : w.menuBar()->actions()) t << a->text();
             return t;
         };
-        auto* temperature = w.playground()->findChild<QLabel*>(QStringLiteral("temperatureLabel"));
-        auto* temperatureSpin = w.playground()->findChild<QDoubleSpinBox*>(QStringLiteral("temperatureSpin"));
+        auto* temperature = w.page<ui::PlaygroundPage>()->findChild<QLabel*>(QStringLiteral("temperatureLabel"));
+        auto* temperatureSpin = w.page<ui::PlaygroundPage>()->findChild<QDoubleSpinBox*>(QStringLiteral("temperatureSpin"));
         QVERIFY(temperature && temperatureSpin);
         QCOMPARE(menuTitles().value(0), QStringLiteral("&File"));
         QCOMPARE(temperature->text(), QStringLiteral("Temperature"));
-        const QString stepEn = w.playground()->stepButton()->text();
+        const QString stepEn = w.page<ui::PlaygroundPage>()->stepButton()->text();
         const double t = temperatureSpin->value();
 
         QVERIFY(switchTo(code));
@@ -346,7 +346,7 @@ private slots:
         const Expected& temp = kExpected[2];
         QTRY_COMPARE(menuTitles().value(0), expectedFor(file, code));
         QTRY_COMPARE(temperature->text(), expectedFor(temp, code));
-        QVERIFY(w.playground()->stepButton()->text() != stepEn);
+        QVERIFY(w.page<ui::PlaygroundPage>()->stepButton()->text() != stepEn);
         // The spin boxes re-format in the new locale (0,80 in German); the value is unchanged.
         QCOMPARE(temperatureSpin->value(), t);
         QCOMPARE(temperatureSpin->text(), QLocale(code).toString(t, 'f', temperatureSpin->decimals()));
@@ -354,7 +354,7 @@ private slots:
         QVERIFY(switchTo(QStringLiteral("en")));
         QTRY_COMPARE(menuTitles().value(0), QStringLiteral("&File"));
         QTRY_COMPARE(temperature->text(), QStringLiteral("Temperature"));
-        QCOMPARE(w.playground()->stepButton()->text(), stepEn);
+        QCOMPARE(w.page<ui::PlaygroundPage>()->stepButton()->text(), stepEn);
         QCOMPARE(temperatureSpin->text(), QLocale().toString(t, 'f', temperatureSpin->decimals()));
         // Back in English the status bar has the English plural file's forms ("CPU, 4 threads").
         static const QRegularExpression cpu(QStringLiteral("CPU, (\\d+) (threads?)\\b(?!\\()"));
@@ -373,11 +373,11 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(w.hasModel(), 30000);
         QVERIFY(switchTo(QStringLiteral("en")));
         const QString prompt = QStringLiteral("My own prompt about foxes");
-        w.playground()->promptEdit()->setPlainText(prompt);
+        w.page<ui::PlaygroundPage>()->promptEdit()->setPlainText(prompt);
         QVERIFY(switchTo(QStringLiteral("de")));
-        QCOMPARE(w.playground()->promptEdit()->toPlainText(), prompt);
+        QCOMPARE(w.page<ui::PlaygroundPage>()->promptEdit()->toPlainText(), prompt);
         QVERIFY(switchTo(QStringLiteral("en")));
-        QCOMPARE(w.playground()->promptEdit()->toPlainText(), prompt);
+        QCOMPARE(w.page<ui::PlaygroundPage>()->promptEdit()->toPlainText(), prompt);
     }
 
     // Every entry of the committed .ts files is translated, and keeps its source's placeholders,

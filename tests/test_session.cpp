@@ -100,7 +100,7 @@ std::unique_ptr<Model> defaultModel() {
     return Model::load(path);
 }
 
-// The chat page's conversation, turn by turn (what EngineWorker::chat renders).
+// The chat page's conversation, turn by turn (what ChatController::chat renders).
 const char* const kUserTurns[] = {"What is the capital of France?", "And of Germany?", "Tell me one thing about it."};
 
 // Greedy steps until an end-of-generation token (not kept) or maxTokens, as the chat worker runs
@@ -401,7 +401,7 @@ private slots:
         const Tokenizer& tok = model->tokenizer();
         auto cpu = makeCpuBackend(*model, 2);
         constexpr int kMaxTokens = 12;
-        SessionOptions o;  // as EngineWorker::chat makes it, but keeping every step's logits
+        SessionOptions o;  // as ChatController::chat makes it, but keeping every step's logits
         o.sampler = greedy();
         o.maxKeptSteps = kMaxTokens;
         o.contextLength = 512;

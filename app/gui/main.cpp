@@ -6,10 +6,10 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
-#include "ui/app_settings.h"
-#include "ui/language_manager.h"
-#include "ui/main_window.h"
-#include "ui/screenshot_tour.h"
+#include "ui/app/app_settings.h"
+#include "ui/app/language_manager.h"
+#include "ui/app/main_window.h"
+#include "ui/app/screenshot_tour.h"
 
 int main(int argc, char** argv) {
     // Engine warnings (a special-token id outside the vocabulary, ...) go to stderr, not stdout.

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "test_paths.h"
-#include "ui/main_window.h"
-#include "ui/playground_page.h"
+#include "ui/app/main_window.h"
+#include "ui/playground/playground_page.h"
 #include "widgets/distribution_chart.h"
 #include "widgets/sampler_waterfall.h"
 #include "widgets/token_strip.h"
@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
     w.resize(1280, 820);
     w.show();
     if (!QTest::qWaitFor([&] { return w.hasModel(); }, 60000)) return 1;
-    PlaygroundPage* page = w.playground();
+    PlaygroundPage* page = w.page<dlab::ui::PlaygroundPage>();
     for (int i = 0; i < steps; ++i) {
         page->step();
         if (!QTest::qWaitFor([&] { return page->currentStep() == i && !page->busy(); }, 60000)) return 1;

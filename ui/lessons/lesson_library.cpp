@@ -9,7 +9,7 @@
 #include <QSet>
 
 #include "core/error.h"
-#include "ui/language_manager.h"
+#include "ui/app/language_manager.h"
 #include "ui/lessons/lesson_setup.h"
 
 namespace dlab::ui {

@@ -11,7 +11,7 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
-#include "ui/language_manager.h"
+#include "ui/app/language_manager.h"
 
 namespace dlab::ui {
 

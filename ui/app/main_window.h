@@ -1,8 +1,8 @@
 #pragma once
-// The main window: the Playground and Chat pages as tabs, menus (File with recent models,
+// The main window, a shell: the pages of the registry (page_registry.cpp) as tabs, menus (File with recent models,
 // Settings with language, backend / threads and appearance), drag-and-drop of a .gguf file, a
-// status bar (model, backend, parameters, context used, memory, last tokens/s, load progress
-// with Cancel) and the engine worker's thread. Errors from the engine are shown without blocking
+// status bar (model, backend, parameters, and the front page's context used, memory and last
+// tokens/s; load progress with Cancel) and the engine thread with its EngineContext. Errors from the engine are shown without blocking
 // (QMessageBox::open) and never end the application; a model that fails to load leaves the
 // previous one in use. Settings persist with QSettings (see app_settings.h) shortly after each
 // change and when the window closes.
@@ -12,8 +12,10 @@
 #include <QThread>
 
 #include <functional>
+#include <vector>
 
-#include "ui/engine_types.h"
+#include "ui/app/page.h"
+#include "ui/engine/engine_types.h"
 
 QT_BEGIN_NAMESPACE
 class QActionGroup;
@@ -28,10 +30,8 @@ QT_END_NAMESPACE
 
 namespace dlab::ui {
 
-class ChatPage;
-class EngineWorker;
+class EngineContext;
 class LessonPanel;
-class PlaygroundPage;
 class PresentationMode;
 
 class MainWindow : public QMainWindow {
@@ -42,10 +42,17 @@ public:
     explicit MainWindow(const QString& modelPath = {}, QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    PlaygroundPage* playground() const { return playground_; }
-    ChatPage* chat() const { return chat_; }
+    // The registered page of type P (PlaygroundPage, ChatPage, …), or nullptr.
+    template <class P>
+    P* page() const {
+        for (Page* p : pages_)
+            if (auto* found = qobject_cast<P*>(p)) return found;
+        return nullptr;
+    }
+    const std::vector<Page*>& pages() const { return pages_; }
+    Page* currentPage() const;
     QTabWidget* tabs() const { return tabs_; }
-    EngineWorker* worker() const { return worker_; }
+    EngineContext* engine() const { return engine_; }   // lives on the engine thread
     bool isLoading() const { return loading_; }
     const ModelSummary& model() const { return model_; }
     bool hasModel() const { return !model_.path.isEmpty(); }
@@ -93,12 +100,7 @@ private:
     void onModelLoaded(const dlab::ui::ModelSummary& summary);
     void onLoadCancelled();
     void onFailed(const QString& message);
-    void onStepDone(const dlab::StepTrace& trace, const dlab::ui::StepView& view);
-    void onBranched(const dlab::ui::BranchView& branch);
-    void onSessionEnded();
     void onThreadsChanged(int threads);
-    void onAnswerFinished(const dlab::ui::ChatStats& stats);
-    void onChatStatusChanged();
     // Settings are written shortly after every change (a killed process keeps them), not only
     // on quit: one write per burst of changes.
     void scheduleSave();
@@ -114,11 +116,13 @@ private:
     void applyLessonSetup(const QVariantMap& setup);
     void buildHelpMenu();
 
+    void buildPages();            // the registry's pages and their controllers on the engine context
+    Page* lessonPage() const;     // the page the lessons set up (acceptsLessons), or nullptr
+
     QThread thread_;
-    EngineWorker* worker_ = nullptr;   // lives on thread_, deleted when it finishes
+    EngineContext* engine_ = nullptr;   // lives on thread_, deleted when it finishes (its controllers with it)
     QTabWidget* tabs_ = nullptr;
-    PlaygroundPage* playground_ = nullptr;
-    ChatPage* chat_ = nullptr;
+    std::vector<Page*> pages_;          // in tab order
     QMenu* fileMenu_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QMenu* settingsMenu_ = nullptr;
@@ -154,20 +158,6 @@ private:
     QProgressBar* progressBar_ = nullptr;
     QPushButton* cancelButton_ = nullptr;
     ModelSummary model_;
-    // What the status bar shows, kept as numbers so a language switch can re-render it; one set
-    // per page, shown for the page in front.
-    struct StatusNumbers {
-        qint64 contextUsed = -1;    // -1: no step yet
-        qint64 kvBytes = 0;
-        double stepMs = 0.0, forwardMs = 0.0, sampleMs = 0.0;
-        double tokensPerSecond = -1.0;  // -1: none yet
-        bool prefill = false;
-        double timeToFirstTokenMs = -1.0;  // >= 0: the speed is a chat answer's
-        int promptTokens = 0, reusedTokens = 0;  // of that answer
-    };
-    StatusNumbers playgroundStatus_, chatStatus_;
-    const StatusNumbers& shownStatus() const;
-    bool chatInFront() const;
     QTimer* saveTimer_ = nullptr;
     QPointer<QMessageBox> errorBox_;   // the error box on screen, if any
     bool loading_ = false;

@@ -1,4 +1,4 @@
-#include "ui/app_settings.h"
+#include "ui/app/app_settings.h"
 
 namespace dlab::ui {
 

@@ -1,4 +1,4 @@
-#include "ui/check_indicator_style.h"
+#include "ui/app/check_indicator_style.h"
 
 #include <QPainter>
 #include <QPainterPath>

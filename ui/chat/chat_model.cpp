@@ -1,4 +1,4 @@
-#include "ui/chat_model.h"
+#include "ui/chat/chat_model.h"
 
 namespace dlab::ui {
 

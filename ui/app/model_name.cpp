@@ -1,4 +1,4 @@
-#include "ui/model_name.h"
+#include "ui/app/model_name.h"
 
 #include <QFileInfo>
 #include <QRegularExpression>

@@ -1,4 +1,4 @@
-#include "ui/logit_bias_text.h"
+#include "ui/playground/logit_bias_text.h"
 
 #include <QCoreApplication>
 #include <QRegularExpression>

@@ -1,7 +1,4 @@
-#include "ui/engine_worker.h"
-
-#include <QFileInfo>
-#include <QThread>
+#include "ui/playground/playground_controller.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,40 +6,11 @@
 #include "core/error.h"
 #include "generate/repetition.h"
 #include "generate/session.h"
-#include "sampling/dry_breakers.h"
 #include "model/backend.h"
 #include "model/model.h"
-#include "ui/model_name.h"
-#include "ui/step_views.h"
+#include "ui/engine/step_views.h"
 
 namespace dlab::ui {
-
-QString printableToken(const std::string& piece) {
-    QString s = QString::fromUtf8(piece.data(), static_cast<qsizetype>(piece.size()));
-    s.replace(QLatin1Char(' '), QChar(0x2423));
-    s.replace(QLatin1Char('\n'), QChar(0x21B5));
-    s.replace(QLatin1Char('\t'), QChar(0x21E5));
-    return s.isEmpty() ? QStringLiteral("∅") : s;
-}
-
-void registerEngineTypes() {
-    qRegisterMetaType<dlab::ui::ModelSummary>();
-    qRegisterMetaType<dlab::ui::StepView>();
-    qRegisterMetaType<dlab::ui::BranchView>();
-    qRegisterMetaType<dlab::ui::ChatTurn>();
-    qRegisterMetaType<QList<dlab::ui::ChatTurn>>();
-    qRegisterMetaType<dlab::ui::BranchEntry>();
-    qRegisterMetaType<QList<dlab::ui::BranchEntry>>();
-    qRegisterMetaType<dlab::ui::ChatStats>();
-    qRegisterMetaType<dlab::StepTrace>();
-    qRegisterMetaType<dlab::SampleResult>();
-    qRegisterMetaType<dlab::SamplerParams>();
-    qRegisterMetaType<dlab::widgets::DistributionBar>();
-    qRegisterMetaType<dlab::widgets::DistributionCutoffs>();
-    qRegisterMetaType<dlab::widgets::StagePanel>();
-    qRegisterMetaType<dlab::widgets::StripToken>();
-    qRegisterMetaType<QList<dlab::widgets::StripToken>>();
-}
 
 namespace {
 QString stopReasonText(StopReason r) {
@@ -55,83 +23,23 @@ QString stopReasonText(StopReason r) {
 }
 }  // namespace
 
-EngineWorker::EngineWorker(QObject* parent) : QObject(parent) {}
+PlaygroundController::PlaygroundController(EngineContext* engine) : QObject(engine), engine_(*engine) {
+    connect(engine, &EngineContext::aboutToReplaceModel, this, &PlaygroundController::dropSession, Qt::DirectConnection);
+}
 
-EngineWorker::~EngineWorker() {
-    chatSession_.reset();
+PlaygroundController::~PlaygroundController() = default;
+
+void PlaygroundController::dropSession() {
     session_.reset();
-    backend_.reset();
-    model_.reset();
+    strips_.clear();
 }
 
-void EngineWorker::loadModel(const QString& path, int threads) {
-    cancel_.store(false);
-    try {
-        int lastPercent = -1;
-        auto model = Model::load(path.toStdString(), [&](float f) {
-            // Throttled: one queued signal per percent, not per tensor.
-            const int percent = static_cast<int>(f * 100.0f);
-            if (percent != lastPercent) {
-                lastPercent = percent;
-                emit progress(f);
-            }
-            return !cancel_.load();
-        });
-        if (threads <= 0) threads = automaticThreads();
-        auto backend = makeCpuBackend(*model, threads);
-        backend->setCancelFlag(&cancel_);
-        // Only now is the previous model replaced: a failed or cancelled load leaves it usable.
-        chatSession_.reset();
-        session_.reset();
-        strips_.clear();
-        backend_ = std::move(backend);
-        model_ = std::move(model);
-        dryBreakers_ = dryBreakersFromStrings(defaultDryBreakers(), model_->tokenizer());
+SamplerParams PlaygroundController::withModelDefaults(SamplerParams p) const { return engine_.withModelDefaults(std::move(p)); }
 
-        const GgufFile& f = model_->file();
-        const GgufValue* name = f.find("general.name");
-        ModelSummary s;
-        s.path = path;
-        s.internalName = name && name->type == GgufValueType::String ? QString::fromStdString(name->s) : QString();
-        s.name = modelDisplayName(path);
-        s.arch = QString::fromStdString(model_->hparams().archName);
-        s.parameters = model_->parameterCount();
-        s.vocab = model_->hparams().nVocab;
-        s.layers = model_->hparams().nLayer;
-        s.contextLength = defaultSessionContext(model_->hparams());
-        s.fileBytes = static_cast<qint64>(f.fileSize());
-        s.tensorTypes = QString::fromStdString(model_->tensorTypeSummary());
-        s.backend = QString::fromUtf8(backend_->name());
-        s.threads = backend_->threads();
-        emit modelLoaded(s);
-    } catch (const Cancelled&) {
-        emit cancelled();
-    } catch (const std::exception& e) {
-        emit failed(QString::fromUtf8(e.what()));
-    }
-}
+void PlaygroundController::setChartBars(int bars) { chartBars_ = std::clamp(bars, kMinChartBars, kMaxChartBars); }
 
-int EngineWorker::automaticThreads() { return std::max(1, std::min(QThread::idealThreadCount(), 8)); }
-
-void EngineWorker::setThreads(int threads) {
-    if (!backend_) return;   // the next load takes them
-    try {
-        backend_->setThreads(threads <= 0 ? automaticThreads() : threads);
-        emit threadsChanged(backend_->threads());
-    } catch (const std::exception& e) {
-        emit failed(QString::fromUtf8(e.what()));
-    }
-}
-
-SamplerParams EngineWorker::withModelDefaults(SamplerParams p) const {
-    if (p.dryMultiplier > 0.0f && p.dryBreakers.empty()) p.dryBreakers = dryBreakers_;
-    return p;
-}
-
-void EngineWorker::setChartBars(int bars) { chartBars_ = std::clamp(bars, kMinChartBars, kMaxChartBars); }
-
-QList<widgets::StripToken> EngineWorker::promptChips() const {
-    const Tokenizer& tok = model_->tokenizer();
+QList<widgets::StripToken> PlaygroundController::promptChips() const {
+    const Tokenizer& tok = engine_.model().tokenizer();
     const std::vector<TokenId>& prompt = session_->prompt();
     const QList<QString> texts = tokenTexts(tok, {}, prompt);
     QList<widgets::StripToken> chips;
@@ -149,9 +57,9 @@ QList<widgets::StripToken> EngineWorker::promptChips() const {
     return chips;
 }
 
-void EngineWorker::emitBranches() {
+void PlaygroundController::emitBranches() {
     QList<BranchEntry> out;
-    const Tokenizer& tok = model_->tokenizer();
+    const Tokenizer& tok = engine_.model().tokenizer();
     const size_t promptSize = session_->prompt().size();
     for (const BranchInfo& b : session_->branches()) {
         BranchEntry e;
@@ -168,7 +76,7 @@ void EngineWorker::emitBranches() {
     emit branchesChanged(out);
 }
 
-void EngineWorker::switchBranch(int id, const SamplerParams& params) {
+void PlaygroundController::switchBranch(int id, const SamplerParams& params) {
     if (!session_) return;
     try {
         session_->switchTo(id);
@@ -191,28 +99,28 @@ void EngineWorker::switchBranch(int id, const SamplerParams& params) {
     }
 }
 
-void EngineWorker::endSession() {
+void PlaygroundController::endSession() {
     session_.reset();
     strips_.clear();
     startFailed_ = false;
     emit sessionEnded();
 }
 
-void EngineWorker::startSession(const QString& prompt, const SamplerParams& params) {
+void PlaygroundController::startSession(const QString& prompt, const SamplerParams& params) {
     session_.reset();
     strips_.clear();
     startFailed_ = true;   // until the session stands
-    if (!model_) {
+    if (!engine_.hasModel()) {
         emit failed(tr("No model is loaded."));
         return;
     }
     try {
-        const Tokenizer& tok = model_->tokenizer();
+        const Tokenizer& tok = engine_.model().tokenizer();
         const std::string text = prompt.toStdString();
         std::vector<TokenId> ids = tok.encode(text, tok.addsBosByDefault(), false);
         SessionOptions options;
         options.sampler = withModelDefaults(params);
-        session_ = std::make_unique<Session>(*model_, *backend_, std::move(ids), options);
+        session_ = std::make_unique<Session>(engine_.model(), engine_.backend(), std::move(ids), options);
         strips_[session_->current()] = {};
         startFailed_ = false;
         emit sessionStarted(static_cast<int>(session_->prompt().size()));
@@ -224,8 +132,8 @@ void EngineWorker::startSession(const QString& prompt, const SamplerParams& para
     }
 }
 
-void EngineWorker::emitStep(const StepTrace& trace) {
-    const Tokenizer& tok = model_->tokenizer();
+void PlaygroundController::emitStep(const StepTrace& trace) {
+    const Tokenizer& tok = engine_.model().tokenizer();
     const auto& all = session_->tokens(session_->current());
     const size_t promptSize = session_->prompt().size();
     // The chosen token is the last one of the branch; everything before it sets the UTF-8 state.
@@ -241,12 +149,12 @@ void EngineWorker::emitStep(const StepTrace& trace) {
     emit stepDone(trace, view);
 }
 
-void EngineWorker::step() {
+void PlaygroundController::step() {
     if (!session_) {
         if (!startFailed_) emit failed(tr("Start a session before stepping."));
         return;
     }
-    cancel_.store(false);
+    engine_.beginWork();
     try {
         emitStep(session_->step());
     } catch (const Cancelled&) {
@@ -256,18 +164,18 @@ void EngineWorker::step() {
     }
 }
 
-void EngineWorker::run(int maxSteps) {
+void PlaygroundController::run(int maxSteps) {
     if (!session_) {
         if (!startFailed_) emit failed(tr("Start a session before running."));
         return;
     }
-    cancel_.store(false);
+    engine_.beginWork();
     try {
         {
             const std::lock_guard lock(offeredMutex_);
             offered_.reset();   // anything offered before the run is already in the session
         }
-        const SessionRunResult r = session_->run(maxSteps, &cancel_, [this](const StepTrace& t) {
+        const SessionRunResult r = session_->run(maxSteps, engine_.cancelFlag(), [this](const StepTrace& t) {
             emitStep(t);
             std::optional<SamplerParams> next;
             {
@@ -283,7 +191,7 @@ void EngineWorker::run(int maxSteps) {
     }
 }
 
-void EngineWorker::resample(int step, const SamplerParams& params) {
+void PlaygroundController::resample(int step, const SamplerParams& params) {
     if (!session_) return;  // nothing to re-sample yet: not an error for a slider move
     try {
         SampleResult r = session_->resample(step, withModelDefaults(params));
@@ -294,7 +202,7 @@ void EngineWorker::resample(int step, const SamplerParams& params) {
     }
 }
 
-void EngineWorker::branch(int step, int token, const SamplerParams& params) {
+void PlaygroundController::branch(int step, int token, const SamplerParams& params) {
     if (!session_) {
         emit failed(tr("Start a session before branching."));
         return;
@@ -302,7 +210,7 @@ void EngineWorker::branch(int step, int token, const SamplerParams& params) {
     try {
         const BranchId parent = session_->current();
         const BranchId id = session_->branch(step, token);
-        const Tokenizer& tok = model_->tokenizer();
+        const Tokenizer& tok = engine_.model().tokenizer();
         const auto& all = session_->tokens(id);
         const size_t promptSize = session_->prompt().size();
         const std::span<const TokenId> before(all.data() + promptSize, static_cast<size_t>(step));
@@ -332,12 +240,12 @@ void EngineWorker::branch(int step, int token, const SamplerParams& params) {
     }
 }
 
-void EngineWorker::offerSamplerParams(const SamplerParams& params) {
+void PlaygroundController::offerSamplerParams(const SamplerParams& params) {
     const std::lock_guard lock(offeredMutex_);
     offered_ = params;
 }
 
-void EngineWorker::setSamplerParams(const SamplerParams& params) {
+void PlaygroundController::setSamplerParams(const SamplerParams& params) {
     if (!session_) return;   // startSession() brings its own
     try {
         session_->setSamplerParams(withModelDefaults(params));
@@ -346,9 +254,9 @@ void EngineWorker::setSamplerParams(const SamplerParams& params) {
     }
 }
 
-StepView EngineWorker::makeView(int step, const LogitSummary& raw, const std::vector<StageSnapshot>& stages, TokenId chosen,
+StepView PlaygroundController::makeView(int step, const LogitSummary& raw, const std::vector<StageSnapshot>& stages, TokenId chosen,
                                 float chosenP, const SamplerParams& params) const {
-    const Tokenizer& tok = model_->tokenizer();
+    const Tokenizer& tok = engine_.model().tokenizer();
     const std::span<const float> logits = session_->logits(step);
     StepView v;
     v.step = step;
@@ -362,8 +270,8 @@ StepView EngineWorker::makeView(int step, const LogitSummary& raw, const std::ve
     return v;
 }
 
-void EngineWorker::addBranchState(StepView& v) const {
-    const Tokenizer& tok = model_->tokenizer();
+void PlaygroundController::addBranchState(StepView& v) const {
+    const Tokenizer& tok = engine_.model().tokenizer();
     const BranchId current = session_->current();
     const auto& all = session_->tokens(current);
     const size_t promptSize = session_->prompt().size();

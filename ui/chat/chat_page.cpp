@@ -1,4 +1,4 @@
-#include "ui/chat_page.h"
+#include "ui/chat/chat_page.h"
 
 #include <QEvent>
 #include <QKeySequence>
@@ -8,7 +8,9 @@
 #include <QShortcut>
 #include <QVBoxLayout>
 
-#include "ui/chat_model.h"
+#include "ui/chat/chat_model.h"
+#include "ui/chat/chat_controller.h"
+#include "ui/engine/engine_context.h"
 #include "ui_chat_page.h"
 #include "widgets/token_strip.h"
 
@@ -25,7 +27,7 @@ constexpr int kTailSlack = 8;
 
 }  // namespace
 
-ChatPage::ChatPage(QWidget* parent) : QWidget(parent), ui_(std::make_unique<Ui::ChatPage>()) {
+ChatPage::ChatPage(QWidget* parent) : Page(parent), ui_(std::make_unique<Ui::ChatPage>()) {
     ui_->setupUi(this);
     model_ = new ChatModel(this);
     // Set in code, not in the .ui: retranslateUi() would otherwise reset what the user wrote.
@@ -77,7 +79,42 @@ QAbstractButton* ChatPage::clearButton() const { return ui_->clearButton; }
 QScrollArea* ChatPage::transcriptArea() const { return ui_->transcriptArea; }
 QLabel* ChatPage::samplingLabel() const { return ui_->samplingLabel; }
 
+QString ChatPage::title() const { return tr("C&hat"); }
+
+QString ChatPage::toolTip() const { return tr("Talk to the model with its chat template, with the playground's sampler settings"); }
+
+void ChatPage::attachEngine(EngineContext* engine) {
+    auto* c = new ChatController(engine);
+    controller_ = c;
+    connect(this, &ChatPage::chatRequested, c, &ChatController::chat);
+    connect(this, &ChatPage::stopRequested, this, [engine] { engine->cancel(); });
+    connect(c, &ChatController::chatStarted, this, &ChatPage::onChatStarted);
+    connect(c, &ChatController::chatTokens, this, &ChatPage::onChatTokens);
+    connect(c, &ChatController::chatFinished, this, &ChatPage::onChatFinished);
+    connect(c, &ChatController::failed, this, &ChatPage::requestFailed);
+    connect(c, &ChatController::failed, this, &Page::errorOccurred);
+    // The status bar: the answer's speed, the conversation's context and KV memory.
+    connect(this, &ChatPage::answerFinished, this, [this](const ChatStats& stats) {
+        status_.tokensPerSecond = stats.tokensPerSecond;
+        status_.timeToFirstTokenMs = stats.timeToFirstTokenMs;
+        status_.promptTokens = stats.promptTokens;
+        status_.reusedTokens = stats.reusedTokens;
+        status_.prefill = false;
+        emit statusChanged();
+    });
+    connect(this, &ChatPage::chatStatusChanged, this, [this] {
+        status_.contextUsed = contextUsed();
+        status_.kvBytes = std::max<qint64>(0, kvBytes());
+        if (status_.contextUsed <= 0) status_ = {};   // cleared: nothing in the chat's cache
+        status_.contextToolTip = tr("Positions the conversation uses, of the context the chat allows");
+        emit statusChanged();
+    });
+}
+
 void ChatPage::setModelReady(bool ready) {
+    status_ = {};
+    status_.contextToolTip = tr("Positions the conversation uses, of the context the chat allows");
+    emit statusChanged();
     modelReady_ = ready;
     updateEnabled();
     updateStatus();

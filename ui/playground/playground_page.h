@@ -3,16 +3,15 @@
 // box, the stage-order list, and the views of the current step: the distribution chart (with the
 // cumulative line and the top-k / top-p cut-offs), the candidate table, the sampler waterfall and
 // the token strip (hover for alternatives, click to branch). The page never calls the engine: it
-// emits requests (MainWindow wires them to the EngineWorker's queued slots) and draws the
-// StepViews that come back.
-#include <QWidget>
-
+// emits requests (attachEngine() wires them to its PlaygroundController's queued slots) and
+// draws the StepViews that come back.
 #include <QVariantMap>
 
 #include <memory>
 #include <vector>
 
-#include "ui/engine_types.h"
+#include "ui/app/page.h"
+#include "ui/engine/engine_types.h"
 
 QT_BEGIN_NAMESPACE
 class QAbstractButton;
@@ -47,13 +46,25 @@ namespace dlab::ui {
 struct BasicKnob;
 class AdvancedSamplerBox;
 class CandidateTableModel;
+class PlaygroundController;
 class StageOrderModel;
 
-class PlaygroundPage : public QWidget {
+class PlaygroundPage : public Page {
     Q_OBJECT
 public:
     explicit PlaygroundPage(QWidget* parent = nullptr);
     ~PlaygroundPage() override;
+
+    QString pageId() const override { return QStringLiteral("playground"); }
+    QString title() const override;
+    QString toolTip() const override;
+    void attachEngine(EngineContext* engine) override;
+    PageStatus status() const override { return status_; }
+    bool acceptsLessons() const override { return true; }
+    void applyLesson(const QVariantMap& setup) override;   // saveSetupForRestore, applySetup, the distribution in front
+    void restoreBeforeLesson() override { restoreSavedSetup(); }
+    bool hasSetupBeforeLesson() const override { return hasSavedSetup(); }
+    PlaygroundController* controller() const { return controller_; }   // lives on the engine thread
 
     // The knobs and the stage order as engine parameters (stages switched off are neutral).
     SamplerParams samplerParams() const;
@@ -115,22 +126,22 @@ public:
     // Keeps the user's setup before a demo or lesson changes it; restoreSavedSetup() puts it back.
     void saveSetupForRestore();
     bool hasSavedSetup() const { return !savedSetup_.isEmpty(); }
-    void setVocabularySize(int n);
+    void setVocabularySize(int n) override;
     // Presentation mode: the painted views' lines this many times thicker.
-    void setLineScale(double scale);
+    void setLineScale(double scale) override;
 
     // Presentation mode: the chart gets half of the views' height.
-    void setPresenting(bool on);
+    void setPresenting(bool on) override;
     void showDistribution();   // the Distribution tab in front
     static QString probabilityText(double p);
 
-    void saveSettings(QSettings& settings) const;
-    void restoreSettings(QSettings& settings);
+    void saveSettings(QSettings& settings) const override;
+    void restoreSettings(QSettings& settings) override;
 
     static QString loopDemoPrompt();
 
 public slots:
-    void setModelReady(bool ready);   // a model is loaded: Step may be used; a new model restarts
+    void setModelReady(bool ready) override;   // a model is loaded: Step may be used; a new model restarts
     void step();                      // starts the session on first use, then asks for one step
     void run();                       // starts the session on first use, then Run
     void stop();
@@ -160,10 +171,8 @@ signals:
     void samplerParamsChanged(const dlab::SamplerParams& params);
     // The current step's views were drawn (the slider-to-repaint benchmark listens to this).
     void viewsUpdated();
-    // Reset or a new prompt: the worker may free the old session and its KV blocks.
+    // Reset or a new prompt: the controller may free the old session and its KV blocks.
     void sessionDiscarded();
-    // Something the settings file keeps changed (the main window writes it shortly after).
-    void settingsChanged();
 
 protected:
     void changeEvent(QEvent* e) override;
@@ -197,6 +206,7 @@ private:
     // (not to the next control, which would select its text) and gets it back afterwards.
     void parkFocus();
     void restoreFocus();
+    void noteStep(const dlab::StepTrace& trace, const dlab::ui::StepView& view);   // into status_
 
     std::unique_ptr<Ui::PlaygroundPage> ui_;
     widgets::DistributionChart* chart_ = nullptr;
@@ -207,6 +217,8 @@ private:
     // While running, views are drawn at most once per frame: the newest waits in pendingView_.
     QTimer* drawTimer_ = nullptr;
     StepView pendingView_;
+    PlaygroundController* controller_ = nullptr;
+    PageStatus status_;
     bool viewPending_ = false;
     bool modelReady_ = false;
     bool sessionStarted_ = false;

@@ -1,4 +1,4 @@
-#include "ui/step_views.h"
+#include "ui/engine/step_views.h"
 
 #include <QStringDecoder>
 
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "ui/engine_types.h"
+#include "ui/engine/engine_types.h"
 
 namespace dlab::ui {
 

@@ -1,4 +1,4 @@
-#include "ui/theme.h"
+#include "ui/app/theme.h"
 
 #include <QApplication>
 #include <QStyle>
@@ -6,7 +6,7 @@
 
 #include <memory>
 
-#include "ui/check_indicator_style.h"
+#include "ui/app/check_indicator_style.h"
 
 namespace dlab::ui {
 

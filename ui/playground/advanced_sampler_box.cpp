@@ -1,4 +1,4 @@
-#include "ui/advanced_sampler_box.h"
+#include "ui/playground/advanced_sampler_box.h"
 
 #include <QDoubleSpinBox>
 #include <QEvent>
@@ -14,8 +14,8 @@
 #include <cmath>
 #include <limits>
 
-#include "ui/logit_bias_text.h"
-#include "ui/stage_order_model.h"
+#include "ui/playground/logit_bias_text.h"
+#include "ui/playground/stage_order_model.h"
 #include "widgets/sampler_waterfall.h"
 
 namespace dlab::ui {

@@ -1,4 +1,4 @@
-#include "ui/presentation_mode.h"
+#include "ui/app/presentation_mode.h"
 
 #include <QApplication>
 #include <QEvent>

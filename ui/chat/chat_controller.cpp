@@ -1,4 +1,4 @@
-// EngineWorker::chat(): one streamed answer of the chat page. Runs on the worker thread.
+// ChatController::chat(): one streamed answer of the chat page. Runs on the engine thread.
 //
 // The conversation is rendered with the model's chat template into the chat session (the
 // playground's session is left alone); from the second answer on, the session keeps the KV cache
@@ -19,8 +19,8 @@
 #include "model/backend.h"
 #include "model/kv_block_pool.h"
 #include "model/model.h"
-#include "ui/engine_worker.h"
-#include "ui/step_views.h"
+#include "ui/chat/chat_controller.h"
+#include "ui/engine/step_views.h"
 
 namespace dlab::ui {
 
@@ -62,10 +62,16 @@ private:
 
 }  // namespace
 
-void EngineWorker::chat(const QList<ChatTurn>& conversation, const SamplerParams& params, int maxTokens) {
+ChatController::ChatController(EngineContext* engine) : QObject(engine), engine_(*engine) {
+    connect(engine, &EngineContext::aboutToReplaceModel, this, [this] { chatSession_.reset(); }, Qt::DirectConnection);
+}
+
+ChatController::~ChatController() = default;
+
+void ChatController::chat(const QList<ChatTurn>& conversation, const SamplerParams& params, int maxTokens) {
     const Clock::time_point t0 = Clock::now();
-    cancel_.store(false);
-    if (!model_ || !backend_) {
+    engine_.beginWork();
+    if (!engine_.hasModel()) {
         emit failed(tr("No model is loaded."));
         return;
     }
@@ -89,9 +95,9 @@ void EngineWorker::chat(const QList<ChatTurn>& conversation, const SamplerParams
             if (turn.role == QLatin1String("system") && turn.text.trimmed().isEmpty()) continue;
             messages.push_back({turn.role.toStdString(), turn.text.toStdString()});
         }
-        std::vector<TokenId> prompt = chatPromptTokens(*model_, messages);
+        std::vector<TokenId> prompt = chatPromptTokens(engine_.model(), messages);
 
-        const int64_t context = defaultSessionContext(model_->hparams());
+        const int64_t context = defaultSessionContext(engine_.model().hparams());
         if (static_cast<int64_t>(prompt.size()) >= context) {
             emit failed(tr("The conversation is %1 tokens long but the model's context holds only %2 positions. "
                            "Clear the chat or shorten the system prompt, then try again.")
@@ -103,20 +109,20 @@ void EngineWorker::chat(const QList<ChatTurn>& conversation, const SamplerParams
         if (chatSession_) {
             // The next turn repeats the conversation so far: the session keeps the KV cache of
             // what it repeats and evaluates only the rest (a Regenerate evaluates one token).
-            stats.reusedTokens = static_cast<int>(chatSession_->restart(std::move(prompt), withModelDefaults(params)));
+            stats.reusedTokens = static_cast<int>(chatSession_->restart(std::move(prompt), engine_.withModelDefaults(params)));
         } else {
             SessionOptions options;
-            options.sampler = withModelDefaults(params);
+            options.sampler = engine_.withModelDefaults(params);
             options.traceTopN = std::max(16, kAlternatives);  // enough candidates for the chips' alternatives
             options.maxKeptSteps = 1;                         // only the newest step's logits are read
             options.contextLength = context;
             options.kvBlocks = KvBlockPool::blocksFor(context, options.kvBlockSize);  // one sequence, no branches
-            chatSession_ = std::make_unique<Session>(*model_, *backend_, std::move(prompt), options);
+            chatSession_ = std::make_unique<Session>(engine_.model(), engine_.backend(), std::move(prompt), options);
         }
         stats.promptTokens = static_cast<int>(chatSession_->prompt().size());
         emit chatStarted(stats.promptTokens);
 
-        const Tokenizer& tok = model_->tokenizer();
+        const Tokenizer& tok = engine_.model().tokenizer();
         Session& session = *chatSession_;
         const int64_t contextLimit = session.pool().contextLimit();
         StreamDecoder decoder;
@@ -125,7 +131,7 @@ void EngineWorker::chat(const QList<ChatTurn>& conversation, const SamplerParams
         stats.stopReason = QStringLiteral("length");
         try {
             while (true) {
-                if (cancel_.load()) {
+                if (engine_.cancelRequested()) {
                     stats.stopReason = QStringLiteral("stopped");
                     break;
                 }

@@ -1,4 +1,4 @@
-#include "ui/main_window.h"
+#include "ui/app/main_window.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -22,16 +22,15 @@
 #include <QTimer>
 
 #include "model/model_locator.h"
-#include "ui/app_settings.h"
-#include "ui/chat_page.h"
-#include "ui/engine_worker.h"
+#include "ui/app/app_settings.h"
+#include "ui/app/page_registry.h"
+#include "ui/engine/engine_context.h"
 #include "ui/help/shortcuts_dialog.h"
 #include "ui/help/user_guide_dialog.h"
-#include "ui/language_manager.h"
+#include "ui/app/language_manager.h"
 #include "ui/lessons/lesson_panel.h"
-#include "ui/playground_page.h"
-#include "ui/presentation_mode.h"
-#include "ui/theme.h"
+#include "ui/app/presentation_mode.h"
+#include "ui/app/theme.h"
 #include "widgets/eliding_label.h"
 
 namespace dlab::ui {
@@ -67,10 +66,6 @@ MainWindow::MainWindow(const QString& modelPath, QWidget* parent) : QMainWindow(
     resize(1280, 820);
 
     tabs_ = new QTabWidget(this);
-    playground_ = new PlaygroundPage(tabs_);
-    chat_ = new ChatPage(tabs_);
-    tabs_->addTab(playground_, QString());
-    tabs_->addTab(chat_, QString());
     setCentralWidget(tabs_);
 
     // Status bar: model | context | memory | speed ... progress + Cancel while loading.
@@ -104,60 +99,11 @@ MainWindow::MainWindow(const QString& modelPath, QWidget* parent) : QMainWindow(
 
     buildMenus();
 
-    // The worker: moved to its own thread; every connection below is queued across threads.
-    worker_ = new EngineWorker;
-    worker_->moveToThread(&thread_);
-    connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
-    connect(this, &MainWindow::loadRequested, worker_, &EngineWorker::loadModel);
-    connect(worker_, &EngineWorker::progress, this, &MainWindow::onProgress);
-    connect(worker_, &EngineWorker::modelLoaded, this, &MainWindow::onModelLoaded);
-    connect(worker_, &EngineWorker::cancelled, this, &MainWindow::onLoadCancelled);
-    connect(worker_, &EngineWorker::failed, this, &MainWindow::onFailed);
-    connect(worker_, &EngineWorker::stepDone, this, &MainWindow::onStepDone);
-    connect(worker_, &EngineWorker::branched, this, &MainWindow::onBranched);
-    connect(worker_, &EngineWorker::sessionEnded, this, &MainWindow::onSessionEnded);
-    connect(worker_, &EngineWorker::threadsChanged, this, &MainWindow::onThreadsChanged);
+    buildPages();
     connect(tabs_, &QTabWidget::currentChanged, this, [this] {
         updateStatusLabels();
         scheduleSave();
     });
-
-    // cancel() is the worker's one thread-safe call: Stop reaches it directly, not through the
-    // (busy) worker thread's event queue.
-    const auto stop = [this] { worker_->cancel(); };
-
-    connect(playground_, &PlaygroundPage::startSessionRequested, worker_, &EngineWorker::startSession);
-    connect(playground_, &PlaygroundPage::stepRequested, worker_, &EngineWorker::step);
-    connect(playground_, &PlaygroundPage::runRequested, worker_, &EngineWorker::run);
-    connect(playground_, &PlaygroundPage::stopRequested, this, stop);
-    connect(playground_, &PlaygroundPage::resampleRequested, worker_, &EngineWorker::resample);
-    connect(playground_, &PlaygroundPage::branchRequested, worker_, &EngineWorker::branch);
-    connect(playground_, &PlaygroundPage::samplerParamsChanged, worker_, &EngineWorker::setSamplerParams);
-    // And at once, thread-safely, for a run in progress (the queued call waits for the run's end).
-    connect(playground_, &PlaygroundPage::samplerParamsChanged, this,
-            [this](const SamplerParams& p) { worker_->offerSamplerParams(p); });
-    connect(playground_, &PlaygroundPage::samplerParamsChanged, chat_, &ChatPage::setSamplerParams);
-    connect(playground_, &PlaygroundPage::sessionDiscarded, worker_, &EngineWorker::endSession);
-    connect(playground_, &PlaygroundPage::switchBranchRequested, worker_, &EngineWorker::switchBranch);
-    connect(playground_, &PlaygroundPage::chartBarsChanged, worker_, &EngineWorker::setChartBars);
-    connect(worker_, &EngineWorker::promptTokens, playground_, &PlaygroundPage::showPromptTokens);
-    connect(worker_, &EngineWorker::branchesChanged, playground_, &PlaygroundPage::showBranches);
-    connect(playground_, &PlaygroundPage::settingsChanged, this, &MainWindow::scheduleSave);
-    connect(worker_, &EngineWorker::stepDone, playground_, &PlaygroundPage::showStep);
-    connect(worker_, &EngineWorker::runFinished, playground_, &PlaygroundPage::runFinished);
-    connect(worker_, &EngineWorker::resampled, playground_, &PlaygroundPage::showResample);
-    connect(worker_, &EngineWorker::branched, playground_, &PlaygroundPage::showBranch);
-    connect(worker_, &EngineWorker::failed, playground_, &PlaygroundPage::requestFailed);
-    connect(worker_, &EngineWorker::cancelled, playground_, &PlaygroundPage::requestFailed);
-
-    connect(chat_, &ChatPage::chatRequested, worker_, &EngineWorker::chat);
-    connect(chat_, &ChatPage::stopRequested, this, stop);
-    connect(worker_, &EngineWorker::chatStarted, chat_, &ChatPage::onChatStarted);
-    connect(worker_, &EngineWorker::chatTokens, chat_, &ChatPage::onChatTokens);
-    connect(worker_, &EngineWorker::chatFinished, chat_, &ChatPage::onChatFinished);
-    connect(worker_, &EngineWorker::failed, chat_, &ChatPage::requestFailed);
-    connect(chat_, &ChatPage::answerFinished, this, &MainWindow::onAnswerFinished);
-    connect(chat_, &ChatPage::chatStatusChanged, this, &MainWindow::onChatStatusChanged);
     thread_.setObjectName(QStringLiteral("engine"));
     thread_.start();
 
@@ -176,7 +122,6 @@ MainWindow::MainWindow(const QString& modelPath, QWidget* parent) : QMainWindow(
     connect(saveTimer_, &QTimer::timeout, this, &MainWindow::saveSettings);
 
     restoreSettings();
-    chat_->setSamplerParams(playground_->samplerParams());
     retranslate();
 
     // Open onto the given, the last used or the default model once the window is up.
@@ -196,9 +141,45 @@ MainWindow::MainWindow(const QString& modelPath, QWidget* parent) : QMainWindow(
 }
 
 MainWindow::~MainWindow() {
-    worker_->cancel();
+    engine_->cancel();
     thread_.quit();
     thread_.wait();
+}
+
+void MainWindow::buildPages() {
+    // The context and every page's controller are made here, then moved to the engine thread
+    // together; every page <-> controller connection is queued across the threads.
+    engine_ = new EngineContext;
+    for (const PageFactory& make : registeredPages()) {
+        Page* page = make(tabs_);
+        pages_.push_back(page);
+        tabs_->addTab(page, QString());
+        page->attachEngine(engine_);
+        connect(page, &Page::statusChanged, this, [this, page] {
+            if (page == currentPage()) updateStatusLabels();
+        });
+        connect(page, &Page::settingsChanged, this, &MainWindow::scheduleSave);
+        connect(page, &Page::errorOccurred, this, &MainWindow::showError);
+    }
+    for (Page* from : pages_)
+        for (Page* to : pages_)
+            if (from != to) connect(from, &Page::samplerParamsPublished, to, &Page::setSharedSamplerParams);
+    engine_->moveToThread(&thread_);
+    connect(&thread_, &QThread::finished, engine_, &QObject::deleteLater);
+    connect(this, &MainWindow::loadRequested, engine_, &EngineContext::loadModel);
+    connect(engine_, &EngineContext::progress, this, &MainWindow::onProgress);
+    connect(engine_, &EngineContext::modelLoaded, this, &MainWindow::onModelLoaded);
+    connect(engine_, &EngineContext::cancelled, this, &MainWindow::onLoadCancelled);
+    connect(engine_, &EngineContext::failed, this, &MainWindow::onFailed);
+    connect(engine_, &EngineContext::threadsChanged, this, &MainWindow::onThreadsChanged);
+}
+
+Page* MainWindow::currentPage() const { return qobject_cast<Page*>(tabs_->currentWidget()); }
+
+Page* MainWindow::lessonPage() const {
+    for (Page* p : pages_)
+        if (p->acceptsLessons()) return p;
+    return nullptr;
 }
 
 void MainWindow::buildMenus() {
@@ -267,8 +248,10 @@ void MainWindow::buildLessons() {
     lessonsDockAction_->setShortcut(QKeySequence(Qt::Key_F2));
     connect(lessonPanel_, &LessonPanel::setupRequested, this, &MainWindow::applyLessonSetup);
     connect(lessonPanel_, &LessonPanel::restoreRequested, this, [this] {
-        playground_->restoreSavedSetup();
-        lessonPanel_->setRestoreAvailable(playground_->hasSavedSetup());
+        Page* page = lessonPage();
+        if (!page) return;
+        page->restoreBeforeLesson();
+        lessonPanel_->setRestoreAvailable(page->hasSetupBeforeLesson());
     });
     rebuildLessonsMenu();
 }
@@ -291,14 +274,14 @@ void MainWindow::openLesson(int index) {
 
 void MainWindow::applyLessonSetup(const QVariantMap& setup) {
     // Every lesson today is for the playground (Lesson::page); the user's setup is kept first.
-    tabs_->setCurrentWidget(playground_);
-    if (!playground_->hasModel()) {
+    Page* page = lessonPage();
+    if (!page) return;
+    tabs_->setCurrentWidget(page);
+    if (!hasModel()) {
         showError(tr("Load a model first: the lesson runs on it."));
         return;
     }
-    playground_->saveSetupForRestore();
-    playground_->applySetup(setup);
-    playground_->showDistribution();   // what the lessons talk about
+    page->applyLesson(setup);
     lessonPanel_->setRestoreAvailable(true);
 }
 
@@ -351,8 +334,10 @@ void MainWindow::buildViewMenu() {
 void MainWindow::onPresentationChanged() {
     const QSignalBlocker block(presentationAction_);
     presentationAction_->setChecked(presentation_->presenting());
-    playground_->setLineScale(presentation_->lineScale());
-    playground_->setPresenting(presentation_->presenting());
+    for (Page* page : pages_) {
+        page->setLineScale(presentation_->lineScale());
+        page->setPresenting(presentation_->presenting());
+    }
     // The zoom shows in the View menu's tooltip, not as a status message: a message over the
     // status bar hid the model label only partly when the window was resized under it.
     zoomResetAction_->setToolTip(tr("Text at %1 %").arg(qRound(presentation_->fontScale() * 100)));
@@ -360,10 +345,10 @@ void MainWindow::onPresentationChanged() {
 }
 
 void MainWindow::retranslate() {
-    tabs_->setTabText(0, tr("&Playground"));
-    tabs_->setTabText(1, tr("C&hat"));
-    tabs_->setTabToolTip(0, tr("Step through generation one token at a time and see what the sampler does"));
-    tabs_->setTabToolTip(1, tr("Talk to the model with its chat template, with the playground's sampler settings"));
+    for (int i = 0; i < static_cast<int>(pages_.size()); ++i) {
+        tabs_->setTabText(i, pages_[i]->title());
+        tabs_->setTabToolTip(i, pages_[i]->toolTip());
+    }
     fileMenu_->setTitle(tr("&File"));
     openAction_->setText(tr("&Open model…"));
     recentMenu_->setTitle(tr("Open &recent"));
@@ -438,7 +423,9 @@ void MainWindow::restoreSettings() {
     const auto s = openSettings();
     restoreGeometry(s->value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(s->value(QStringLiteral("window/state")).toByteArray());
-    tabs_->setCurrentIndex(s->value(QStringLiteral("window/tab"), 0).toInt());
+    const QString front = s->value(QStringLiteral("window/page")).toString();
+    for (Page* page : pages_)
+        if (page->pageId() == front) tabs_->setCurrentWidget(page);
     recent_ = s->value(QStringLiteral("model/recent")).toStringList();
     // A hand-edited or corrupt value must not make every load fail: out of range -> automatic.
     bool ok = false;
@@ -452,7 +439,7 @@ void MainWindow::restoreSettings() {
         threads_ = 0;
     }
     for (QAction* a : threadsGroup_->actions()) a->setChecked(a->data().toInt() == threads_);
-    playground_->restoreSettings(*s);
+    for (Page* page : pages_) page->restoreSettings(*s);
     presentation_->setZoom(s->value(QStringLiteral("view/zoom"), 1.0).toDouble());
     presentation_->setPresenting(s->value(QStringLiteral("view/presentation"), false).toBool());
     setTheme(s->value(QStringLiteral("appearance/theme"), QStringLiteral("system")).toString());
@@ -464,7 +451,7 @@ void MainWindow::saveSettings() const {
     const auto s = openSettings();
     s->setValue(QStringLiteral("window/geometry"), saveGeometry());
     s->setValue(QStringLiteral("window/state"), saveState());
-    s->setValue(QStringLiteral("window/tab"), tabs_->currentIndex());
+    if (const Page* front = currentPage()) s->setValue(QStringLiteral("window/page"), front->pageId());
     s->setValue(QStringLiteral("model/recent"), recent_);
     if (hasModel()) s->setValue(QStringLiteral("model/last"), model_.path);
     s->setValue(QStringLiteral("backend/threads"), threads_);
@@ -472,7 +459,7 @@ void MainWindow::saveSettings() const {
     s->setValue(QStringLiteral("view/zoom"), presentation_->zoom());
     s->setValue(QStringLiteral("view/presentation"), presentation_->presenting());
     s->setValue(QStringLiteral("language"), LanguageManager::instance().current());
-    playground_->saveSettings(*s);
+    for (const Page* page : pages_) page->saveSettings(*s);
     s->sync();
 }
 
@@ -522,7 +509,7 @@ void MainWindow::openModel() {
 }
 
 void MainWindow::cancelLoad() {
-    if (loading_) worker_->cancel();
+    if (loading_) engine_->cancel();
 }
 
 void MainWindow::setThreads(int threads) {
@@ -532,7 +519,7 @@ void MainWindow::setThreads(int threads) {
     scheduleSave();
     // In place on the engine thread (queued behind whatever it is doing): the model, the
     // playground's text and the chat stay. A load in progress takes threads_ anyway.
-    if (hasModel() && !loading_) QMetaObject::invokeMethod(worker_, "setThreads", Qt::QueuedConnection, Q_ARG(int, threads));
+    if (hasModel() && !loading_) QMetaObject::invokeMethod(engine_, "setThreads", Qt::QueuedConnection, Q_ARG(int, threads));
 }
 
 void MainWindow::onThreadsChanged(int threads) {
@@ -563,17 +550,16 @@ void MainWindow::onModelLoaded(const ModelSummary& summary) {
     setLoading(false);
     tabs_->setEnabled(true);
     addRecent(summary.path);
-    playgroundStatus_ = {};
-    chatStatus_ = {};
     updateModelLabel();
     scheduleSave();
     if (!settingsWarning_.isEmpty()) {
         showError(settingsWarning_);
         settingsWarning_.clear();
     }
-    playground_->setVocabularySize(static_cast<int>(summary.vocab));
-    playground_->setModelReady(true);
-    chat_->setModelReady(true);
+    for (Page* page : pages_) {
+        page->setVocabularySize(static_cast<int>(summary.vocab));
+        page->setModelReady(true);
+    }
     // The pages were disabled while loading, so the keyboard focus may have nowhere to be.
     QWidget* focus = QApplication::focusWidget();
     if (!focus || !focus->isVisible() || !focus->isEnabled()) tabs_->currentWidget()->setFocus(Qt::OtherFocusReason);
@@ -601,7 +587,7 @@ void MainWindow::updateModelLabel() {
 }
 
 void MainWindow::onLoadCancelled() {
-    if (!loading_) return;  // a cancelled step: nothing to undo here
+    if (!loading_) return;
     setLoading(false);
     tabs_->setEnabled(true);
     updateModelLabel();
@@ -617,52 +603,6 @@ void MainWindow::onFailed(const QString& message) {
     showError(message);
 }
 
-void MainWindow::onStepDone(const StepTrace& trace, const StepView& view) {
-    StatusNumbers& st = playgroundStatus_;
-    st.contextUsed = view.contextUsed;
-    st.kvBytes = view.kvBytes;
-    st.forwardMs = trace.forwardMs;
-    st.sampleMs = trace.sampleMs;
-    st.stepMs = trace.forwardMs + trace.sampleMs;
-    st.prefill = trace.phase == Phase::Prefill;
-    st.tokensPerSecond = st.stepMs > 0.0 ? 1000.0 * trace.evaluated / st.stepMs : -1.0;
-    st.timeToFirstTokenMs = -1.0;
-    updateStatusLabels();
-}
-
-void MainWindow::onBranched(const BranchView& branch) {
-    // The branch is shorter than the text it left: its own context and the blocks now in use.
-    playgroundStatus_.contextUsed = branch.view.contextUsed;
-    playgroundStatus_.kvBytes = branch.view.kvBytes;
-    updateStatusLabels();
-}
-
-void MainWindow::onSessionEnded() {
-    playgroundStatus_ = {};
-    updateStatusLabels();
-}
-
-void MainWindow::onAnswerFinished(const ChatStats& stats) {
-    StatusNumbers& st = chatStatus_;
-    st.tokensPerSecond = stats.tokensPerSecond;
-    st.timeToFirstTokenMs = stats.timeToFirstTokenMs;
-    st.promptTokens = stats.promptTokens;
-    st.reusedTokens = stats.reusedTokens;
-    st.prefill = false;
-    updateStatusLabels();
-}
-
-void MainWindow::onChatStatusChanged() {
-    chatStatus_.contextUsed = chat_->contextUsed();
-    chatStatus_.kvBytes = std::max<qint64>(0, chat_->kvBytes());
-    if (chatStatus_.contextUsed <= 0) chatStatus_ = {};   // cleared: nothing in the chat's cache
-    updateStatusLabels();
-}
-
-bool MainWindow::chatInFront() const { return tabs_->currentWidget() == chat_; }
-
-const MainWindow::StatusNumbers& MainWindow::shownStatus() const { return chatInFront() ? chatStatus_ : playgroundStatus_; }
-
 void MainWindow::updateStatusLabels() {
     if (!hasModel()) {
         contextLabel_->clear();
@@ -670,11 +610,11 @@ void MainWindow::updateStatusLabels() {
         speedLabel_->clear();
         return;
     }
-    const StatusNumbers& st = shownStatus();
+    const Page* front = currentPage();
+    const PageStatus st = front ? front->status() : PageStatus{};
     contextLabel_->setText(st.contextUsed < 0 ? QString()
                                                    : tr("context %1 / %2").arg(st.contextUsed).arg(model_.contextLength));
-    contextLabel_->setToolTip(chatInFront() ? tr("Positions the conversation uses, of the context the chat allows")
-                                            : tr("Positions used by the playground's current branch, of the context the session allows"));
+    contextLabel_->setToolTip(st.contextToolTip);
     memoryLabel_->setText(st.contextUsed < 0 ? tr("model %1").arg(humanBytes(model_.fileBytes))
                                                   : tr("model %1 · KV cache %2").arg(humanBytes(model_.fileBytes), humanBytes(st.kvBytes)));
     memoryLabel_->setToolTip(tr("The model file (memory-mapped) and the key/value cache blocks in use"));

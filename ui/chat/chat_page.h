@@ -2,14 +2,13 @@
 // The chat page: a multi-turn conversation with the model's chat template, an editable system
 // prompt, streamed answers with Stop, Regenerate and Clear, time-to-first-token and tokens/s per
 // answer, and token alternatives on hover (each answer is a TokenStrip). The sampler settings
-// are the playground's (MainWindow passes them in); a line above the input shows them, and each
+// are the playground's (it publishes them, the shell passes them on); a line above the input shows them, and each
 // answer's caption the ones it was generated with. Like the playground, the page never calls
 // the engine: it emits requests and shows what comes back.
-#include <QWidget>
-
 #include <memory>
 
-#include "ui/engine_types.h"
+#include "ui/app/page.h"
+#include "ui/engine/engine_types.h"
 
 #include <vector>
 
@@ -32,13 +31,22 @@ class TokenStrip;
 
 namespace dlab::ui {
 
+class ChatController;
 class ChatModel;
 
-class ChatPage : public QWidget {
+class ChatPage : public Page {
     Q_OBJECT
 public:
     explicit ChatPage(QWidget* parent = nullptr);
     ~ChatPage() override;
+
+    QString pageId() const override { return QStringLiteral("chat"); }
+    QString title() const override;
+    QString toolTip() const override;
+    void attachEngine(EngineContext* engine) override;
+    PageStatus status() const override { return status_; }
+    void setSharedSamplerParams(const SamplerParams& params) override { setSamplerParams(params); }
+    ChatController* controller() const { return controller_; }   // lives on the engine thread
 
     ChatModel* model() const { return model_; }
     bool generating() const { return generating_; }
@@ -61,7 +69,7 @@ public:
     QLabel* samplingLabel() const;
 
 public slots:
-    void setModelReady(bool ready);
+    void setModelReady(bool ready) override;
     void setSamplerParams(const dlab::SamplerParams& params);
     void send();          // the input as a user message, then an answer
     void stop();          // emits stopRequested() while an answer streams
@@ -109,6 +117,8 @@ private:
     void followTail();
 
     std::unique_ptr<Ui::ChatPage> ui_;
+    ChatController* controller_ = nullptr;
+    PageStatus status_;
     ChatModel* model_ = nullptr;
     QShortcut* stopShortcut_ = nullptr;
     SamplerParams params_;

@@ -1,20 +1,19 @@
 #pragma once
-// The engine on its own thread: a QObject moved to a QThread (not a QThread subclass) that owns
-// the Model, the Backend and two Sessions (the playground's and the chat's). The GUI talks to it
-// only through queued slots and gets values back through signals, so it never blocks on the
-// engine. cancel() is the one call that may come from another thread: it raises an atomic flag
-// that model loading (between tensors), run()/chat() (between steps) and the backend (between
-// layers) check.
+// The playground's engine side: a controller on the engine thread (a child of the EngineContext,
+// which holds the model and the backend) with the playground's Session and its branches' strips.
+// The page talks to it only through queued slots and gets value structs back through signals, so
+// it never blocks on the engine. Stop goes to EngineContext::cancel() (thread-safe); a run checks
+// the flag between steps and the backend between layers.
 #include <QObject>
 #include <QString>
 
-#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 
-#include "ui/engine_types.h"
+#include "ui/engine/engine_context.h"
+#include "ui/engine/engine_types.h"
 
 namespace dlab {
 class Model;
@@ -24,15 +23,13 @@ class Session;
 
 namespace dlab::ui {
 
-class EngineWorker : public QObject {
+class PlaygroundController : public QObject {
     Q_OBJECT
 public:
-    explicit EngineWorker(QObject* parent = nullptr);
-    ~EngineWorker() override;
+    // Created on the GUI thread before the context moves to the engine thread (it moves along).
+    explicit PlaygroundController(EngineContext* engine);
+    ~PlaygroundController() override;
 
-    // Thread-safe: asks the running load, run, chat answer or step to stop (it then emits
-    // cancelled(), runFinished() or chatFinished(stopped = true)).
-    void cancel() { cancel_.store(true); }
     // Thread-safe: settings for a run in progress, taken between its steps (a slider moved during
     // Run changes the rest of the run). When no run is going, setSamplerParams() applies them.
     void offerSamplerParams(const SamplerParams& params);
@@ -43,11 +40,6 @@ public:
     static constexpr int kPanelBars = 8;        // per waterfall panel
 
 public slots:
-    // Loads a model; on success the previous one (and both sessions) are replaced. On failure or
-    // cancel the previous model stays loaded and usable.
-    void loadModel(const QString& path, int threads = 0);
-    // The automatic thread count: every core the machine has, at most 8.
-    static int automaticThreads();
     // Tokenizes the prompt (with the model's default BOS) and starts a fresh session; the first
     // step() prefills it.
     void startSession(const QString& prompt, const dlab::SamplerParams& params);
@@ -62,9 +54,6 @@ public slots:
     void branch(int step, int token, const dlab::SamplerParams& params);
     // Parameters for later steps.
     void setSamplerParams(const dlab::SamplerParams& params);
-    // Changes the backend's thread count in place: the model and both sessions stay (the text
-    // generated so far is kept). Emits threadsChanged() or failed().
-    void setThreads(int threads);
     // Forgets the playground's session (Reset, a new prompt): its KV blocks are freed at once.
     void endSession();
     // How many bars the chart gets from now on (clamped to kMinChartBars..kMaxChartBars).
@@ -73,31 +62,19 @@ public slots:
     // and its last step (re-sampled under `params`), or failed() for an unknown branch.
     void switchBranch(int id, const dlab::SamplerParams& params);
 
-    // Chat: renders the conversation with the model's chat template, then streams the answer
-    // (chatTokens batches, at most one per ~30 ms) until end-of-generation, maxTokens, a full
-    // context or cancel(); then chatFinished(). Implemented in engine_worker_chat.cpp.
-    void chat(const QList<dlab::ui::ChatTurn>& conversation, const dlab::SamplerParams& params, int maxTokens);
-
 signals:
-    void progress(float fraction);
-    void modelLoaded(const dlab::ui::ModelSummary& summary);
     void sessionStarted(int promptTokens);
     void stepDone(const dlab::StepTrace& trace, const dlab::ui::StepView& view);
     void runFinished(const QString& reason);  // "eos", "length", "context", "stopped"
     void resampled(int step, const dlab::SampleResult& result, const dlab::ui::StepView& view);
     void branched(const dlab::ui::BranchView& view);
-    void cancelled();
+    void cancelled();   // a step was stopped
     void failed(const QString& message);
-    void threadsChanged(int threads);
     void sessionEnded();
     // The prompt as the model sees it: one chip per token with its id (p < 0: no probability).
     void promptTokens(const QList<dlab::widgets::StripToken>& tokens);
     // After a session starts or a branch is made or switched to: every branch, the current marked.
     void branchesChanged(const QList<dlab::ui::BranchEntry>& branches);
-
-    void chatStarted(int promptTokens);
-    void chatTokens(const QList<dlab::widgets::StripToken>& tokens);
-    void chatFinished(const dlab::ui::ChatStats& stats);
 
 private:
     // The step's distribution: bars, cut-offs, waterfall panels (what a re-sample changes).
@@ -108,17 +85,12 @@ private:
     void addBranchState(StepView& view) const;
     void emitStep(const StepTrace& trace);
     void emitBranches();
-    // What the page cannot know: DRY's sequence breakers as this model's tokens (llama.cpp's
-    // defaults "\n", ":", "\"", "*") when DRY is on and none are given.
     SamplerParams withModelDefaults(SamplerParams params) const;
+    void dropSession();   // the model is about to be replaced
     QList<widgets::StripToken> promptChips() const;
 
-    std::atomic<bool> cancel_{false};
-    // Destruction order matters: sessions refer to the backend and model, the backend to the model.
-    std::unique_ptr<Model> model_;
-    std::unique_ptr<Backend> backend_;
+    EngineContext& engine_;
     std::unique_ptr<Session> session_;
-    std::unique_ptr<Session> chatSession_;
     std::mutex offeredMutex_;
     std::optional<SamplerParams> offered_;   // guarded by offeredMutex_
     // Strip chips of every branch of session_, step by step (branch id -> chips).
@@ -127,7 +99,6 @@ private:
     // instead of reporting a second error for the same cause.
     bool startFailed_ = false;
     int chartBars_ = kChartBars;
-    std::vector<std::vector<TokenId>> dryBreakers_;   // defaultDryBreakers() in the loaded model's tokens
 };
 
 }  // namespace dlab::ui

@@ -1,4 +1,4 @@
-#include "ui/stage_order_model.h"
+#include "ui/playground/stage_order_model.h"
 
 #include <QCoreApplication>
 #include <QDataStream>

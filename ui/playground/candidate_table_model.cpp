@@ -1,4 +1,4 @@
-#include "ui/candidate_table_model.h"
+#include "ui/playground/candidate_table_model.h"
 
 #include <QCoreApplication>
 #include <QEvent>

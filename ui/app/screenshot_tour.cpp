@@ -1,4 +1,4 @@
-#include "ui/screenshot_tour.h"
+#include "ui/app/screenshot_tour.h"
 
 #include <QAbstractButton>
 #include <QDockWidget>
@@ -13,11 +13,11 @@
 #include <cstdio>
 #include <functional>
 
-#include "ui/chat_page.h"
+#include "ui/chat/chat_page.h"
 #include "ui/lessons/lesson_panel.h"
-#include "ui/main_window.h"
-#include "ui/playground_page.h"
-#include "ui/presentation_mode.h"
+#include "ui/app/main_window.h"
+#include "ui/playground/playground_page.h"
+#include "ui/app/presentation_mode.h"
 
 namespace dlab::ui {
 
@@ -56,8 +56,8 @@ int takeScreenshots(MainWindow& w, const QString& directory) {
         std::fprintf(stderr, "no model: %s\n", qPrintable(w.lastError()));
         return 0;
     }
-    PlaygroundPage* page = w.playground();
-    ChatPage* chat = w.chat();
+    PlaygroundPage* page = w.page<PlaygroundPage>();
+    ChatPage* chat = w.page<ChatPage>();
 
     // Playground: a sampled run on the default prompt, then the first step re-sampled hotter.
     w.tabs()->setCurrentWidget(page);

@@ -1,4 +1,4 @@
-#include "ui/language_manager.h"
+#include "ui/app/language_manager.h"
 
 #include <QApplication>
 #include <QCoreApplication>

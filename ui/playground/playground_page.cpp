@@ -1,4 +1,4 @@
-#include "ui/playground_page.h"
+#include "ui/playground/playground_page.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -23,10 +23,11 @@
 #include <cmath>
 #include <functional>
 
-#include "ui/advanced_sampler_box.h"
-#include "ui/candidate_table_model.h"
-#include "ui/engine_worker.h"
-#include "ui/stage_order_model.h"
+#include "ui/playground/advanced_sampler_box.h"
+#include "ui/playground/candidate_table_model.h"
+#include "ui/engine/engine_context.h"
+#include "ui/playground/playground_controller.h"
+#include "ui/playground/stage_order_model.h"
 #include "ui_playground_page.h"
 #include "widgets/distribution_chart.h"
 #include "widgets/probability_legend.h"
@@ -60,7 +61,7 @@ void linkSliderAndSpin(QSlider* slider, Spin* spin, double scale, const std::fun
 constexpr int kDrawIntervalMs = 16;   // one frame: a run draws the newest step at most this often
 }  // namespace
 
-PlaygroundPage::PlaygroundPage(QWidget* parent) : QWidget(parent), ui_(std::make_unique<Ui::PlaygroundPage>()) {
+PlaygroundPage::PlaygroundPage(QWidget* parent) : Page(parent), ui_(std::make_unique<Ui::PlaygroundPage>()) {
     ui_->setupUi(this);
     chart_ = new widgets::DistributionChart(ui_->chartTab);
     ui_->chartLayout->addWidget(chart_);
@@ -304,9 +305,9 @@ void PlaygroundPage::buildViewOptions() {
     barsLabel_ = new QLabel(corner);
     barsSpin_ = new QSpinBox(corner);
     barsSpin_->setObjectName(QStringLiteral("barsSpin"));
-    barsSpin_->setRange(EngineWorker::kMinChartBars, EngineWorker::kMaxChartBars);
+    barsSpin_->setRange(PlaygroundController::kMinChartBars, PlaygroundController::kMaxChartBars);
     barsSpin_->setSingleStep(5);
-    barsSpin_->setValue(EngineWorker::kChartBars);
+    barsSpin_->setValue(PlaygroundController::kChartBars);
     barsLabel_->setBuddy(barsSpin_);
     entropyCombo_ = new QComboBox(corner);
     entropyCombo_->setObjectName(QStringLiteral("entropyCombo"));
@@ -526,7 +527,7 @@ void PlaygroundPage::restoreSettings(QSettings& s) {
     advanced_->restoreSettings(s);
     advancedToggle_->setChecked(s.value(QStringLiteral("playground/advancedShown"), false).toBool());
     logScaleCheck_->setChecked(s.value(QStringLiteral("playground/logScale"), false).toBool());
-    barsSpin_->setValue(s.value(QStringLiteral("playground/bars"), EngineWorker::kChartBars).toInt());
+    barsSpin_->setValue(s.value(QStringLiteral("playground/bars"), PlaygroundController::kChartBars).toInt());
     entropyCombo_->setCurrentIndex(std::clamp(s.value(QStringLiteral("playground/entropyUnit"), 0).toInt(), 0, 1));
     plainTextCheck_->setChecked(s.value(QStringLiteral("playground/plainText"), false).toBool());
     if (s.contains(QStringLiteral("playground/prompt"))) ui_->promptEdit->setPlainText(s.value(QStringLiteral("playground/prompt")).toString());
@@ -534,6 +535,7 @@ void PlaygroundPage::restoreSettings(QSettings& s) {
     ui_->pageSplitter->restoreState(s.value(QStringLiteral("playground/pageSplitter")).toByteArray());
     ui_->viewSplitter->restoreState(s.value(QStringLiteral("playground/viewSplitter")).toByteArray());
     ui_->viewTabs->setCurrentIndex(s.value(QStringLiteral("playground/viewTab"), 0).toInt());
+    emit samplerParamsPublished(samplerParams());
 }
 
 void PlaygroundPage::resetSampler() {
@@ -544,7 +546,74 @@ void PlaygroundPage::resetSampler() {
 
 void PlaygroundPage::setModelReady(bool ready) {
     modelReady_ = ready;
+    status_ = {};
+    status_.contextToolTip = tr("Positions used by the playground's current branch, of the context the session allows");
+    emit statusChanged();
     restart();
+}
+
+QString PlaygroundPage::title() const { return tr("&Playground"); }
+
+QString PlaygroundPage::toolTip() const { return tr("Step through generation one token at a time and see what the sampler does"); }
+
+void PlaygroundPage::attachEngine(EngineContext* engine) {
+    auto* c = new PlaygroundController(engine);
+    controller_ = c;
+    connect(this, &PlaygroundPage::startSessionRequested, c, &PlaygroundController::startSession);
+    connect(this, &PlaygroundPage::stepRequested, c, &PlaygroundController::step);
+    connect(this, &PlaygroundPage::runRequested, c, &PlaygroundController::run);
+    // cancel() is thread-safe: Stop reaches the flag directly, not through the busy engine thread.
+    connect(this, &PlaygroundPage::stopRequested, this, [engine] { engine->cancel(); });
+    connect(this, &PlaygroundPage::resampleRequested, c, &PlaygroundController::resample);
+    connect(this, &PlaygroundPage::branchRequested, c, &PlaygroundController::branch);
+    connect(this, &PlaygroundPage::samplerParamsChanged, c, &PlaygroundController::setSamplerParams);
+    // And at once, thread-safely, for a run in progress (the queued call waits for the run's end).
+    connect(this, &PlaygroundPage::samplerParamsChanged, this, [c](const SamplerParams& p) { c->offerSamplerParams(p); });
+    connect(this, &PlaygroundPage::samplerParamsChanged, this, &Page::samplerParamsPublished);
+    connect(this, &PlaygroundPage::sessionDiscarded, c, &PlaygroundController::endSession);
+    connect(this, &PlaygroundPage::switchBranchRequested, c, &PlaygroundController::switchBranch);
+    connect(this, &PlaygroundPage::chartBarsChanged, c, &PlaygroundController::setChartBars);
+    connect(c, &PlaygroundController::promptTokens, this, &PlaygroundPage::showPromptTokens);
+    connect(c, &PlaygroundController::branchesChanged, this, &PlaygroundPage::showBranches);
+    connect(c, &PlaygroundController::stepDone, this, &PlaygroundPage::noteStep);
+    connect(c, &PlaygroundController::stepDone, this, &PlaygroundPage::showStep);
+    connect(c, &PlaygroundController::runFinished, this, &PlaygroundPage::runFinished);
+    connect(c, &PlaygroundController::resampled, this, &PlaygroundPage::showResample);
+    connect(c, &PlaygroundController::branched, this, [this](const BranchView& b) {
+        // The branch is shorter than the text it left: its own context and the blocks now in use.
+        status_.contextUsed = b.view.contextUsed;
+        status_.kvBytes = b.view.kvBytes;
+        emit statusChanged();
+    });
+    connect(c, &PlaygroundController::branched, this, &PlaygroundPage::showBranch);
+    connect(c, &PlaygroundController::sessionEnded, this, [this] {
+        const QString tip = status_.contextToolTip;
+        status_ = {};
+        status_.contextToolTip = tip;
+        emit statusChanged();
+    });
+    connect(c, &PlaygroundController::failed, this, &PlaygroundPage::requestFailed);
+    connect(c, &PlaygroundController::failed, this, &Page::errorOccurred);
+    connect(c, &PlaygroundController::cancelled, this, &PlaygroundPage::requestFailed);
+}
+
+void PlaygroundPage::noteStep(const StepTrace& trace, const StepView& view) {
+    PageStatus& st = status_;
+    st.contextUsed = view.contextUsed;
+    st.kvBytes = view.kvBytes;
+    st.forwardMs = trace.forwardMs;
+    st.sampleMs = trace.sampleMs;
+    st.stepMs = trace.forwardMs + trace.sampleMs;
+    st.prefill = trace.phase == Phase::Prefill;
+    st.tokensPerSecond = st.stepMs > 0.0 ? 1000.0 * trace.evaluated / st.stepMs : -1.0;
+    st.timeToFirstTokenMs = -1.0;
+    emit statusChanged();
+}
+
+void PlaygroundPage::applyLesson(const QVariantMap& setup) {
+    saveSetupForRestore();
+    applySetup(setup);
+    showDistribution();   // what the lessons talk about
 }
 
 void PlaygroundPage::restart() {

@@ -7,7 +7,7 @@
 #include <QList>
 #include <QString>
 
-#include "ui/engine_types.h"
+#include "ui/engine/engine_types.h"
 
 namespace dlab::ui {
 
