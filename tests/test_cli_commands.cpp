@@ -134,6 +134,44 @@ private slots:
         QCOMPARE(QJsonDocument::fromJson(sample.out).object()["chosen"].toObject()["id"].toInt(), 2);
     }
 
+    // Diverse beam search from the command line: every hypothesis names its group, the trace
+    // holds the tree with groups, penalties, next-token lists and KV blocks.
+    void generateDiverseBeamSearch() {
+        const std::string trace = test::scratchDir() + "/diverse-beam.jsonl";
+        const Run r = cli({"generate", "--model", tinyModel(), "--prompt", "the cat", "--max-tokens", "6", "--strategy", "beam",
+                           "--beams", "4", "--beam-groups", "2", "--diversity-penalty", "0.1", "--no-repeat-ngram", "2",
+                           "--trace", QString::fromStdString(trace), "--top-n", "3"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(r.out.count(" group 0"), 2);
+        QCOMPARE(r.out.count(" group 1"), 2);
+        QVERIFY2(r.err.contains("width 4, 2 groups"), r.err.constData());
+        std::ifstream in(trace);
+        std::string line;
+        std::getline(in, line);
+        const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(line)).object();
+        QCOMPARE(o["groups"].toInt(), 2);
+        QCOMPARE(o["diversityPenalty"].toDouble(), 0.1);
+        QCOMPARE(o["noRepeatNgram"].toInt(), 2);
+        const QJsonObject root = o["nodes"].toArray()[0].toObject();
+        QCOMPARE(root["group"].toInt(), -1);
+        QCOMPARE(root["next"].toArray().size(), 3);
+        QVERIFY(!root["kvBlocks"].toArray().isEmpty());
+        bool sawGroup1 = false;
+        for (const QJsonValue& n : o["nodes"].toArray()) sawGroup1 = sawGroup1 || n.toObject()["group"].toInt() == 1;
+        QVERIFY(sawGroup1);
+    }
+
+    // One group and no penalty print what plain beam search printed.
+    void generateBeamWithOneGroupIsPlainBeamSearch() {
+        const QStringList common{"generate", "--model", tinyModel(), "--prompt", "the cat", "--max-tokens", "6",
+                                 "--strategy", "beam", "--beams", "3", "--quiet"};
+        const Run plain = cli(common);
+        const Run grouped = cli(common + QStringList{"--beam-groups", "1", "--diversity-penalty", "0"});
+        QCOMPARE(plain.exitCode, 0);
+        QCOMPARE(grouped.out, plain.out);
+        QVERIFY(!plain.out.contains("group"));
+    }
+
     void perplexityIsAPositiveNumberBelowTheVocabularySize() {
         const std::string path = test::scratchDir() + "/text.txt";
         std::ofstream(path) << QByteArray("the quick brown fox jumps over the lazy dog. ").repeated(20).toStdString();

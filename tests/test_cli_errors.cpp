@@ -129,6 +129,25 @@ private slots:
         QTest::newRow("kv past 2^63 bytes") << QStringList{"kv", "--preset", "llama2-7b", "--context", "1073741824", "--batch", "20000"} << "more than 8 EiB";
         QTest::newRow("non-UTF-8 prompt file") << QStringList{"tokenize", "--model", tiny, "--file", m("not-utf8.txt")} << "UTF-8";
         QTest::newRow("non-UTF-8 prompt") << QStringList{"sh", "-c", "exec \"$0\" generate --model \"$1\" --prompt \"$(printf 'caf\\351')\"", QString::fromStdString(test::cliPath()), tiny} << "UTF-8";
+        // Diverse beam search and the richer run specs (issue 9).
+        QTest::newRow("beam groups without beam") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--beam-groups", "2"} << "generate: --beam-groups and --diversity-penalty need --strategy beam";
+        QTest::newRow("diversity penalty without beam") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--strategy", "greedy", "--diversity-penalty", "1"} << "generate: --beam-groups and --diversity-penalty need --strategy beam";
+        QTest::newRow("beams not divisible by groups") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--strategy", "beam", "--beams", "4", "--beam-groups", "3"} << "generate: the beam width 4 is not divisible by the 3 beam groups; each group keeps width / groups beams, so use a width that is a multiple of 3";
+        QTest::newRow("beam groups zero") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--strategy", "beam", "--beam-groups", "0"} << "generate: --beam-groups must be between 1 and 64; got 0";
+        QTest::newRow("diversity penalty negative") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--strategy", "beam", "--beam-groups", "2", "--diversity-penalty", "-0.5"} << "the diversity penalty must be 0 \\(off\\) or a positive number";
+        QTest::newRow("diversity penalty not a number") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--strategy", "beam", "--diversity-penalty", "much"} << "generate: --diversity-penalty must be a number; got 'much'";
+        QTest::newRow("diversity penalty, one group") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--strategy", "beam", "--diversity-penalty", "0.5"} << "a diversity penalty needs at least 2 beam groups";
+        QTest::newRow("beam repeat penalty zero") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--strategy", "beam", "--repeat-penalty", "0"} << "the beam repetition penalty must be greater than 0";
+        QTest::newRow("compare: groups not dividing") << QStringList{"compare", "--model", tiny, "--prompt", "hi", "--run", "beam:k=4,g=3"} << "run 'beam:k=4,g=3': the beam width 4 is not divisible by the 3 beam groups";
+        QTest::newRow("compare: dp not a number") << QStringList{"compare", "--model", tiny, "--prompt", "hi", "--run", "beam:k=4,g=2,dp=x"} << "run 'beam:k=4,g=2,dp=x': dp must be a number; got 'x'";
+        QTest::newRow("compare: dp one group") << QStringList{"compare", "--model", tiny, "--prompt", "hi", "--run", "beam:dp=1"} << "run 'beam:dp=1': a diversity penalty needs at least 2 beam groups";
+        QTest::newRow("compare: greedy temperature") << QStringList{"compare", "--model", tiny, "--prompt", "hi", "--run", "greedy:t=1"} << "run 'greedy:t=1': unknown key 't' for greedy; its keys are freq, lastn, nrng, pres, rep";
+        QTest::newRow("compare: frequency penalty range") << QStringList{"compare", "--model", tiny, "--prompt", "hi", "--run", "sample:freq=5"} << "run 'sample:freq=5': --frequency-penalty must be between -2 and 2";
+        QTest::newRow("compare: unknown stage in order") << QStringList{"compare", "--model", tiny, "--prompt", "hi", "--run", "sample:order=top-k+heat"} << "run 'sample:order=top-k\\+heat': --order: unknown sampler stage 'heat'";
+        QTest::newRow("compare: mirostat without its order") << QStringList{"compare", "--model", tiny, "--prompt", "hi", "--run", "sample:mirotau=5"} << "--mirostat-tau is set but the sampler order 'hf' has no mirostat stage";
+        QTest::newRow("compare: key twice") << QStringList{"compare", "--model", tiny, "--prompt", "hi", "--run", "beam:k=2,k=4"} << "run 'beam:k=2,k=4': the key 'k' is given twice";
+        QTest::newRow("compare: top-n negative") << QStringList{"compare", "--model", tiny, "--prompt", "hi", "--run", "greedy", "--top-n", "-1"} << "compare: --top-n must be between 0 and";
+        QTest::newRow("compare: trace file unwritable") << QStringList{"compare", "--model", tiny, "--prompt", "hi", "--run", "greedy", "--trace", "/nonexistent-dir/x.jsonl"} << "/nonexistent-dir/x.jsonl: cannot write the trace file";
         QTest::newRow("unknown option") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--topk", "3"} << "unknown option '--topk'";
         QTest::newRow("unknown command") << QStringList{"frobnicate"} << "unknown command";
         QTest::newRow("detokenize out of range") << QStringList{"detokenize", "--model", tiny, "99999"} << "outside the vocabulary";

@@ -2,6 +2,10 @@
 // message naming the spec; on a tiny model the greedy run is generate() at temperature 0 and
 // beam:k=1 is greedy; the prompt is prefilled once and its full KV blocks are referenced by every
 // run, with bytes saved equal to the private copies avoided; the CLI's JSON has one row per run.
+// CompareOptions: tokens stream through onToken as chosen, each run's steps sum to its log-prob
+// (end token included), alternatives come from the final / raw distribution, beam runs return
+// their whole search with recorded next lists and KV blocks, cancel returns the current run
+// partial and starts no later run; the JSONL trace parses back and agrees with the result.
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -9,9 +13,15 @@
 #include <QTest>
 
 #include <cmath>
+#include <map>
+
+#include <QFile>
+
+#include <atomic>
 
 #include "core/error.h"
 #include "generate/compare.h"
+#include "generate/compare_trace.h"
 #include "generate/generator.h"
 #include "gguf/tiny_model.h"
 #include "test_paths.h"
@@ -283,6 +293,259 @@ private slots:
         QCOMPARE(rows[0].toObject()["kind"].toString(), QString("greedy"));
         QCOMPARE(rows[1].toObject()["kind"].toString(), QString("beam"));
         QVERIFY(doc.object()["kvPeak"].toObject()["blocksUsed"].toInt() >= 1);
+    }
+
+    void streamsTokensAndStepsSumToLogProb() {
+        const auto prompt = promptOf(9);
+        CompareOptions o;
+        o.maxTokens = 12;
+        o.contextLimit = 128;
+        o.recordTopN = 5;
+        std::map<int, std::vector<RunToken>> streamed;
+        std::vector<int> done, beamSteps;
+        o.onToken = [&](int run, const RunToken& t) { streamed[run].push_back(t); };
+        o.onBeamStep = [&](int run, const BeamTree&, int depth) { beamSteps.push_back(run * 100 + depth); return true; };
+        o.onRunDone = [&](int run, const RunResult&) { done.push_back(run); };
+        const CompareResult c =
+            compareRuns(*model_, *backend_, prompt, specs({"greedy", "sample:t=1.2,p=0.9,seed=4", "beam:k=3"}), o);
+        QCOMPARE(done, (std::vector<int>{0, 1, 2}));
+        QVERIFY(!c.stopped);
+        QVERIFY(!beamSteps.empty() && beamSteps.front() == 201);
+        QVERIFY(!streamed.count(2));  // beam runs report through onBeamStep
+        for (int i = 0; i < 3; ++i) {
+            const RunResult& r = c.runs[i];
+            QVERIFY(!r.stopped);
+            double sum = 0.0;
+            for (const RunToken& t : r.steps) sum += t.logProb;
+            QCOMPARE(sum, r.logProb);  // exactly: the same sum in the same order
+            QCOMPARE(r.steps.size(), r.tokens.size() + (r.ended ? 1 : 0));
+            for (size_t k = 0; k < r.tokens.size(); ++k) {
+                QCOMPARE(r.steps[k].token, r.tokens[k]);
+                QVERIFY(!r.steps[k].end);
+            }
+            if (r.ended) QVERIFY(r.steps.back().end);
+            if (i < 2) {
+                QCOMPARE(streamed[i].size(), r.steps.size());
+                for (size_t k = 0; k < r.steps.size(); ++k) QCOMPARE(streamed[i][k].token, r.steps[k].token);
+            }
+        }
+        // Greedy: p after the chain is 1; alternatives are the raw top 5, the chosen first.
+        for (const RunToken& t : c.runs[0].steps) {
+            QCOMPARE(t.p, 1.0);
+            QCOMPARE(t.alternatives.size(), size_t(5));
+            QCOMPARE(t.alternatives[0].token, t.token);
+            QVERIFY(std::abs(std::log(t.alternatives[0].p) - t.logProb) < 1e-6);
+            QCOMPARE(t.alternatives[0].finalP, 1.0);
+            for (size_t a = 1; a < t.alternatives.size(); ++a) {
+                QVERIFY(t.alternatives[a].p <= t.alternatives[a - 1].p);
+                QCOMPARE(t.alternatives[a].finalP, 0.0);
+            }
+        }
+        // Sample: alternatives are the final distribution's best, by final p; the chosen one's final p is p.
+        for (const RunToken& t : c.runs[1].steps) {
+            QVERIFY(!t.alternatives.empty() && t.alternatives.size() <= 5);
+            double mass = 0.0;
+            for (size_t a = 0; a < t.alternatives.size(); ++a) {
+                mass += t.alternatives[a].finalP;
+                if (a > 0) QVERIFY(t.alternatives[a].finalP <= t.alternatives[a - 1].finalP);
+                if (t.alternatives[a].token == t.token) QVERIFY(std::abs(t.alternatives[a].finalP - t.p) < 1e-6);
+            }
+            QVERIFY(mass <= 1.0 + 1e-5);
+            QVERIFY(t.p > 0.0 && t.p <= 1.0);
+        }
+        // Beam: the whole search, every hypothesis, steps from the best one's nodes.
+        const RunResult& b = c.runs[2];
+        QCOMPARE(b.beam.hypotheses.size(), size_t(3));
+        QCOMPARE(b.beamOptions.width, 3);
+        QCOMPARE(b.logProb, b.beam.hypotheses[0].logProb);
+        QCOMPARE(b.tokens, b.beam.hypotheses[0].tokens);
+        const auto& nodes = b.beam.tree.nodes;
+        for (size_t k = 0; k < b.steps.size(); ++k) {
+            QVERIFY(std::abs(b.steps[k].p - std::exp(b.steps[k].logProb)) < 1e-12);
+            QCOMPARE(b.steps[k].alternatives.size(), size_t(8));  // the parent's recorded next list (default 8)
+        }
+        const BeamNode& root = nodes[0];
+        QVERIFY(root.evaluated && root.next.size() == 8 && !root.kvBlocks.empty());
+        for (const BeamNode& n : nodes) {
+            if (!n.evaluated) {
+                QVERIFY(n.kvBlocks.empty() && n.next.empty());
+                continue;
+            }
+            QCOMPARE(int64_t(n.kvBlocks.size()), KvBlockPool::blocksFor(int64_t(prompt.size()) + n.depth, 16));
+            QVERIFY(n.nextEntropy > 0.0);
+        }
+    }
+
+    // A repetition penalty changes greedy decoding the way generate() does with the same settings.
+    void greedyTakesPenalties() {
+        const auto prompt = promptOf(7);
+        GenerateOptions g;
+        g.maxTokens = 20;
+        g.sampler.temperature = 0.0f;
+        g.sampler.repeatPenalty = 1.8f;
+        g.sampler.noRepeatNgram = 2;
+        KvCache cache(model_->hparams(), 128, KvType::F16);
+        const GenerateResult ref = generate(*model_, *backend_, cache, prompt, g);
+        const CompareResult c = compareRuns(*model_, *backend_, prompt, specs({"greedy:rep=1.8,nrng=2", "greedy"}), 20,
+                                            KvType::F16, 128);
+        QCOMPARE(c.runs[0].tokens, ref.tokens);
+        QVERIFY(c.runs[0].tokens != c.runs[1].tokens);
+    }
+
+    void diverseBeamRunOnTheModel() {
+        const CompareResult c = compareRuns(*model_, *backend_, promptOf(20), specs({"beam:k=4,g=2,dp=0.05"}), 8, KvType::F16, 128);
+        const RunResult& r = c.runs[0];
+        QCOMPARE(r.beamOptions.groups, 2);
+        QCOMPARE(r.beam.hypotheses.size(), size_t(4));
+        int perGroup[2] = {0, 0};
+        for (const BeamHypothesis& h : r.beam.hypotheses) ++perGroup[h.group];
+        QCOMPARE(perGroup[0], 2);
+        QCOMPARE(perGroup[1], 2);
+        bool penalised = false;
+        for (const BeamNode& n : r.beam.tree.nodes) {
+            if (n.group != 1) QCOMPARE(n.diversityPenalty, 0.0);  // group 0 and the root are never penalised
+            const double count = n.diversityPenalty / 0.05;       // a whole number of earlier choices
+            QVERIFY(std::abs(count - std::round(count)) < 1e-9 && count <= 2.0 + 1e-9);
+            penalised = penalised || n.diversityPenalty > 0.0;
+            QVERIFY(std::abs(n.searchLogProb - (n.logProb - n.diversityPenalty)) < 1e-12);
+        }
+        QVERIFY(penalised);  // a small penalty leaves group 0's tokens among group 1's candidates
+    }
+
+    void cancelStopsBetweenTokens() {
+        std::atomic<bool> cancel{false};
+        CompareOptions o;
+        o.maxTokens = 20;
+        o.contextLimit = 128;
+        o.cancel = &cancel;
+        int seen = 0;
+        o.onToken = [&](int, const RunToken&) {
+            if (++seen == 3) cancel = true;
+        };
+        const CompareResult c = compareRuns(*model_, *backend_, promptOf(5), specs({"sample:t=1.5,seed=2", "greedy"}), o);
+        QVERIFY(c.stopped);
+        QCOMPARE(c.runs.size(), size_t(1));  // the greedy run never started
+        QVERIFY(c.runs[0].stopped);
+        QCOMPARE(c.runs[0].steps.size(), size_t(3));
+        QVERIFY(!c.runs[0].text.empty() || c.runs[0].tokens.empty());
+
+        // A beam run stopped by its callback ends alone; the next run still runs.
+        CompareOptions b;
+        b.maxTokens = 10;
+        b.contextLimit = 128;
+        b.onBeamStep = [](int, const BeamTree&, int depth) { return depth < 2; };
+        const CompareResult d = compareRuns(*model_, *backend_, promptOf(5), specs({"beam:k=2", "greedy"}), b);
+        QVERIFY(!d.stopped);
+        QCOMPARE(d.runs.size(), size_t(2));
+        QVERIFY(d.runs[0].stopped);
+        QCOMPARE(d.runs[0].beam.stop, BeamStop::Callback);
+        QVERIFY(!d.runs[1].stopped);
+
+        // Cancelled before anything: no prefill, no run.
+        cancel = true;
+        const CompareResult e = compareRuns(*model_, *backend_, promptOf(5), specs({"greedy"}), o);
+        QVERIFY(e.stopped && e.runs.empty());
+    }
+
+    void jsonlTraceParsesBack() {
+        CompareOptions o;
+        o.maxTokens = 6;
+        o.contextLimit = 128;
+        o.recordTopN = 3;
+        o.beamRecordTopN = 4;
+        const CompareResult c =
+            compareRuns(*model_, *backend_, promptOf(18), specs({"greedy", "sample:t=0.9,seed=1", "beam:k=4,g=2,dp=0.5"}), o);
+        const std::string text = compareResultJsonl(c, [](TokenId t) { return "<" + std::to_string(t) + ">"; });
+        const QList<QByteArray> lines = QByteArray::fromStdString(text).split('\n');
+        QCOMPARE(lines.size(), 5);  // header, three runs, and the empty piece after the last '\n'
+        QVERIFY(lines.back().isEmpty());
+        auto parse = [](const QByteArray& line) {
+            QJsonParseError err;
+            const QJsonObject o = QJsonDocument::fromJson(line, &err).object();
+            return err.error == QJsonParseError::NoError ? o : QJsonObject();
+        };
+        const QJsonObject head = parse(lines[0]);
+        QCOMPARE(head["type"].toString(), QString("compare"));
+        QCOMPARE(head["promptTokens"].toInt(), 18);
+        QCOMPARE(head["prompt"].toArray().size(), 18);
+        QCOMPARE(head["runs"].toInt(), 3);
+        QVERIFY(head["kvPeak"].toObject()["blocksUsed"].toInt() >= 2);
+        for (int i = 0; i < 3; ++i) {
+            const QJsonObject run = parse(lines[i + 1]);
+            const RunResult& r = c.runs[i];
+            QCOMPARE(run["type"].toString(), QString("run"));
+            QCOMPARE(run["run"].toInt(), i);
+            QCOMPARE(run["spec"].toString(), QString::fromStdString(r.spec.text));
+            QCOMPARE(run["canonical"].toString(), QString::fromStdString(runSpecText(r.spec)));
+            const QJsonArray steps = run["steps"].toArray();
+            QCOMPARE(steps.size(), qsizetype(r.steps.size()));
+            double sum = 0.0;
+            for (int k = 0; k < steps.size(); ++k) {
+                const QJsonObject s = steps[k].toObject();
+                QCOMPARE(s["token"].toInt(), r.steps[k].token);
+                QCOMPARE(s["text"].toString(), QString("<%1>").arg(r.steps[k].token));
+                sum += s["logProb"].toDouble();
+                QVERIFY(std::abs(s["p"].toDouble() - r.steps[k].p) < 1e-8);
+                QCOMPARE(s["alternatives"].toArray().size(), qsizetype(r.steps[k].alternatives.size()));
+            }
+            QVERIFY(std::abs(sum - run["logProb"].toDouble()) < 1e-6);
+        }
+        const QJsonObject beam = parse(lines[3])["beam"].toObject();
+        QCOMPARE(beam["type"].toString(), QString("beam"));
+        QCOMPARE(beam["groups"].toInt(), 2);
+        QCOMPARE(beam["diversityPenalty"].toDouble(), 0.5);
+        const QJsonArray nodes = beam["nodes"].toArray();
+        QCOMPARE(nodes.size(), qsizetype(c.runs[2].beam.tree.nodes.size()));
+        int withNext = 0;
+        for (int i = 0; i < nodes.size(); ++i) {
+            const QJsonObject n = nodes[i].toObject();
+            const BeamNode& ref = c.runs[2].beam.tree.nodes[i];
+            QCOMPARE(n["group"].toInt(), ref.group);
+            QCOMPARE(n["diversityPenalty"].toDouble(), ref.diversityPenalty);
+            QCOMPARE(n["evaluated"].toBool(), ref.evaluated);
+            QCOMPARE(n["kvBlocks"].toArray().size(), qsizetype(ref.kvBlocks.size()));
+            if (n.contains("next")) {
+                ++withNext;
+                QCOMPARE(n["next"].toArray().size(), 4);
+                QVERIFY(n["nextEntropy"].toDouble() > 0.0);
+            }
+        }
+        QVERIFY(withNext >= 3);
+        QCOMPARE(beam["hypotheses"].toArray().size(), 4);
+    }
+
+    void cliTraceAndJsonSteps() {
+        const QString trace = QString::fromStdString(test::scratchDir() + "/compare-trace.jsonl");
+        QFile::remove(trace);
+        QProcess p;
+        p.start(QString::fromStdString(test::cliPath()),
+                {"compare", "--model", QString::fromStdString(tinyPath()), "--prompt", "the cat sat", "--max-tokens", "5",
+                 "--threads", "1", "--json", "--trace", trace, "--run", "greedy:rep=1.2", "--run", "beam:k=4,g=2,dp=1"});
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitCode(), 0);
+        const QJsonObject doc = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+        const QJsonArray rows = doc["runs"].toArray();
+        QCOMPARE(rows.size(), 2);
+        for (const QJsonValue& v : rows) {
+            const QJsonObject row = v.toObject();
+            double sum = 0.0;
+            for (const QJsonValue& s : row["steps"].toArray()) {
+                QVERIFY(s.toObject().contains("token") && s.toObject().contains("p"));
+                sum += s.toObject()["logProb"].toDouble();
+            }
+            QVERIFY(std::abs(sum - row["logProb"].toDouble()) < 1e-6);
+        }
+        QCOMPARE(rows[1].toObject()["hypotheses"].toArray().size(), 4);
+        QCOMPARE(rows[1].toObject()["canonical"].toString(), QString("beam:g=2,dp=1"));
+        QFile f(trace);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 3);
+        QCOMPARE(QJsonDocument::fromJson(lines[0]).object()["type"].toString(), QString("compare"));
+        const QJsonObject beam = QJsonDocument::fromJson(lines[2]).object()["beam"].toObject();
+        QCOMPARE(beam["groups"].toInt(), 2);
+        QVERIFY(beam["nodes"].toArray()[0].toObject().contains("kvBlocks"));
+        QVERIFY(beam["nodes"].toArray()[0].toObject().contains("next"));
     }
 
     void cliBadSpec() {

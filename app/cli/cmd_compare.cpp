@@ -2,6 +2,7 @@
 #include "cmd_compare.h"
 
 #include <cstdio>
+#include <fstream>
 #include <string>
 
 #include "commands.h"
@@ -9,8 +10,10 @@
 #include "core/json_writer.h"
 #include "generate/chat_prompt.h"
 #include "generate/compare.h"
+#include "generate/compare_trace.h"
 #include "generate/session.h"
 #include "interrupt.h"
+#include "tokenizer/utf8.h"
 
 namespace dlab::cli {
 
@@ -28,6 +31,22 @@ std::string cell(const std::string& text, size_t max) {
         else out += static_cast<char>(c);
     }
     return out;
+}
+
+// A diverse beam run's best hypothesis of every group (the table shows only the best of all).
+void printGroups(const CompareResult& r, const Tokenizer& tok) {
+    for (const RunResult& run : r.runs) {
+        if (run.spec.kind != RunKind::Beam || run.beamOptions.groups < 2) continue;
+        std::printf("\n%s, the best hypothesis of each group:\n", run.spec.text.c_str());
+        for (int g = 0; g < run.beamOptions.groups; ++g) {
+            for (const BeamHypothesis& h : run.beam.hypotheses) {
+                if (h.group != g) continue;
+                std::printf("  group %d: score %.3f, log-prob %.3f%s | %s\n", g, h.score, h.logProb, h.ended ? " (ended)" : "",
+                            cell(utf8::sanitize(tok.decode(h.tokens)), 80).c_str());
+                break;
+            }
+        }
+    }
 }
 
 void printTable(const CompareResult& r, int threads) {
@@ -51,33 +70,11 @@ void printTable(const CompareResult& r, int threads) {
                 (kv.bytesInUse + kv.bytesSavedBySharing) / 1024.0);
 }
 
-void printJson(const CompareResult& r, int threads) {
+void printJson(const CompareResult& r, int threads, const TokenText& pieceOf) {
     JsonWriter j;
     j.beginObject();
-    j.field("promptTokens", static_cast<int64_t>(r.prompt.size())).field("prefillMs", r.prefillMs).field("threads", threads);
-    j.key("runs").beginArray();
-    for (const RunResult& run : r.runs) {
-        j.beginObject();
-        j.field("spec", run.spec.text).field("kind", runKindName(run.spec.kind)).field("text", run.text);
-        j.key("tokens").beginArray();
-        for (TokenId t : run.tokens) j.value(static_cast<int64_t>(t));
-        j.endArray();
-        j.field("ended", run.ended).field("logProb", run.logProb).field("ms", run.ms);
-        j.field("tokensPerSecond", run.tokensPerSecond).field("forwardCalls", run.forwardCalls);
-        j.field("distinct1", run.distinct1).field("distinct2", run.distinct2);
-        j.key("repetition").beginObject().field("found", run.repetition.found).field("period", run.repetition.period);
-        j.field("repeats", run.repetition.repeats).field("length", run.repetition.length).endObject();
-        j.field("kvBlocks", run.kvBlocks).field("kvBlocksShared", run.kvBlocksShared);
-        j.field("kvBytesSavedWithin", run.kvBytesSavedWithin);
-        j.endObject();
-    }
-    j.endArray();
-    const KvStats& kv = r.kvPeak;
-    j.key("kvPeak").beginObject();
-    j.field("type", kvTypeName(kv.type)).field("blockSize", kv.blockSize).field("bytesPerBlock", kv.bytesPerBlock);
-    j.field("blocksTotal", kv.blocksTotal).field("blocksUsed", kv.blocksUsed).field("blocksShared", kv.blocksShared);
-    j.field("bytesInUse", kv.bytesInUse).field("bytesSavedBySharing", kv.bytesSavedBySharing);
-    j.endObject();
+    j.field("threads", threads);
+    writeCompareSummary(j, r, pieceOf);
     j.endObject();
     std::printf("%s\n", j.str().c_str());
 }
@@ -94,6 +91,8 @@ int runCompare(Args& args) {
     const KvType kvType = parseKvType(args.value("--kv-type", "f16"));
     const int64_t blockSize = args.integer("--block-size", 16, 1, 4096);
     const bool json = args.flag("--json");
+    const auto tracePath = args.value("--trace");
+    const int topN = static_cast<int>(args.integer("--top-n", 8, 0, 1 << 16));
     std::vector<RunSpec> runs;
     for (const std::string& spec : args.values("--run")) runs.push_back(parseRunSpec(spec));
     args.finish();
@@ -107,13 +106,36 @@ int runCompare(Args& args) {
     const int64_t nCtx = ctxOption > 0 ? ctxOption : defaultSessionContext(model->hparams());
     checkPromptFitsContext("compare", ids.size(), nCtx, ctxOption > 0, maxTokens);
     checkKvFitsMemory("compare", model->hparams(), nCtx, kvType);
+    std::ofstream trace;
+    if (tracePath) {
+        trace.open(*tracePath, std::ios::binary | std::ios::trunc);
+        if (!trace) throw Error(*tracePath + ": cannot write the trace file");
+    }
     auto backend = makeCpuBackend(*model, threads);
-    backend->setCancelFlag(installInterruptHandler());
-    const CompareResult r = compareRuns(*model, *backend, ids, runs, maxTokens, kvType, nCtx, blockSize);
-    if (json) printJson(r, threads);
-    else printTable(r, threads);
-    if (interrupted()) {  // a beam run ends early on Ctrl-C instead of throwing: its row is partial
-        std::fprintf(stderr, "[interrupted: the last run stopped early]\n");
+    const std::atomic<bool>* interrupt = installInterruptHandler();
+    backend->setCancelFlag(interrupt);
+    CompareOptions options;
+    options.maxTokens = maxTokens;
+    options.kvType = kvType;
+    options.contextLimit = nCtx;
+    options.blockSize = blockSize;
+    options.recordTopN = topN;
+    options.beamRecordTopN = tracePath ? topN : 0;  // the trees' detail only goes into the trace
+    options.beamRecordKvBlocks = tracePath.has_value();
+    options.cancel = interrupt;
+    const CompareResult r = compareRuns(*model, *backend, ids, runs, options);
+    const TokenText pieceOf = [&tok](TokenId t) { return tok.tokenToPiece(t, true); };
+    if (tracePath) {
+        trace << compareResultJsonl(r, pieceOf);
+        if (!trace.flush()) throw Error(*tracePath + ": cannot write the trace file");
+    }
+    if (json) printJson(r, threads, pieceOf);
+    else {
+        printTable(r, threads);
+        printGroups(r, tok);
+    }
+    if (interrupted() || r.stopped) {  // Ctrl-C: the last run is partial, later ones did not start
+        std::fprintf(stderr, "[interrupted: the last run stopped early; %zu of %zu runs shown]\n", r.runs.size(), runs.size());
         return kInterruptedExit;
     }
     return 0;

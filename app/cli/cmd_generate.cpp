@@ -35,6 +35,8 @@ int runGenerate(Args& args) {
     beam.lengthPenalty = args.number("--length-penalty", 1.0);
     beam.earlyStopping = parseEarlyStopping(args.value("--early-stopping", "false"));
     beam.nBest = static_cast<int>(args.integer("--n-best", 0, 0, 64));
+    beam.groups = static_cast<int>(args.integer("--beam-groups", 1, 1, 64));
+    beam.diversityPenalty = args.number("--diversity-penalty", 0.0);
     const auto tracePath = args.value("--trace");
     const bool noKvCache = args.flag("--no-kv-cache");  // recompute the whole prefix every step (the lesson)
     opt.traceTopN = static_cast<int>(args.integer("--top-n", 64, 1, 1 << 20));
@@ -43,6 +45,20 @@ int runGenerate(Args& args) {
         throw Error("generate: --strategy must be greedy, sample or beam; got '" + strategy + "'");
     if (strategy == "greedy") opt.sampler.temperature = 0.0f;
     if (beam.nBest > beam.width) throw Error("generate: --n-best must be at most --beams");
+    if (strategy != "beam" && (beam.groups != 1 || beam.diversityPenalty != 0.0))
+        throw Error("generate: --beam-groups and --diversity-penalty need --strategy beam");
+    if (strategy == "beam") {
+        // The repetition options beam search applies (HF's repetition_penalty and
+        // no_repeat_ngram_size, over the whole history); the sampling ones do not apply.
+        beam.repeatPenalty = opt.sampler.repeatPenalty;
+        beam.noRepeatNgram = opt.sampler.noRepeatNgram;
+        beam.maxNewTokens = opt.maxTokens;
+        try {
+            beam.validate();
+        } catch (const Error& e) {
+            throw Error(std::string("generate: ") + e.what() + " (--beams, --beam-groups, --diversity-penalty)");
+        }
+    }
     if (!prompt) throw Error("generate: --prompt is required");
     if (system && !chat) throw Error("generate: --system needs --chat");
     opt.sampler.validate();
@@ -76,18 +92,23 @@ int runGenerate(Args& args) {
     const TokenText pieceOf = [&tok](TokenId t) { return tok.tokenToPiece(t, true); };
 
     if (strategy == "beam") {
-        beam.maxNewTokens = opt.maxTokens;
         beam.endTokens = endOfGenerationTokens(tok);
+        if (trace) {  // the tree view's detail: each expanded node's next-token top N and KV blocks
+            beam.recordTopN = opt.traceTopN;
+            beam.recordKvBlocks = true;
+        }
         const BeamResult r = beamSearchModel(*model, *backend, ids, beam, kvType, nCtx, {}, interrupt);
         if (trace) trace << beamResultJson(r, beam, pieceOf) << "\n";
         for (size_t i = 0; i < r.hypotheses.size(); ++i) {
             const BeamHypothesis& h = r.hypotheses[i];
-            std::printf("#%zu score %.4f log-prob %.4f%s\n%s\n", i + 1, h.score, h.logProb, h.ended ? " (ended)" : "",
-                        tok.decode(h.tokens).c_str());
+            const std::string group = beam.groups > 1 ? " group " + std::to_string(h.group) : "";
+            std::printf("#%zu score %.4f log-prob %.4f%s%s\n%s\n", i + 1, h.score, h.logProb, group.c_str(),
+                        h.ended ? " (ended)" : "", tok.decode(h.tokens).c_str());
         }
         if (!quiet || interrupted())
-            std::fprintf(stderr, "[%sbeam search: width %d, %d steps, %zu tree nodes]\n", interrupted() ? "interrupted: " : "",
-                         beam.width, r.steps, r.tree.nodes.size());
+            std::fprintf(stderr, "[%sbeam search: width %d, %d group%s, %d steps, %zu tree nodes]\n",
+                         interrupted() ? "interrupted: " : "", beam.width, beam.groups, beam.groups == 1 ? "" : "s", r.steps,
+                         r.tree.nodes.size());
         return interrupted() ? kInterruptedExit : 0;
     }
 

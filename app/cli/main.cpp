@@ -33,7 +33,9 @@ commands:
   generate    --prompt T [--chat] [--system S] [--max-tokens N] [--temperature X] [--top-k K]
               [--top-p P] [--seed S] [--threads N] [--ctx N] [--kv-type f16|f32|q8_0] [--no-bos] [--quiet]
               [--strategy greedy|sample|beam] [--beams K] [--length-penalty A] [--early-stopping true|false|never]
-              [--n-best N] [--trace FILE.jsonl] [--top-n N] [--no-kv-cache]   (sampler stages: see 'sample')
+              [--n-best N] [--beam-groups G] [--diversity-penalty X] [--trace FILE.jsonl] [--top-n N] [--no-kv-cache]
+              (sampler stages: see 'sample'; beam search applies --repeat-penalty and --no-repeat-ngram over the
+              whole history; --beam-groups G splits the beams into G diverse groups, --beams divisible by G)
   bench       [-p 512] [-n 128] [--threads N] [--reps 3] [--kv-type f16|f32|q8_0] [--no-kv-cache] [--json]
   perplexity  --file F [--ctx 512] [--threads N]
   sample      --logits FILE.json [sampler options] [--order hf|llama.cpp|mirostat|mirostat-v1|LIST] [--top-n N] [--json]
@@ -43,8 +45,14 @@ commands:
   kv          --preset NAME | --model M [--context N] [--dtype f16|f32|q8_0] [--batch B] [--block-size 16] [--json] | --list
               KV-cache memory: 2 · layers · kv_heads · head_dim · positions · bytes
   compare     --prompt T [--chat] --run SPEC [--run SPEC ...] [--max-tokens 32] [--threads N] [--ctx N]
-              [--kv-type f16|f32|q8_0] [--block-size 16] [--json]   one prefill, runs forked from it side by side;
-              SPEC: greedy | beam:k=4,lp=1.0,es=false | sample:t=0.7,p=0.9,k=40,minp=0.05,rep=1.1,seed=1
+              [--kv-type f16|f32|q8_0] [--block-size 16] [--json] [--trace FILE.jsonl] [--top-n 8]
+              one prefill, runs forked from it side by side; --trace writes every step, its --top-n
+              alternatives and each beam tree as JSON Lines. SPEC is KIND[:key=value,...]:
+                greedy [rep freq pres lastn nrng]            e.g. greedy:rep=1.3
+                beam   [k lp es g dp rep nrng]               e.g. beam:k=4,g=2,dp=0.5 (g groups, dp diversity)
+                sample [t k p minp typ rep freq pres lastn nrng dry drybase dryallow drylastn xtcp xtct
+                        nsigma mirotau miroeta mirom order seed]   e.g. sample:t=0.7,p=0.9,seed=1
+                        (order=hf|llama.cpp|mirostat|mirostat-v1|STAGE+STAGE+...)
   make-tiny-model --arch llama|qwen2|gpt2 --out PATH [--seed N] [--type f32|f16|q8_0|q4_1] [--tied]
 )";
 

@@ -7,7 +7,9 @@
 // Runs execute one after another in the given order, but every run's fork exists from the start
 // and a greedy or sampled run keeps its sequence until the end, so the pool holds the runs
 // together (a beam run frees its beams when its search ends). KV figures are high-water marks.
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "generate/repetition.h"
@@ -15,6 +17,27 @@
 #include "model/backend.h"
 
 namespace dlab {
+
+// One token of a run's best alternatives.
+struct RunAlternative {
+    TokenId token = -1;
+    double p = 0.0;       // softmax(raw logits)[token] at temperature 1
+    double finalP = 0.0;  // in the final distribution after the sampler chain (0: removed); beam runs: = p
+};
+
+// One chosen token of a run, as it was chosen.
+struct RunToken {
+    TokenId token = -1;
+    double logProb = 0.0;  // log softmax(raw logits)[token] at temperature 1: RunResult::logProb is the sum of these
+    // Probability of `token` in the FINAL distribution, after every sampler stage (greedy: after
+    // the penalties and the argmax, so 1); beam runs: the raw exp(logProb).
+    double p = 0.0;
+    bool end = false;      // the end-of-generation token that ended the run (not in RunResult::tokens)
+    // sample: the best N of the final distribution (by final p); greedy and beam: the raw top N
+    // (by raw p; for beam runs the parent node's recorded BeamNode::next, empty when not recorded).
+    // Ties to the lower id.
+    std::vector<RunAlternative> alternatives;
+};
 
 struct RunResult {
     RunSpec spec;
@@ -33,13 +56,42 @@ struct RunResult {
     int64_t kvBlocks = 0;          // distinct blocks its sequences referenced: its own plus shared ones
     int64_t kvBlocksShared = 0;    // of those, blocks another sequence (another run or beam) also referenced
     int64_t kvBytesSavedWithin = 0;  // sharing among its own sequences (beams): (refs - 1) * bytesPerBlock summed
+    // The chosen tokens, the end token included (flagged), so the steps' logProbs sum to logProb
+    // exactly. Beam runs: the best hypothesis, built from its tree nodes.
+    std::vector<RunToken> steps;
+    bool stopped = false;          // cancelled, or (beam) stopped by onBeamStep: the run is partial
+    BeamResult beam;               // beam runs: the whole search (every hypothesis, width of them; the tree)
+    BeamOptions beamOptions;       // beam runs: the options it ran with (for beamResultJson)
 };
 
 struct CompareResult {
     std::vector<TokenId> prompt;
     double prefillMs = 0.0;        // the one prompt evaluation
-    std::vector<RunResult> runs;   // in spec order
+    std::vector<RunResult> runs;   // in spec order; fewer than the specs when cancelled
     KvStats kvPeak;                // the pool when the most blocks were in use (sharing counted there)
+    bool stopped = false;          // cancelled: the last run is partial and later runs were not started
+};
+
+// How to run a comparison, and what to report while it runs (all callbacks on the calling thread).
+struct CompareOptions {
+    int maxTokens = 32;            // new tokens per run, >= 1
+    KvType kvType = KvType::F16;
+    int64_t contextLimit = 0;      // positions; 0 = defaultSessionContext(model.hparams())
+    int64_t blockSize = 16;        // KV block size, positions
+    int recordTopN = 8;            // RunToken::alternatives per greedy/sample token (0 = none)
+    int beamRecordTopN = 8;        // BeamOptions::recordTopN for beam runs' trees (0 = off)
+    bool beamRecordKvBlocks = true;  // BeamOptions::recordKvBlocks for beam runs' trees
+    // Called as each greedy/sample token is chosen (the end token too), before the next forward pass.
+    std::function<void(int run, const RunToken&)> onToken;
+    // Called after each step of a beam run with its tree so far; false stops that run (it is
+    // returned partial, stopped set) and the comparison goes on with the next run.
+    std::function<bool(int run, const BeamTree&, int depth)> onBeamStep;
+    // Called when a run is done (also a stopped, partial one).
+    std::function<void(int run, const RunResult&)> onRunDone;
+    // Checked between tokens (and between beam steps): once set, the current run is returned
+    // partial with stopped set and later runs are not started. A dlab::Cancelled from the backend
+    // (its own cancel flag, which the caller may set too) does the same.
+    const std::atomic<bool>* cancel = nullptr;
 };
 
 // Blocks a comparison's pool needs: the prompt once, per greedy/sample run its generated blocks
@@ -47,8 +99,13 @@ struct CompareResult {
 int64_t comparePoolBlocks(int64_t promptTokens, int maxTokens, const std::vector<RunSpec>& runs, int64_t blockSize);
 
 // Runs every spec for up to maxTokens new tokens after `prompt` (stopping at end-of-generation
-// tokens). Throws dlab::Error for no runs, an empty prompt, maxTokens < 1, or when the prompt plus
-// maxTokens do not fit contextLimit; passes on what the backend throws.
+// tokens). Sample and greedy runs with DRY on and no breakers get llama.cpp's default breakers.
+// Throws dlab::Error for no runs, an empty prompt, maxTokens < 1, or when the prompt plus
+// maxTokens do not fit the context; passes on what the backend throws but dlab::Cancelled.
+CompareResult compareRuns(const Model& model, Backend& backend, const std::vector<TokenId>& prompt,
+                          const std::vector<RunSpec>& runs, const CompareOptions& options);
+
+// The same with the default options but these (the CLI's original entry point).
 CompareResult compareRuns(const Model& model, Backend& backend, const std::vector<TokenId>& prompt,
                           const std::vector<RunSpec>& runs, int maxTokens, KvType kvType, int64_t contextLimit,
                           int64_t blockSize = 16);
