@@ -2,7 +2,7 @@
 
 #include "ui/chat/chat_page.h"
 #include "ui/playground/playground_page.h"
-// #include "ui/strategies/strategies_page.h"
+#include "ui/strategies/strategies_page.h"
 
 namespace dlab::ui {
 
@@ -17,7 +17,7 @@ const std::vector<PageFactory>& registeredPages() {
     static const std::vector<PageFactory> pages{
         make<PlaygroundPage>(),
         make<ChatPage>(),
-        // make<StrategiesPage>(),
+        make<StrategiesPage>(),
     };
     return pages;
 }

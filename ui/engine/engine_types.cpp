@@ -7,6 +7,11 @@ QString printableToken(const std::string& piece) {
     s.replace(QLatin1Char(' '), QChar(0x2423));
     s.replace(QLatin1Char('\n'), QChar(0x21B5));
     s.replace(QLatin1Char('\t'), QChar(0x21E5));
+    // Other control characters as their Unicode control pictures (␀ … ␟, ␡): drawn as nothing or
+    // as boxes otherwise, and not even allowed in the XML of an SVG export.
+    for (QChar& c : s)
+        if (c.unicode() < 0x20) c = QChar(0x2400 + c.unicode());
+        else if (c.unicode() == 0x7F) c = QChar(0x2421);
     return s.isEmpty() ? QStringLiteral("∅") : s;
 }
 

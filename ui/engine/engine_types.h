@@ -97,7 +97,7 @@ struct ChatStats {
     qint64 kvBytes = -1;
 };
 
-// Printable form of a token piece for labels: spaces as '␣', newlines as '↵', tabs as '⇥'.
+// Printable form of a token piece for labels: spaces as '␣', newlines as '↵', tabs as '⇥', other control characters as their control pictures (␀ … ␟, ␡).
 QString printableToken(const std::string& piece);
 
 void registerEngineTypes();

@@ -1,0 +1,342 @@
+#include "ui/strategies/beam_tree_panel.h"
+
+#include <QButtonGroup>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QEvent>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+#include "widgets/beam_tree_legend.h"
+#include "widgets/beam_tree_view.h"
+#include "widgets/distribution_chart.h"
+#include "widgets/image_export.h"
+
+namespace dlab::ui {
+
+BeamTreePanel::BeamTreePanel(QWidget* parent) : QWidget(parent) {
+    build();
+    retranslate();
+}
+
+void BeamTreePanel::build() {
+    auto* outer = new QHBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->setObjectName(QStringLiteral("beamSplitter"));
+    outer->addWidget(split);
+
+    // Left: the search's settings, the final beams, the clicked node's distribution.
+    auto* side = new QWidget;
+    auto* sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(0, 0, 6, 0);
+    controlsTitle_ = new QLabel(side);
+    sideLayout->addWidget(controlsTitle_);
+    auto* grid = new QGridLayout;
+    width_ = new QSpinBox(side);
+    width_->setRange(1, 16);
+    width_->setValue(4);
+    lengthPenalty_ = new QDoubleSpinBox(side);
+    lengthPenalty_->setRange(-3.0, 3.0);
+    lengthPenalty_->setSingleStep(0.2);
+    lengthPenalty_->setDecimals(1);
+    lengthPenalty_->setValue(1.0);
+    early_ = new QComboBox(side);
+    early_->addItem(QString(), QStringLiteral("false"));
+    early_->addItem(QString(), QStringLiteral("true"));
+    early_->addItem(QString(), QStringLiteral("never"));
+    maxTokens_ = new QSpinBox(side);
+    maxTokens_->setRange(1, 64);
+    maxTokens_->setValue(16);
+    diverse_ = new QCheckBox(side);
+    diverse_->setChecked(true);
+    groups_ = new QSpinBox(side);
+    groups_->setRange(2, 16);
+    groups_->setValue(2);
+    diversity_ = new QDoubleSpinBox(side);
+    diversity_->setRange(0.0, 10.0);
+    diversity_->setSingleStep(0.5);
+    diversity_->setDecimals(1);
+    diversity_->setValue(1.0);
+    widthLabel_ = new QLabel(side);
+    lpLabel_ = new QLabel(side);
+    earlyLabel_ = new QLabel(side);
+    maxLabel_ = new QLabel(side);
+    groupsLabel_ = new QLabel(side);
+    dpLabel_ = new QLabel(side);
+    int row = 0;
+    for (auto [label, field] : std::initializer_list<std::pair<QLabel*, QWidget*>>{
+             {widthLabel_, width_}, {lpLabel_, lengthPenalty_}, {earlyLabel_, early_}, {maxLabel_, maxTokens_}}) {
+        label->setBuddy(field);
+        grid->addWidget(label, row, 0);
+        grid->addWidget(field, row++, 1);
+    }
+    grid->addWidget(diverse_, row++, 0, 1, 2);
+    for (auto [label, field] : std::initializer_list<std::pair<QLabel*, QWidget*>>{{groupsLabel_, groups_}, {dpLabel_, diversity_}}) {
+        label->setBuddy(field);
+        grid->addWidget(label, row, 0);
+        grid->addWidget(field, row++, 1);
+    }
+    sideLayout->addLayout(grid);
+    search_ = new QPushButton(side);
+    search_->setObjectName(QStringLiteral("searchButton"));
+    sideLayout->addWidget(search_);
+    beams_ = new QLabel(side);
+    beams_->setWordWrap(true);
+    beams_->setTextFormat(Qt::RichText);
+    beams_->setObjectName(QStringLiteral("treeBeams"));
+    beams_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    sideLayout->addWidget(beams_);
+    nodeInfo_ = new QLabel(side);
+    nodeInfo_->setWordWrap(true);
+    nodeInfo_->setObjectName(QStringLiteral("nodeInfo"));
+    sideLayout->addWidget(nodeInfo_);
+    chart_ = new widgets::DistributionChart(side);
+    chart_->setMinimumHeight(160);
+    sideLayout->addWidget(chart_, 1);
+    auto* sideScroll = new QScrollArea;
+    sideScroll->setWidgetResizable(true);
+    sideScroll->setFrameShape(QFrame::NoFrame);
+    sideScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    sideScroll->setWidget(side);
+    split->addWidget(sideScroll);
+
+    // Right: which tree, the stepping controls, the tree and its legend.
+    auto* right = new QWidget;
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(6, 0, 0, 0);
+    auto* bar = new QHBoxLayout;
+    showPlain_ = new QRadioButton(right);
+    showDiverse_ = new QRadioButton(right);
+    showPlain_->setChecked(true);
+    auto* which = new QButtonGroup(this);
+    which->addButton(showPlain_);
+    which->addButton(showDiverse_);
+    bar->addWidget(showPlain_);
+    bar->addWidget(showDiverse_);
+    bar->addStretch(1);
+    back_ = new QToolButton(right);
+    play_ = new QToolButton(right);
+    forward_ = new QToolButton(right);
+    fit_ = new QToolButton(right);
+    zoomIn_ = new QToolButton(right);
+    zoomOut_ = new QToolButton(right);
+    depthLabel_ = new QLabel(right);
+    for (QWidget* w : std::initializer_list<QWidget*>{back_, play_, forward_, depthLabel_, fit_, zoomOut_, zoomIn_}) bar->addWidget(w);
+    rightLayout->addLayout(bar);
+    view_ = new widgets::BeamTreeView(right);
+    view_->setObjectName(QStringLiteral("beamTreeView"));
+    rightLayout->addWidget(view_, 1);
+    legend_ = new widgets::BeamTreeLegend(right);
+    rightLayout->addWidget(legend_);
+    split->addWidget(right);
+    split->setStretchFactor(0, 0);
+    split->setStretchFactor(1, 1);
+    split->setSizes({300, 900});
+
+    rerun_ = new QTimer(this);
+    rerun_->setSingleShot(true);
+    rerun_->setInterval(300);
+    connect(rerun_, &QTimer::timeout, this, &BeamTreePanel::searchRequested);
+    connect(search_, &QPushButton::clicked, this, &BeamTreePanel::searchRequested);
+    connect(width_, &QSpinBox::valueChanged, this, &BeamTreePanel::onControlsEdited);
+    connect(lengthPenalty_, &QDoubleSpinBox::valueChanged, this, &BeamTreePanel::onControlsEdited);
+    connect(early_, &QComboBox::currentIndexChanged, this, &BeamTreePanel::onControlsEdited);
+    connect(maxTokens_, &QSpinBox::valueChanged, this, &BeamTreePanel::onControlsEdited);
+    connect(diverse_, &QCheckBox::toggled, this, &BeamTreePanel::onControlsEdited);
+    connect(groups_, &QSpinBox::valueChanged, this, &BeamTreePanel::onControlsEdited);
+    connect(diversity_, &QDoubleSpinBox::valueChanged, this, &BeamTreePanel::onControlsEdited);
+    connect(showPlain_, &QRadioButton::toggled, this, &BeamTreePanel::showSelected);
+    connect(back_, &QToolButton::clicked, view_, &widgets::BeamTreeView::stepBack);
+    connect(forward_, &QToolButton::clicked, view_, &widgets::BeamTreeView::stepForward);
+    connect(play_, &QToolButton::clicked, this, [this] { view_->isPlaying() ? view_->pause() : view_->play(); });
+    connect(fit_, &QToolButton::clicked, view_, &widgets::BeamTreeView::fitToView);
+    connect(zoomIn_, &QToolButton::clicked, view_, &widgets::BeamTreeView::zoomIn);
+    connect(zoomOut_, &QToolButton::clicked, view_, &widgets::BeamTreeView::zoomOut);
+    connect(view_, &widgets::BeamTreeView::playingChanged, this, [this] { retranslate(); });
+    connect(view_, &widgets::BeamTreeView::revealedDepthChanged, this, [this] { retranslate(); });
+    connect(view_, &widgets::BeamTreeView::nodeClicked, this, &BeamTreePanel::showNode);
+}
+
+QString BeamTreePanel::plainSpec() const {
+    return QStringLiteral("beam:k=%1,lp=%2,es=%3")
+        .arg(width_->value())
+        .arg(lengthPenalty_->value())
+        .arg(early_->currentData().toString());
+}
+
+QString BeamTreePanel::diverseSpec() const {
+    if (!diverse_->isChecked()) return {};
+    // The groups must divide the width: the nearest count that does, at least 2.
+    int g = std::min(groups_->value(), width_->value());
+    while (g > 1 && width_->value() % g != 0) --g;
+    if (g < 2) return {};
+    return plainSpec() + QStringLiteral(",g=%1,dp=%2").arg(g).arg(diversity_->value());
+}
+
+int BeamTreePanel::maxTokens() const { return maxTokens_->value(); }
+
+void BeamTreePanel::onControlsEdited() {
+    groups_->setEnabled(diverse_->isChecked());
+    diversity_->setEnabled(diverse_->isChecked());
+    retranslate();
+    if (modelReady_ && (plain_.tree.nodes.size() > 0 || busy_)) rerun_->start();   // re-run a search already shown
+}
+
+void BeamTreePanel::setModelReady(bool ready) {
+    modelReady_ = ready;
+    plain_ = diverseTree_ = {};
+    view_->clear();
+    chart_->clear();
+    beams_->clear();
+    nodeInfo_->clear();
+    setBusy(false);
+}
+
+void BeamTreePanel::setBusy(bool busy) {
+    busy_ = busy;
+    search_->setEnabled(modelReady_ && !busy);
+}
+
+void BeamTreePanel::setProgress(int depth, int maxDepth) {
+    search_->setText(tr("Searching… step %1 of %2").arg(depth).arg(maxDepth));
+}
+
+const TreeResult& BeamTreePanel::shown() const { return showDiverse_->isChecked() && !diverseTree_.tree.nodes.isEmpty() ? diverseTree_ : plain_; }
+
+void BeamTreePanel::showTrees(const TreeResult& plain, const TreeResult& diverse) {
+    plain_ = plain;
+    diverseTree_ = diverse;
+    setBusy(false);
+    showDiverse_->setEnabled(!diverse.tree.nodes.isEmpty());
+    if (diverse.tree.nodes.isEmpty()) showPlain_->setChecked(true);
+    showSelected();
+    showBeams();
+    retranslate();
+}
+
+void BeamTreePanel::showSelected() {
+    const TreeResult& t = shown();
+    view_->setTree(t.tree);
+    view_->setRevealedDepth(view_->maxDepth());
+    view_->fitToView();
+    legend_->setGroupCount(t.tree.groups);
+    chart_->clear();
+    nodeInfo_->setText(tr("Click a node to see the distribution it was expanded from."));
+    retranslate();
+}
+
+void BeamTreePanel::showNode(int id) {
+    const TreeResult& t = shown();
+    if (id < 0 || id >= t.tree.nodes.size()) return;
+    const widgets::BeamTreeNode& n = t.tree.nodes[id];
+    const auto bars = t.nextBars.find(id);
+    if (bars == t.nextBars.end()) {
+        chart_->clear();
+        nodeInfo_->setText(n.state == widgets::BeamTreeNode::State::Pruned
+                               ? tr("“%1” was cut at its step (rank %2, p %3): it was never expanded.")
+                                     .arg(view_->nodeLabel(id))
+                                     .arg(n.candidateRank + 1)
+                                     .arg(std::exp(n.logProb), 0, 'f', 3)
+                               : tr("“%1” was not expanded (the search ended there).").arg(view_->nodeLabel(id)));
+        return;
+    }
+    chart_->setBars(*bars);
+    nodeInfo_->setText(tr("After “%1” (log-prob %2, score %3): the model's next-token distribution, entropy %4 bits")
+                           .arg(n.parent < 0 ? tr("the prompt") : view_->nodeLabel(id))
+                           .arg(n.cumLogProb, 0, 'f', 3)
+                           .arg(n.score, 0, 'f', 3)
+                           .arg(t.nextEntropy.value(id) / std::log(2.0), 0, 'f', 2));
+}
+
+void BeamTreePanel::showBeams() {
+    QString html;
+    for (const TreeResult* t : {&plain_, &diverseTree_}) {
+        if (t->tree.nodes.isEmpty()) continue;
+        html += QStringLiteral("<p><b>%1</b><br>").arg(t->diverse ? tr("Diverse beams (%n group(s))", nullptr, t->tree.groups)
+                                                                   : tr("Beam search"));
+        html += tr("final beams: overlap %1 · shared start %2 tokens · distinct-2 %3 · %4 ms")
+                    .arg(t->beamsOverlap, 0, 'f', 2)
+                    .arg(t->beamsSharedPrefix, 0, 'f', 1)
+                    .arg(t->pooledDistinct2, 0, 'f', 2)
+                    .arg(t->ms, 0, 'f', 0);
+        html += QStringLiteral("</p><ol style=\"margin-left:12px\">");
+        for (const BeamHypothesisView& h : t->hypotheses)
+            html += QStringLiteral("<li>%1 <i>(%2)</i></li>").arg(h.text.toHtmlEscaped().left(100)).arg(h.score, 0, 'f', 3);
+        html += QStringLiteral("</ol>");
+    }
+    beams_->setText(html);
+}
+
+void BeamTreePanel::exportTree(const QString& path) {
+    const int depth = view_->revealedDepth();
+    view_->setRevealedDepth(view_->maxDepth());
+    try {
+        if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive))
+            widgets::exportSceneSvg(view_->scene(), path, tr("Beam search tree"));
+        else
+            widgets::exportScenePng(view_->scene(), path, 1.0);
+    } catch (...) {
+        view_->setRevealedDepth(depth);
+        throw;
+    }
+    view_->setRevealedDepth(depth);
+}
+
+void BeamTreePanel::setLineScale(double scale) { chart_->setLineScale(scale); }
+
+void BeamTreePanel::retranslate() {
+    controlsTitle_->setText(tr("<b>Beam search on the prompt above</b>"));
+    widthLabel_->setText(tr("&Width k"));
+    lpLabel_->setText(tr("&Length penalty α"));
+    lpLabel_->setToolTip(tr("score = log-prob / length^α: above 0 favours longer hypotheses, below 0 shorter ones"));
+    earlyLabel_->setText(tr("&Early stopping"));
+    early_->setItemText(0, tr("heuristic (HF default)"));
+    early_->setItemText(1, tr("when k are finished"));
+    early_->setItemText(2, tr("never (exact)"));
+    maxLabel_->setText(tr("&Max tokens"));
+    diverse_->setText(tr("&Diverse beams beside it (Vijayakumar et al.)"));
+    diverse_->setToolTip(tr("Group beam search: the width split into groups; a group loses the diversity penalty for "
+                            "each earlier group that chose the same token at this step"));
+    groupsLabel_->setText(tr("&Groups"));
+    dpLabel_->setText(tr("Diversity &penalty"));
+    if (!busy_) search_->setText(tr("&Search"));
+    showPlain_->setText(tr("Beam search"));
+    showDiverse_->setText(tr("Diverse beams"));
+    back_->setText(tr("◀"));
+    back_->setToolTip(tr("One expansion back (←)"));
+    forward_->setText(tr("▶"));
+    forward_->setToolTip(tr("One expansion forward (→)"));
+    play_->setText(view_->isPlaying() ? tr("Pause") : tr("Play"));
+    play_->setToolTip(tr("Play the search one expansion at a time (Space)"));
+    fit_->setText(tr("Fit"));
+    fit_->setToolTip(tr("The whole tree in view (0)"));
+    zoomIn_->setText(QStringLiteral("+"));
+    zoomIn_->setToolTip(tr("Zoom in (Ctrl+wheel)"));
+    zoomOut_->setText(QStringLiteral("−"));
+    zoomOut_->setToolTip(tr("Zoom out (Ctrl+wheel)"));
+    depthLabel_->setText(view_->maxDepth() > 0 ? tr("step %1 / %2").arg(view_->revealedDepth()).arg(view_->maxDepth()) : QString());
+}
+
+void BeamTreePanel::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::LanguageChange) {
+        retranslate();
+        showBeams();
+    }
+    QWidget::changeEvent(e);
+}
+
+}  // namespace dlab::ui

@@ -1,0 +1,113 @@
+#include "ui/strategies/comparison_table_model.h"
+
+#include "ui/strategies/strategy_column.h"
+
+namespace dlab::ui {
+
+ComparisonTableModel::ComparisonTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void ComparisonTableModel::setResult(const TableResult& result) {
+    beginResetModel();
+    result_ = result;
+    endResetModel();
+}
+
+void ComparisonTableModel::clear() { setResult({}); }
+
+void ComparisonTableModel::retranslate() {
+    emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+    if (rowCount() > 0) emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+}
+
+int ComparisonTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(result_.rows.size()); }
+
+int ComparisonTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    switch (section) {
+    case Strategy: return tr("Strategy");
+    case Deterministic: return tr("Deterministic?");
+    case Diverse: return tr("Diverse?");
+    case FindsBest: return tr("Finds the likeliest text?");
+    case Speed: return tr("Speed");
+    case TypicalUse: return tr("Typical use");
+    }
+    return {};
+}
+
+QString ComparisonTableModel::typicalUse(const TableRow& r) {
+    const bool diverse = !r.seedsIdentical && r.seedsOverlap < kDiverseBelow;
+    if (r.kind == QLatin1String("beam"))
+        return r.gap <= kBestWithin ? tr("Tasks with one right answer: translation, summaries")
+                                    : tr("Tasks with one right answer (wider beams find likelier text)");
+    if (r.seedsIdentical)
+        return r.looped ? tr("Short factual answers: on long text it loops (it did here)")
+                        : tr("Short factual answers, tests that need the same output every time");
+    if (diverse) return tr("Open-ended text: chat, stories, brainstorming");
+    return tr("Chat with little variation (the runs overlap a lot)");
+}
+
+QString ComparisonTableModel::cell(const TableRow& r, int column) const {
+    switch (column) {
+    case Strategy: return StrategyColumn::title(r.spec);
+    case Deterministic:
+        return r.seedsIdentical ? tr("yes: %n runs identical", nullptr, r.seedRuns) : tr("no: the %n runs differ", nullptr, r.seedRuns);
+    case Diverse: {
+        const bool diverse = !r.seedsIdentical && r.seedsOverlap < kDiverseBelow;
+        QString s = diverse ? tr("yes: overlap %1") : tr("no: overlap %1");
+        s = s.arg(r.seedsOverlap, 0, 'f', 2);
+        if (r.beamsOverlap >= 0.0) s += tr(" · final beams overlap %1").arg(r.beamsOverlap, 0, 'f', 2);
+        return s;
+    }
+    case FindsBest:
+        if (r.gap <= kBestWithin && r.gap >= -kBestWithin) return tr("yes: as likely as a width-%1 beam's best").arg(result_.wideBeam);
+        if (r.gap < 0.0) return tr("yes: %1 nats likelier than a width-%2 beam's best").arg(-r.gap, 0, 'f', 2).arg(result_.wideBeam);
+        return tr("no: %1 nats below a width-%2 beam's best").arg(r.gap, 0, 'f', 2).arg(result_.wideBeam);
+    case Speed:
+        if (r.speedVsGreedy <= 0.0) return tr("%1 tokens/s").arg(r.tokensPerSecond, 0, 'f', 1);
+        return tr("%1× greedy's time per token, %2× its forward passes")
+            .arg(r.speedVsGreedy, 0, 'f', 1)
+            .arg(r.forwardCallsVsGreedy, 0, 'f', 1);
+    case TypicalUse: return typicalUse(r);
+    }
+    return {};
+}
+
+QString ComparisonTableModel::tip(const TableRow& r, int column) const {
+    switch (column) {
+    case Strategy: return r.spec;
+    case Deterministic:
+    case Diverse:
+        return tr("Re-run with %n seed(s): mean bigram overlap %1, mean shared start %2 tokens, pooled distinct-2 %3",
+                  nullptr, r.seedRuns)
+                   .arg(r.seedsOverlap, 0, 'f', 3)
+                   .arg(r.seedsSharedPrefix, 0, 'f', 1)
+                   .arg(r.pooledDistinct2, 0, 'f', 3) +
+               QLatin1Char('\n') + r.seedTexts.join(QStringLiteral("\n—\n"));
+    case FindsBest:
+        return tr("Its %n token(s) have log-prob %1; the best %n-token continuation a width-%2 beam found has %3 "
+                  "(end tokens counted as ordinary tokens there)",
+                  nullptr, r.length)
+            .arg(r.logProb, 0, 'f', 3)
+            .arg(result_.wideBeam)
+            .arg(r.bestLogProb, 0, 'f', 3);
+    case Speed:
+        return tr("%1 tokens/s measured in this run. Beam search runs one forward pass per beam and step (k sequences, "
+                  "one at a time on this engine), so it costs about k times greedy's passes; it ends early when its "
+                  "beams finish.")
+            .arg(r.tokensPerSecond, 0, 'f', 1);
+    case TypicalUse: return tr("Chosen from this row's numbers: deterministic or not, overlap, log-prob gap, loops");
+    }
+    return {};
+}
+
+QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount()) return {};
+    const TableRow& r = result_.rows[index.row()];
+    if (role == Qt::DisplayRole) return cell(r, index.column());
+    if (role == Qt::ToolTipRole) return tip(r, index.column());
+    return {};
+}
+
+}  // namespace dlab::ui

@@ -1,0 +1,159 @@
+#include "ui/strategies/strategy_column.h"
+
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QScrollArea>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "generate/run_spec.h"
+#include "widgets/token_strip.h"
+
+namespace dlab::ui {
+
+StrategyColumn::StrategyColumn(const QString& spec, QWidget* parent) : QFrame(parent) {
+    setFrameShape(QFrame::StyledPanel);
+    setObjectName(QStringLiteral("strategyColumn"));
+    auto* layout = new QVBoxLayout(this);
+    auto* header = new QHBoxLayout;
+    title_ = new QLabel(this);
+    QFont bold = title_->font();
+    bold.setBold(true);
+    title_->setFont(bold);
+    title_->setWordWrap(true);
+    edit_ = new QToolButton(this);
+    remove_ = new QToolButton(this);
+    header->addWidget(title_, 1);
+    header->addWidget(edit_);
+    header->addWidget(remove_);
+    layout->addLayout(header);
+    specLabel_ = new QLabel(this);
+    specLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    specLabel_->setWordWrap(true);
+    layout->addWidget(specLabel_);
+    figures_ = new QLabel(this);
+    figures_->setWordWrap(true);
+    figures_->setObjectName(QStringLiteral("columnFigures"));
+    layout->addWidget(figures_);
+    strip_ = new widgets::TokenStrip(this);
+    strip_->setBranchingEnabled(false);
+    strip_->setPreferredRows(4);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(strip_);
+    layout->addWidget(scroll, 1);
+    beams_ = new QLabel(this);
+    beams_->setWordWrap(true);
+    beams_->setTextFormat(Qt::RichText);
+    beams_->setObjectName(QStringLiteral("columnBeams"));
+    layout->addWidget(beams_);
+    connect(edit_, &QToolButton::clicked, this, &StrategyColumn::editRequested);
+    connect(remove_, &QToolButton::clicked, this, &StrategyColumn::removeRequested);
+    setSpec(spec);
+    setMinimumWidth(220);
+    retranslate();
+}
+
+QString StrategyColumn::title(const QString& spec) {
+    try {
+        const RunSpec r = parseRunSpec(spec.toStdString());
+        switch (r.kind) {
+        case RunKind::Greedy: return tr("Greedy");
+        case RunKind::Sample:
+            return tr("Sampling T=%1, top-p %2").arg(r.sampler.temperature).arg(r.sampler.topP);
+        case RunKind::Beam:
+            return r.beamGroups > 1 ? tr("Diverse beams k=%1, %2 groups").arg(r.beamWidth).arg(r.beamGroups)
+                                    : tr("Beam search k=%1").arg(r.beamWidth);
+        }
+    } catch (const std::exception&) {
+    }
+    return spec;
+}
+
+void StrategyColumn::setSpec(const QString& spec) {
+    spec_ = spec;
+    title_->setText(title(spec));
+    specLabel_->setText(spec);
+    clearResult();
+}
+
+void StrategyColumn::clearResult() {
+    hasResult_ = false;
+    result_ = {};
+    depth_ = -1;
+    strip_->clear();
+    strip_->setHighlight(0, 0);
+    beams_->clear();
+    beams_->hide();
+    showFigures();
+}
+
+void StrategyColumn::appendTokens(const QList<widgets::StripToken>& tokens) {
+    strip_->appendTokens(tokens);
+    showFigures();
+}
+
+void StrategyColumn::setProgress(int depth, int maxDepth) {
+    depth_ = depth;
+    maxDepth_ = maxDepth;
+    showFigures();
+}
+
+void StrategyColumn::setResult(const ColumnResult& r) {
+    result_ = r;
+    hasResult_ = true;
+    strip_->setTokens(r.tokens);
+    strip_->setHighlight(r.repetition.found ? r.repetition.first : 0, r.repetition.found ? r.repetition.count : 0);
+    showFigures();
+}
+
+void StrategyColumn::showFigures() {
+    if (!hasResult_) {
+        figures_->setText(depth_ >= 0 ? tr("searching: step %1 of at most %2").arg(depth_).arg(maxDepth_)
+                                      : strip_->tokens().isEmpty() ? tr("not run yet") : tr("generating…"));
+        return;
+    }
+    const ColumnResult& r = result_;
+    QStringList lines;
+    lines << tr("log-prob %1 · perplexity %2").arg(r.logProb, 0, 'f', 2).arg(r.perplexity, 0, 'f', 2);
+    lines << tr("%1 tokens/s · %n forward pass(es)", nullptr, r.forwardCalls).arg(r.tokensPerSecond, 0, 'f', 1);
+    lines << tr("distinct-1 %1 · distinct-2 %2").arg(r.distinct1, 0, 'f', 2).arg(r.distinct2, 0, 'f', 2);
+    lines << tr("KV blocks %1 (%2 shared)").arg(r.kvBlocks).arg(r.kvBlocksShared);
+    if (r.repetition.found)
+        lines << tr("loop: a %n-token block repeated", nullptr, r.repetition.period) + QStringLiteral(" ×%1").arg(r.repetition.repeats);
+    if (r.stopped) lines << tr("(stopped)");
+    else if (r.ended) lines << tr("ended with an end-of-text token");
+    figures_->setText(lines.join(QLatin1Char('\n')));
+    if (r.hypotheses.size() > 1) {
+        QString html = tr("<b>Final beams</b> (overlap %1, shared start %2 tokens):")
+                           .arg(r.beamsOverlap, 0, 'f', 2)
+                           .arg(r.beamsSharedPrefix, 0, 'f', 1);
+        html += QStringLiteral("<ol style=\"margin-left:12px\">");
+        for (const BeamHypothesisView& h : r.hypotheses)
+            html += QStringLiteral("<li>%1 <i>(%2)</i></li>").arg(h.text.toHtmlEscaped().left(120)).arg(h.score, 0, 'f', 3);
+        html += QStringLiteral("</ol>");
+        beams_->setText(html);
+        beams_->show();
+    }
+}
+
+void StrategyColumn::setLineScale(double scale) { strip_->setLineScale(scale); }
+
+void StrategyColumn::retranslate() {
+    edit_->setText(tr("Edit…"));
+    edit_->setToolTip(tr("Change this column's strategy and settings"));
+    remove_->setText(tr("Remove"));
+    remove_->setToolTip(tr("Remove this column"));
+    title_->setText(title(spec_));
+    showFigures();
+}
+
+void StrategyColumn::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::LanguageChange) retranslate();
+    QFrame::changeEvent(e);
+}
+
+}  // namespace dlab::ui
