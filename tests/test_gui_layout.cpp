@@ -26,6 +26,9 @@
 #include "ui/lessons/lesson_panel.h"
 #include "ui/app/main_window.h"
 #include "ui/playground/playground_page.h"
+#include "ui/strategies/beam_tree_panel.h"
+#include "ui/strategies/comparison_table_model.h"
+#include "ui/strategies/strategies_page.h"
 #include "ui/app/presentation_mode.h"
 #include "widgets/distribution_chart.h"
 #include "widgets/sampler_waterfall.h"
@@ -231,6 +234,13 @@ class TestGuiLayout : public QObject {
         viewTabs->setCurrentIndex(0);
         w_->tabs()->setCurrentWidget(w_->page<ui::ChatPage>());
         out += check(tag + QStringLiteral("-chat"), QStringLiteral("chat"));
+        auto* strategies = w_->page<ui::StrategiesPage>();
+        w_->tabs()->setCurrentWidget(strategies);
+        for (int i = 0; i < strategies->viewTabs()->count(); ++i) {
+            strategies->viewTabs()->setCurrentIndex(i);
+            out += check(tag + QStringLiteral("-strategies-%1").arg(i), QStringLiteral("strategies"));
+        }
+        strategies->viewTabs()->setCurrentIndex(0);
         w_->tabs()->setCurrentWidget(page);
         w_->lessonsDock()->show();
         out += check(tag + QStringLiteral("-lessons"), QStringLiteral("lessons"));
@@ -270,6 +280,19 @@ private slots:
         QTRY_VERIFY(chat->sendButton()->isEnabled());
         QTest::mouseClick(chat->sendButton(), Qt::LeftButton);
         QVERIFY(QTest::qWaitFor([&] { return answered.count() == 1 && !chat->generating(); }, 120000));
+        // The strategies page after a run with its table, and a beam tree beside diverse beams.
+        auto* strategies = w_->page<ui::StrategiesPage>();
+        w_->tabs()->setCurrentWidget(strategies);
+        strategies->maxTokensSpin()->setValue(12);
+        QSignalSpy ran(strategies, &ui::StrategiesPage::runDone);
+        QTRY_VERIFY(strategies->runButton()->isEnabled());
+        strategies->run();
+        QVERIFY(QTest::qWaitFor([&] { return ran.count() == 1; }, 180000));
+        QVERIFY(strategies->tableModel()->rowCount() == 3);
+        QSignalSpy searched(strategies, &ui::StrategiesPage::treeDone);
+        strategies->beamPanel()->maxTokensSpin()->setValue(10);
+        strategies->searchTree();
+        QVERIFY(QTest::qWaitFor([&] { return searched.count() == 1; }, 120000));
         w_->tabs()->setCurrentWidget(page);
 
         // A lesson in the dock (shown per case).

@@ -284,6 +284,34 @@ private slots:
         // rarely ends one, so test_gui_strategies_realmodel shows it on the default model.)
     }
 
+    // On the default model hypotheses end at different lengths, so the length penalty visibly
+    // re-orders them: the page's best hypothesis differs between alpha = -1 and alpha = 3.
+    void lengthPenaltyReRanksOnTheDefaultModel() {
+        const std::string path = test::defaultModelPath();
+        if (path.empty()) QFAIL("the default model is not installed; run ./scripts/setup.sh");
+        QStringList errors;
+        auto w = openWindow(QString::fromStdString(path), &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 60000);
+        StrategiesPage* page = front(*w);
+        page->promptEdit()->setPlainText(QStringLiteral("Q: What is the capital of France?\nA:"));
+        ui::BeamTreePanel* panel = page->beamPanel();
+        panel->diverseCheck()->setChecked(false);
+        panel->widthSpin()->setValue(4);
+        panel->maxTokensSpin()->setValue(24);
+        QStringList best;
+        for (double lp : {-1.0, 3.0}) {
+            panel->lengthPenaltySpin()->setValue(lp);
+            QSignalSpy done(page, &StrategiesPage::treeDone);
+            QTRY_VERIFY_WITH_TIMEOUT(panel->searchButton()->isEnabled(), 60000);
+            page->searchTree();
+            QTRY_VERIFY_WITH_TIMEOUT(done.count() >= 1 && !page->searching(), 120000);
+            QVERIFY(!panel->plain().hypotheses.isEmpty());
+            best << panel->plain().hypotheses.front().text;
+        }
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+        QVERIFY2(best[0] != best[1], qPrintable(best.join(" | ")));
+    }
+
     void diverseBeamsKeepTheirGroups() {
         QStringList errors;
         auto w = openWindow(tinyPath_, &errors);

@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QEvent>
+#include <QShowEvent>
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -14,6 +15,7 @@
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStyle>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -41,9 +43,11 @@ void BeamTreePanel::build() {
 
     // Left: the search's settings, the final beams, the clicked node's distribution.
     auto* side = new QWidget;
+    side_ = side;
     auto* sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(0, 0, 6, 0);
     controlsTitle_ = new QLabel(side);
+    controlsTitle_->setWordWrap(true);
     sideLayout->addWidget(controlsTitle_);
     auto* grid = new QGridLayout;
     width_ = new QSpinBox(side);
@@ -112,6 +116,7 @@ void BeamTreePanel::build() {
     sideScroll->setFrameShape(QFrame::NoFrame);
     sideScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     sideScroll->setWidget(side);
+    sideScroll_ = sideScroll;
     split->addWidget(sideScroll);
 
     // Right: which tree, the stepping controls, the tree and its legend.
@@ -139,6 +144,7 @@ void BeamTreePanel::build() {
     rightLayout->addLayout(bar);
     view_ = new widgets::BeamTreeView(right);
     view_->setObjectName(QStringLiteral("beamTreeView"));
+    view_->installEventFilter(this);
     rightLayout->addWidget(view_, 1);
     legend_ = new widgets::BeamTreeLegend(right);
     rightLayout->addWidget(legend_);
@@ -232,7 +238,8 @@ void BeamTreePanel::showSelected() {
     const TreeResult& t = shown();
     view_->setTree(t.tree);
     view_->setRevealedDepth(view_->maxDepth());
-    view_->fitToView();
+    fitPending_ = true;
+    if (view_->isVisible()) fitTree();
     legend_->setGroupCount(t.tree.groups);
     chart_->clear();
     nodeInfo_->setText(tr("Click a node to see the distribution it was expanded from."));
@@ -296,6 +303,19 @@ void BeamTreePanel::exportTree(const QString& path) {
     view_->setRevealedDepth(depth);
 }
 
+void BeamTreePanel::fitSideWidth() {
+    if (!side_ || !sideScroll_) return;
+    // The labels wrap; the fields and check boxes decide: the column never cuts them.
+    int need = 0;
+    for (QWidget* w : std::initializer_list<QWidget*>{width_, lengthPenalty_, early_, maxTokens_, groups_, diversity_})
+        need = std::max(need, w->sizeHint().width());
+    int labels = 0;
+    for (QLabel* l : {widthLabel_, lpLabel_, earlyLabel_, maxLabel_, groupsLabel_, dpLabel_}) labels = std::max(labels, l->sizeHint().width());
+    need = std::max({labels + need + 12, diverse_->sizeHint().width(), search_->sizeHint().width()});
+    sideScroll_->setMinimumWidth(need + side_->layout()->contentsMargins().left() + side_->layout()->contentsMargins().right() +
+                                 sideScroll_->style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 4);
+}
+
 void BeamTreePanel::setLineScale(double scale) { chart_->setLineScale(scale); }
 
 void BeamTreePanel::retranslate() {
@@ -304,13 +324,17 @@ void BeamTreePanel::retranslate() {
     lpLabel_->setText(tr("&Length penalty α"));
     lpLabel_->setToolTip(tr("score = log-prob / length^α: above 0 favours longer hypotheses, below 0 shorter ones"));
     earlyLabel_->setText(tr("&Early stopping"));
-    early_->setItemText(0, tr("heuristic (HF default)"));
-    early_->setItemText(1, tr("when k are finished"));
+    early_->setItemText(0, tr("heuristic"));
+    early_->setItemText(1, tr("when k ended"));
     early_->setItemText(2, tr("never (exact)"));
+    early_->setToolTip(tr("Hugging Face's early_stopping: heuristic (False, the default) stops when no running beam can "
+                          "beat the finished ones at its length; \"when k ended\" (True) as soon as k hypotheses ended; "
+                          "never: only when none could at any length"));
     maxLabel_->setText(tr("&Max tokens"));
-    diverse_->setText(tr("&Diverse beams beside it (Vijayakumar et al.)"));
-    diverse_->setToolTip(tr("Group beam search: the width split into groups; a group loses the diversity penalty for "
-                            "each earlier group that chose the same token at this step"));
+    diverse_->setText(tr("&Diverse beams too"));
+    diverse_->setToolTip(tr("Diverse (group) beam search, Vijayakumar et al. 2016, beside plain beams: the width split into "
+                            "groups; a group loses the diversity penalty for each earlier group that chose the same token "
+                            "at this step"));
     groupsLabel_->setText(tr("&Groups"));
     dpLabel_->setText(tr("Diversity &penalty"));
     if (!busy_) search_->setText(tr("&Search"));
@@ -329,12 +353,44 @@ void BeamTreePanel::retranslate() {
     zoomOut_->setText(QStringLiteral("−"));
     zoomOut_->setToolTip(tr("Zoom out (Ctrl+wheel)"));
     depthLabel_->setText(view_->maxDepth() > 0 ? tr("step %1 / %2").arg(view_->revealedDepth()).arg(view_->maxDepth()) : QString());
+    fitSideWidth();
+}
+
+// The whole tree when it is readable so; otherwise readable (text drawn) and centred on the best
+// hypothesis' path, the rest a scroll or a Fit away.
+void BeamTreePanel::fitTree() {
+    view_->fitToView();
+    fitPending_ = false;
+    if (view_->zoomFactor() >= 0.75) return;
+    view_->resetZoom();
+    view_->zoomOut();
+    const widgets::BeamTreeData& t = view_->tree();
+    for (const widgets::BeamTreeNode& n : t.nodes)
+        if (n.nBestRank == 0) {
+            const QRectF best = view_->nodeRect(n.id), root = view_->nodeRect(0);
+            view_->centerOn(QPointF((root.center().x() + best.center().x()) / 2.0, best.center().y()));
+            break;
+        }
+}
+
+void BeamTreePanel::showEvent(QShowEvent* e) {
+    QWidget::showEvent(e);
+    if (fitPending_) QTimer::singleShot(0, this, [this] {
+        if (fitPending_ && view_->isVisible()) fitTree();
+    });
+}
+
+bool BeamTreePanel::eventFilter(QObject* watched, QEvent* e) {
+    if (watched == view_ && e->type() == QEvent::Resize && fitPending_ && view_->isVisible()) fitTree();
+    return QWidget::eventFilter(watched, e);
 }
 
 void BeamTreePanel::changeEvent(QEvent* e) {
     if (e->type() == QEvent::LanguageChange) {
         retranslate();
         showBeams();
+    } else if (e->type() == QEvent::FontChange || e->type() == QEvent::StyleChange) {
+        fitSideWidth();
     }
     QWidget::changeEvent(e);
 }

@@ -66,6 +66,8 @@ signals:
 
 protected:
     void changeEvent(QEvent* e) override;
+    void showEvent(QShowEvent* e) override;
+    bool eventFilter(QObject* watched, QEvent* e) override;   // the view's first real size: fit the tree
 
 private:
     void build();
@@ -74,6 +76,8 @@ private:
     void showNode(int id);
     void showBeams();
     void onControlsEdited();
+    void fitSideWidth();
+    void fitTree();                     // the settings column as wide as its widest row needs
 
     widgets::BeamTreeView* view_ = nullptr;
     widgets::BeamTreeLegend* legend_ = nullptr;
@@ -94,10 +98,13 @@ private:
     QLabel* nodeInfo_ = nullptr;
     QLabel* controlsTitle_ = nullptr;
     QLabel *widthLabel_, *lpLabel_, *earlyLabel_, *maxLabel_, *groupsLabel_, *dpLabel_;
+    QWidget* side_ = nullptr;
+    QWidget* sideScroll_ = nullptr;
     QTimer* rerun_ = nullptr;                // the controls' edits, coalesced
     TreeResult plain_, diverseTree_;
     bool modelReady_ = false;
     bool busy_ = false;
+    bool fitPending_ = false;                // a new tree waits for the view to have its size
 };
 
 }  // namespace dlab::ui
