@@ -65,6 +65,33 @@
     </message>
 </context>
 <context>
+    <name>ImageExport</name>
+    <message>
+        <source>cannot write the %1 file &apos;%2&apos;: %3</source>
+        <translation>die %1-Datei „%2“ lässt sich nicht schreiben: %3</translation>
+    </message>
+    <message>
+        <source>the image is empty or too large</source>
+        <translation>das Bild ist leer oder zu groß</translation>
+    </message>
+    <message>
+        <source>Exported from Decoding Lab</source>
+        <translation>Exportiert aus Decoding Lab</translation>
+    </message>
+    <message>
+        <source>the SVG painter could not start</source>
+        <translation>der SVG-Painter ließ sich nicht starten</translation>
+    </message>
+    <message>
+        <source>there is no view to export</source>
+        <translation>es gibt keine Ansicht zum Exportieren</translation>
+    </message>
+    <message>
+        <source>not enough memory for a %1 × %2 image</source>
+        <translation>nicht genug Speicher für ein Bild mit %1 × %2</translation>
+    </message>
+</context>
+<context>
     <name>PlaygroundPage</name>
     <message>
         <source>Prompt</source>
@@ -529,6 +556,164 @@
     </message>
 </context>
 <context>
+    <name>dlab::ui::BeamTreePanel</name>
+    <message>
+        <source>Searching… step %1 of %2</source>
+        <translation>Suche läuft… Schritt %1 von %2</translation>
+    </message>
+    <message>
+        <source>Click a node to see the distribution it was expanded from.</source>
+        <translation>Einen Knoten anklicken, um die Verteilung zu sehen, aus der er expandiert wurde.</translation>
+    </message>
+    <message>
+        <source>“%1” was cut at its step (rank %2, p %3): it was never expanded.</source>
+        <translation>„%1“ wurde in seinem Schritt verworfen (Rang %2, p %3): es wurde nie expandiert.</translation>
+    </message>
+    <message>
+        <source>“%1” was not expanded (the search ended there).</source>
+        <translation>„%1“ wurde nicht expandiert (die Suche endete dort).</translation>
+    </message>
+    <message>
+        <source>After “%1” (log-prob %2, score %3): the model&apos;s next-token distribution, entropy %4 bits</source>
+        <translation>Nach „%1“ (Log-Prob %2, Score %3): die Verteilung des Modells für das nächste Token, Entropie %4 Bit</translation>
+    </message>
+    <message>
+        <source>the prompt</source>
+        <translation>der Prompt</translation>
+    </message>
+    <message numerus="yes">
+        <source>Diverse beams (%n group(s))</source>
+        <translation>
+            <numerusform>Diverse Strahlen (%n Gruppe)</numerusform>
+            <numerusform>Diverse Strahlen (%n Gruppen)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Beam search</source>
+        <translation>Strahlsuche</translation>
+    </message>
+    <message>
+        <source>final beams: overlap %1 · shared start %2 tokens · distinct-2 %3 · %4 ms</source>
+        <translation>finale Strahlen: Überlappung %1 · gemeinsamer Anfang %2 Tokens · distinct-2 %3 · %4 ms</translation>
+    </message>
+    <message>
+        <source>Beam search tree</source>
+        <translation>Suchbaum der Strahlsuche</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Beam search on the prompt above&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Strahlsuche auf dem Prompt oben&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Width k</source>
+        <translation>&amp;Breite k</translation>
+    </message>
+    <message>
+        <source>&amp;Length penalty α</source>
+        <translation>&amp;Längenstrafe α</translation>
+    </message>
+    <message>
+        <source>score = log-prob / length^α: above 0 favours longer hypotheses, below 0 shorter ones</source>
+        <translation>Score = Log-Prob / Länge^α: über 0 werden längere Hypothesen bevorzugt, unter 0 kürzere</translation>
+    </message>
+    <message>
+        <source>&amp;Early stopping</source>
+        <translation>&amp;Frühes Beenden</translation>
+    </message>
+    <message>
+        <source>never (exact)</source>
+        <translation>nie (exakt)</translation>
+    </message>
+    <message>
+        <source>&amp;Max tokens</source>
+        <translation>&amp;Max. Tokens</translation>
+    </message>
+    <message>
+        <source>&amp;Groups</source>
+        <translation>&amp;Gruppen</translation>
+    </message>
+    <message>
+        <source>Diversity &amp;penalty</source>
+        <translation>Di&amp;versitätsstrafe</translation>
+    </message>
+    <message>
+        <source>&amp;Search</source>
+        <translation>S&amp;uchen</translation>
+    </message>
+    <message>
+        <source>Diverse beams</source>
+        <translation>Diverse Strahlen</translation>
+    </message>
+    <message>
+        <source>◀</source>
+        <translation>◀</translation>
+    </message>
+    <message>
+        <source>One expansion back (←)</source>
+        <translation>Eine Expansion zurück (←)</translation>
+    </message>
+    <message>
+        <source>▶</source>
+        <translation>▶</translation>
+    </message>
+    <message>
+        <source>One expansion forward (→)</source>
+        <translation>Eine Expansion vor (→)</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>Pause</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>Abspielen</translation>
+    </message>
+    <message>
+        <source>Play the search one expansion at a time (Space)</source>
+        <translation>Die Suche Expansion für Expansion abspielen (Leertaste)</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>Einpassen</translation>
+    </message>
+    <message>
+        <source>The whole tree in view (0)</source>
+        <translation>Den ganzen Baum zeigen (0)</translation>
+    </message>
+    <message>
+        <source>Zoom in (Ctrl+wheel)</source>
+        <translation>Vergrößern (Strg+Mausrad)</translation>
+    </message>
+    <message>
+        <source>Zoom out (Ctrl+wheel)</source>
+        <translation>Verkleinern (Strg+Mausrad)</translation>
+    </message>
+    <message>
+        <source>step %1 / %2</source>
+        <translation>Schritt %1 / %2</translation>
+    </message>
+    <message>
+        <source>heuristic</source>
+        <translation>heuristisch</translation>
+    </message>
+    <message>
+        <source>when k ended</source>
+        <translation>wenn k beendet</translation>
+    </message>
+    <message>
+        <source>Hugging Face&apos;s early_stopping: heuristic (False, the default) stops when no running beam can beat the finished ones at its length; &quot;when k ended&quot; (True) as soon as k hypotheses ended; never: only when none could at any length</source>
+        <translation>early_stopping von Hugging Face: heuristisch (False, der Standard) stoppt, wenn kein laufender Strahl die fertigen bei seiner Länge schlagen kann; „wenn k beendet“ (True), sobald k Hypothesen beendet sind; nie: erst, wenn keiner es bei irgendeiner Länge könnte</translation>
+    </message>
+    <message>
+        <source>&amp;Diverse beams too</source>
+        <translation>D&amp;iverse Strahlen dazu</translation>
+    </message>
+    <message>
+        <source>Diverse (group) beam search, Vijayakumar et al. 2016, beside plain beams: the width split into groups; a group loses the diversity penalty for each earlier group that chose the same token at this step</source>
+        <translation>Diverse (Gruppen-)Strahlsuche nach Vijayakumar et al. 2016, neben der normalen Strahlsuche: Die Breite wird auf Gruppen aufgeteilt; eine Gruppe verliert die Diversitätsstrafe für jede frühere Gruppe, die in diesem Schritt dasselbe Token gewählt hat</translation>
+    </message>
+</context>
+<context>
     <name>dlab::ui::CandidateTableModel</name>
     <message>
         <source>removed</source>
@@ -601,6 +786,21 @@
     <message>
         <source>Whether the token survived the sampler chain or a stage removed it.</source>
         <translation>Ob das Token die Sampler-Kette überstanden hat oder eine Stufe es entfernt hat.</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::ChatController</name>
+    <message>
+        <source>No model is loaded.</source>
+        <translation>Es ist kein Modell geladen.</translation>
+    </message>
+    <message>
+        <source>An answer needs at least 1 token (max tokens is %1).</source>
+        <translation>Eine Antwort braucht mindestens 1 Token (max. Tokens ist %1).</translation>
+    </message>
+    <message>
+        <source>The conversation is %1 tokens long but the model&apos;s context holds only %2 positions. Clear the chat or shorten the system prompt, then try again.</source>
+        <translation>Das Gespräch ist %1 Tokens lang, der Kontext des Modells fasst aber nur %2 Positionen. Chat leeren oder den System-Prompt kürzen und es erneut versuchen.</translation>
     </message>
 </context>
 <context>
@@ -742,32 +942,227 @@
         <source>Sampling: %1 — set on the Playground</source>
         <translation>Sampling: %1 — eingestellt im Playground</translation>
     </message>
+    <message>
+        <source>C&amp;hat</source>
+        <translation>&amp;Chat</translation>
+    </message>
+    <message>
+        <source>Talk to the model with its chat template, with the playground&apos;s sampler settings</source>
+        <translation>Mit dem Modell chatten – über seine Chat-Vorlage und mit den Sampler-Einstellungen des Playgrounds</translation>
+    </message>
+    <message>
+        <source>Positions the conversation uses, of the context the chat allows</source>
+        <translation>Positionen, die das Gespräch belegt, vom Kontext, den der Chat erlaubt</translation>
+    </message>
 </context>
 <context>
-    <name>dlab::ui::EngineWorker</name>
+    <name>dlab::ui::ColumnEditor</name>
     <message>
-        <source>No model is loaded.</source>
-        <translation>Es ist kein Modell geladen.</translation>
+        <source>Strategy</source>
+        <translation>Strategie</translation>
     </message>
     <message>
-        <source>Start a session before stepping.</source>
-        <translation>Vor einem Schritt zuerst eine Sitzung starten.</translation>
+        <source>Greedy</source>
+        <translation>Greedy</translation>
     </message>
     <message>
-        <source>Start a session before running.</source>
-        <translation>Vor dem Ausführen zuerst eine Sitzung starten.</translation>
+        <source>Sampling</source>
+        <translation>Sampling</translation>
     </message>
     <message>
-        <source>Start a session before branching.</source>
-        <translation>Vor dem Verzweigen zuerst eine Sitzung starten.</translation>
+        <source>Beam search</source>
+        <translation>Strahlsuche</translation>
     </message>
     <message>
-        <source>An answer needs at least 1 token (max tokens is %1).</source>
-        <translation>Eine Antwort braucht mindestens 1 Token (max. Tokens ist %1).</translation>
+        <source>Diverse beam search</source>
+        <translation>Diverse Strahlsuche</translation>
     </message>
     <message>
-        <source>The conversation is %1 tokens long but the model&apos;s context holds only %2 positions. Clear the chat or shorten the system prompt, then try again.</source>
-        <translation>Das Gespräch ist %1 Tokens lang, der Kontext des Modells fasst aber nur %2 Positionen. Chat leeren oder den System-Prompt kürzen und es erneut versuchen.</translation>
+        <source>heuristic (HF default)</source>
+        <translation>heuristisch (HF-Standard)</translation>
+    </message>
+    <message>
+        <source>as soon as k are finished</source>
+        <translation>sobald k fertig sind</translation>
+    </message>
+    <message>
+        <source>never (exact)</source>
+        <translation>nie (exakt)</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>Temperatur</translation>
+    </message>
+    <message>
+        <source>Top-k (0 = off)</source>
+        <translation>Top-k (0 = aus)</translation>
+    </message>
+    <message>
+        <source>Top-p</source>
+        <translation>Top-p</translation>
+    </message>
+    <message>
+        <source>Min-p</source>
+        <translation>Min-p</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Seed</translation>
+    </message>
+    <message>
+        <source>Beam width k</source>
+        <translation>Strahlbreite k</translation>
+    </message>
+    <message>
+        <source>Groups</source>
+        <translation>Gruppen</translation>
+    </message>
+    <message>
+        <source>Diversity penalty</source>
+        <translation>Diversitätsstrafe</translation>
+    </message>
+    <message>
+        <source>Length penalty α</source>
+        <translation>Längenstrafe α</translation>
+    </message>
+    <message>
+        <source>Early stopping</source>
+        <translation>Frühes Beenden</translation>
+    </message>
+    <message>
+        <source>Repetition penalty (1 = off)</source>
+        <translation>Wiederholungsstrafe (1 = aus)</translation>
+    </message>
+    <message>
+        <source>No-repeat n-gram (0 = off)</source>
+        <translation>No-Repeat-N-Gramm (0 = aus)</translation>
+    </message>
+    <message>
+        <source>The run spec, as decoding-lab-cli compare --run reads it; every key works here, e.g. sample:t=0.8,dry=0.8 or beam:k=8,lp=0.6,es=never</source>
+        <translation>Die Lauf-Spezifikation, wie decoding-lab-cli compare --run sie liest; jeder Schlüssel funktioniert hier, z. B. sample:t=0.8,dry=0.8 oder beam:k=8,lp=0.6,es=never</translation>
+    </message>
+    <message>
+        <source>Run spec</source>
+        <translation>Lauf-Spezifikation</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::ComparisonTableModel</name>
+    <message>
+        <source>Strategy</source>
+        <translation>Strategie</translation>
+    </message>
+    <message>
+        <source>Deterministic?</source>
+        <translation>Deterministisch?</translation>
+    </message>
+    <message>
+        <source>Diverse?</source>
+        <translation>Vielfältig?</translation>
+    </message>
+    <message>
+        <source>Finds the likeliest text?</source>
+        <translation>Findet den wahrscheinlichsten Text?</translation>
+    </message>
+    <message>
+        <source>Speed</source>
+        <translation>Geschwindigkeit</translation>
+    </message>
+    <message>
+        <source>Typical use</source>
+        <translation>Typische Verwendung</translation>
+    </message>
+    <message>
+        <source>Tasks with one right answer: translation, summaries</source>
+        <translation>Aufgaben mit einer richtigen Antwort: Übersetzung, Zusammenfassungen</translation>
+    </message>
+    <message>
+        <source>Tasks with one right answer (wider beams find likelier text)</source>
+        <translation>Aufgaben mit einer richtigen Antwort (breitere Strahlen finden wahrscheinlicheren Text)</translation>
+    </message>
+    <message>
+        <source>Short factual answers: on long text it loops (it did here)</source>
+        <translation>Kurze Faktenantworten: bei langem Text gerät es in Schleifen (hier auch)</translation>
+    </message>
+    <message>
+        <source>Short factual answers, tests that need the same output every time</source>
+        <translation>Kurze Faktenantworten, Tests, die jedes Mal dieselbe Ausgabe brauchen</translation>
+    </message>
+    <message>
+        <source>Open-ended text: chat, stories, brainstorming</source>
+        <translation>Offener Text: Chat, Geschichten, Brainstorming</translation>
+    </message>
+    <message>
+        <source>Chat with little variation (the runs overlap a lot)</source>
+        <translation>Chat mit wenig Variation (die Läufe überlappen stark)</translation>
+    </message>
+    <message numerus="yes">
+        <source>yes: %n runs identical</source>
+        <translation>
+            <numerusform>ja: %n Lauf identisch</numerusform>
+            <numerusform>ja: %n Läufe identisch</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>no: the %n runs differ</source>
+        <translation>
+            <numerusform>nein: der %n Lauf weicht ab</numerusform>
+            <numerusform>nein: die %n Läufe unterscheiden sich</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>yes: overlap %1</source>
+        <translation>ja: Überlappung %1</translation>
+    </message>
+    <message>
+        <source>no: overlap %1</source>
+        <translation>nein: Überlappung %1</translation>
+    </message>
+    <message>
+        <source> · final beams overlap %1</source>
+        <translation> · Überlappung der finalen Strahlen %1</translation>
+    </message>
+    <message>
+        <source>yes: as likely as a width-%1 beam&apos;s best</source>
+        <translation>ja: so wahrscheinlich wie das Beste eines Strahls der Breite %1</translation>
+    </message>
+    <message>
+        <source>yes: %1 nats likelier than a width-%2 beam&apos;s best</source>
+        <translation>ja: %1 Nat wahrscheinlicher als das Beste eines Strahls der Breite %2</translation>
+    </message>
+    <message>
+        <source>no: %1 nats below a width-%2 beam&apos;s best</source>
+        <translation>nein: %1 Nat unter dem Besten eines Strahls der Breite %2</translation>
+    </message>
+    <message>
+        <source>%1 tokens/s</source>
+        <translation>%1 Tokens/s</translation>
+    </message>
+    <message>
+        <source>%1× greedy&apos;s time per token, %2× its forward passes</source>
+        <translation>%1× die Zeit pro Token von Greedy, %2× seine Forward-Passes</translation>
+    </message>
+    <message numerus="yes">
+        <source>Re-run with %n seed(s): mean bigram overlap %1, mean shared start %2 tokens, pooled distinct-2 %3</source>
+        <translation>
+            <numerusform>Erneut mit %n Seed ausgeführt: mittlere Bigramm-Überlappung %1, mittlerer gemeinsamer Anfang %2 Tokens, gepooltes distinct-2 %3</numerusform>
+            <numerusform>Erneut mit %n Seeds ausgeführt: mittlere Bigramm-Überlappung %1, mittlerer gemeinsamer Anfang %2 Tokens, gepooltes distinct-2 %3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Its %n token(s) have log-prob %1; the best %n-token continuation a width-%2 beam found has %3 (end tokens counted as ordinary tokens there)</source>
+        <translation>
+            <numerusform>Das %n Token der Spalte hat Log-Prob %1; die beste Fortsetzung aus %n Token, die ein Strahl der Breite %2 fand, hat %3 (Endtokens dort wie gewöhnliche Tokens gezählt)</numerusform>
+            <numerusform>Die %n Tokens der Spalte haben Log-Prob %1; die beste Fortsetzung aus %n Tokens, die ein Strahl der Breite %2 fand, hat %3 (Endtokens dort wie gewöhnliche Tokens gezählt)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 tokens/s measured in this run. Beam search runs one forward pass per beam and step (k sequences, one at a time on this engine), so it costs about k times greedy&apos;s passes; it ends early when its beams finish.</source>
+        <translation>%1 Tokens/s, in diesem Lauf gemessen. Die Strahlsuche macht einen Forward-Pass pro Strahl und Schritt (k Sequenzen, auf dieser Engine nacheinander) und kostet daher etwa k-mal so viele Passes wie Greedy; sie endet früher, wenn ihre Strahlen fertig sind.</translation>
+    </message>
+    <message>
+        <source>Chosen from this row&apos;s numbers: deterministic or not, overlap, log-prob gap, loops</source>
+        <translation>Aus den Zahlen dieser Zeile gewählt: deterministisch oder nicht, Überlappung, Log-Prob-Abstand, Schleifen</translation>
     </message>
 </context>
 <context>
@@ -849,22 +1244,6 @@
     <message>
         <source>&lt;p&gt;&lt;b&gt;Decoding Lab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;See how a language model picks each token: the logits, what temperature, top-k, top-p and the penalties do to them, and the text that comes out.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;Decoding Lab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Zeigt, wie ein Sprachmodell jedes Token auswählt: die Logits, was Temperatur, Top-k, Top-p und die Strafen mit ihnen machen, und den Text, der dabei entsteht.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&amp;Playground</source>
-        <translation>&amp;Playground</translation>
-    </message>
-    <message>
-        <source>C&amp;hat</source>
-        <translation>&amp;Chat</translation>
-    </message>
-    <message>
-        <source>Step through generation one token at a time and see what the sampler does</source>
-        <translation>Die Generierung Token für Token durchgehen und sehen, was der Sampler tut</translation>
-    </message>
-    <message>
-        <source>Talk to the model with its chat template, with the playground&apos;s sampler settings</source>
-        <translation>Mit dem Modell chatten – über seine Chat-Vorlage und mit den Sampler-Einstellungen des Playgrounds</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -1025,10 +1404,6 @@
         </translation>
     </message>
     <message>
-        <source>Positions used by the playground&apos;s current branch, of the context the session allows</source>
-        <translation>Positionen, die der aktuelle Zweig des Playgrounds belegt, von der Kontextlänge, die die Sitzung zulässt</translation>
-    </message>
-    <message>
         <source>The model file (memory-mapped) and the key/value cache blocks in use</source>
         <translation>Die Modelldatei (per Memory-Mapping eingeblendet) und die belegten Blöcke des Key/Value-Caches</translation>
     </message>
@@ -1111,9 +1486,24 @@ In its metadata: %2
 In seinen Metadaten: %2
 %3</translation>
     </message>
+</context>
+<context>
+    <name>dlab::ui::PlaygroundController</name>
     <message>
-        <source>Positions the conversation uses, of the context the chat allows</source>
-        <translation>Positionen, die das Gespräch belegt, vom Kontext, den der Chat erlaubt</translation>
+        <source>No model is loaded.</source>
+        <translation>Es ist kein Modell geladen.</translation>
+    </message>
+    <message>
+        <source>Start a session before stepping.</source>
+        <translation>Vor einem Schritt zuerst eine Sitzung starten.</translation>
+    </message>
+    <message>
+        <source>Start a session before running.</source>
+        <translation>Vor dem Ausführen zuerst eine Sitzung starten.</translation>
+    </message>
+    <message>
+        <source>Start a session before branching.</source>
+        <translation>Vor dem Verzweigen zuerst eine Sitzung starten.</translation>
     </message>
 </context>
 <context>
@@ -1316,6 +1706,18 @@ In seinen Metadaten: %2
         <source>The seed takes effect at Reset: the steps so far keep the draws of seed %1.</source>
         <translation>Der Seed wirkt ab „Zurücksetzen“: Die bisherigen Schritte behalten die Ziehungen von Seed %1.</translation>
     </message>
+    <message>
+        <source>Positions used by the playground&apos;s current branch, of the context the session allows</source>
+        <translation>Positionen, die der aktuelle Zweig des Playgrounds belegt, von der Kontextlänge, die die Sitzung zulässt</translation>
+    </message>
+    <message>
+        <source>&amp;Playground</source>
+        <translation>&amp;Playground</translation>
+    </message>
+    <message>
+        <source>Step through generation one token at a time and see what the sampler does</source>
+        <translation>Die Generierung Token für Token durchgehen und sehen, was der Sampler tut</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::ShortcutsDialog</name>
@@ -1334,6 +1736,282 @@ In seinen Metadaten: %2
     <message>
         <source>Where</source>
         <translation>Wo</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::StrategiesController</name>
+    <message>
+        <source>The prompt is empty: write a few words for every strategy to continue.</source>
+        <translation>Der Prompt ist leer: ein paar Wörter schreiben, die jede Strategie fortsetzen kann.</translation>
+    </message>
+    <message>
+        <source>No model is loaded.</source>
+        <translation>Es ist kein Modell geladen.</translation>
+    </message>
+    <message>
+        <source>Add at least one column (a strategy) to compare.</source>
+        <translation>Mindestens eine Spalte (eine Strategie) zum Vergleichen hinzufügen.</translation>
+    </message>
+    <message>
+        <source>Run the strategies first: there is nothing to export yet.</source>
+        <translation>Zuerst die Strategien ausführen: Es gibt noch nichts zu exportieren.</translation>
+    </message>
+    <message>
+        <source>Cannot write the trace to %1: %2</source>
+        <translation>Der Trace lässt sich nicht nach %1 schreiben: %2</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::StrategiesPage</name>
+    <message>
+        <source>&amp;Strategies</source>
+        <translation>&amp;Strategien</translation>
+    </message>
+    <message>
+        <source>Greedy, beam search and sampling side by side on one prompt, the comparison table measured, and the beam-search tree</source>
+        <translation>Greedy, Strahlsuche und Sampling nebeneinander auf einem Prompt, die Vergleichstabelle gemessen, und der Baum der Strahlsuche</translation>
+    </message>
+    <message>
+        <source>Measuring the comparison table: %1 of %2 (each column again with three seeds, then a width-16 beam)…</source>
+        <translation>Vergleichstabelle wird gemessen: %1 von %2 (jede Spalte erneut mit drei Seeds, dann ein Strahl der Breite 16)…</translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>Der Lauf ist fehlgeschlagen: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Running %n column(s) on one prefill of the prompt…</source>
+        <translation>
+            <numerusform>%n Spalte läuft auf einem Prefill des Prompts…</numerusform>
+            <numerusform>%n Spalten laufen auf einem Prefill des Prompts…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Stopped.</source>
+        <translation>Gestoppt.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Prompt: %n token(s), prefilled once in %1 ms; every column forked from its KV blocks. KV pool at its peak: %2 KiB, sharing saved %3 KiB.</source>
+        <translation>
+            <numerusform>Prompt: %n Token, ein Prefill in %1 ms; jede Spalte zweigt von seinen KV-Blöcken ab. KV-Pool in der Spitze: %2 KiB, durch Teilen %3 KiB gespart.</numerusform>
+            <numerusform>Prompt: %n Tokens, ein Prefill in %1 ms; jede Spalte zweigt von seinen KV-Blöcken ab. KV-Pool in der Spitze: %2 KiB, durch Teilen %3 KiB gespart.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Columns done; measuring the comparison table…</source>
+        <translation>Spalten fertig; die Vergleichstabelle wird gemessen…</translation>
+    </message>
+    <message>
+        <source>Stopped while measuring the table.</source>
+        <translation>Beim Messen der Tabelle gestoppt.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Table measured: every column re-run with %n seed(s); the width-%1 beam took %2 ms.</source>
+        <translation>
+            <numerusform>Tabelle gemessen: jede Spalte erneut mit %n Seed ausgeführt; der Strahl der Breite %1 brauchte %2 ms.</numerusform>
+            <numerusform>Tabelle gemessen: jede Spalte erneut mit %n Seeds ausgeführt; der Strahl der Breite %1 brauchte %2 ms.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Positions each column may use: the prompt and its new tokens</source>
+        <translation>Positionen, die jede Spalte belegen darf: der Prompt und seine neuen Tokens</translation>
+    </message>
+    <message>
+        <source>Strategies side by side</source>
+        <translation>Strategien nebeneinander</translation>
+    </message>
+    <message>
+        <source>Comparison table</source>
+        <translation>Vergleichstabelle</translation>
+    </message>
+    <message>
+        <source>Next-token distribution</source>
+        <translation>Verteilung des nächsten Tokens</translation>
+    </message>
+    <message>
+        <source>JSON Lines (*.jsonl)</source>
+        <translation>JSON Lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg)</source>
+        <translation>PNG-Bild (*.png);;SVG-Bild (*.svg)</translation>
+    </message>
+    <message>
+        <source>Columns as an image…</source>
+        <translation>Spalten als Bild…</translation>
+    </message>
+    <message>
+        <source>Export the columns</source>
+        <translation>Spalten exportieren</translation>
+    </message>
+    <message>
+        <source>Comparison table as an image…</source>
+        <translation>Vergleichstabelle als Bild…</translation>
+    </message>
+    <message>
+        <source>Export the table</source>
+        <translation>Tabelle exportieren</translation>
+    </message>
+    <message>
+        <source>Beam tree as an image…</source>
+        <translation>Strahlbaum als Bild…</translation>
+    </message>
+    <message>
+        <source>Export the tree</source>
+        <translation>Baum exportieren</translation>
+    </message>
+    <message>
+        <source>Node distribution chart as an image…</source>
+        <translation>Verteilungsdiagramm des Knotens als Bild…</translation>
+    </message>
+    <message>
+        <source>Export the chart</source>
+        <translation>Diagramm exportieren</translation>
+    </message>
+    <message>
+        <source>Runs as a JSONL trace…</source>
+        <translation>Läufe als JSONL-Trace…</translation>
+    </message>
+    <message>
+        <source>Export the trace</source>
+        <translation>Trace exportieren</translation>
+    </message>
+    <message>
+        <source>&amp;Prompt</source>
+        <translation>&amp;Prompt</translation>
+    </message>
+    <message>
+        <source>&amp;Max tokens</source>
+        <translation>&amp;Max. Tokens</translation>
+    </message>
+    <message>
+        <source>&amp;Run all</source>
+        <translation>Alle ausfüh&amp;ren</translation>
+    </message>
+    <message>
+        <source>Run every column on the prompt (F5)</source>
+        <translation>Jede Spalte auf dem Prompt ausführen (F5)</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stopp</translation>
+    </message>
+    <message>
+        <source>Stop the run or the search (Esc)</source>
+        <translation>Den Lauf oder die Suche anhalten (Esc)</translation>
+    </message>
+    <message>
+        <source>Measure the &amp;table</source>
+        <translation>&amp;Tabelle messen</translation>
+    </message>
+    <message>
+        <source>After the columns: each column again with three seeds, and a width-16 beam for the likeliest text</source>
+        <translation>Nach den Spalten: jede Spalte erneut mit drei Seeds und ein Strahl der Breite 16 für den wahrscheinlichsten Text</translation>
+    </message>
+    <message>
+        <source>&amp;Add column…</source>
+        <translation>&amp;Neue Spalte…</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>E&amp;xport</translation>
+    </message>
+    <message>
+        <source>Columns</source>
+        <translation>Spalten</translation>
+    </message>
+    <message>
+        <source>Beam tree</source>
+        <translation>Strahlbaum</translation>
+    </message>
+    <message>
+        <source>Every cell is measured in this run: deterministic? each column re-run with three seeds; diverse? the bigram overlap of those runs (and of the final beams); likeliest text? the column&apos;s log-prob against the best a width-16 beam finds for as many tokens; speed: time per token and forward passes against greedy. Hover a cell for its numbers.</source>
+        <translation>Jede Zelle wird in diesem Lauf gemessen: deterministisch? jede Spalte erneut mit drei Seeds ausgeführt; vielfältig? die Bigramm-Überlappung dieser Läufe (und der finalen Strahlen); wahrscheinlichster Text? die Log-Prob der Spalte gegen das Beste, das ein Strahl der Breite 16 für ebenso viele Tokens findet; Geschwindigkeit: Zeit pro Token und Forward-Passes gegenüber Greedy. Für die Zahlen mit der Maus über eine Zelle fahren.</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::StrategyColumn</name>
+    <message>
+        <source>Greedy</source>
+        <translation>Greedy</translation>
+    </message>
+    <message>
+        <source>Sampling T=%1, top-p %2</source>
+        <translation>Sampling T=%1, Top-p %2</translation>
+    </message>
+    <message>
+        <source>Diverse beams k=%1, %2 groups</source>
+        <translation>Diverse Strahlen k=%1, %2 Gruppen</translation>
+    </message>
+    <message>
+        <source>Beam search k=%1</source>
+        <translation>Strahlsuche k=%1</translation>
+    </message>
+    <message>
+        <source>searching: step %1 of at most %2</source>
+        <translation>Suche: Schritt %1 von höchstens %2</translation>
+    </message>
+    <message>
+        <source>not run yet</source>
+        <translation>noch nicht ausgeführt</translation>
+    </message>
+    <message>
+        <source>generating…</source>
+        <translation>generiert…</translation>
+    </message>
+    <message>
+        <source>log-prob %1 · perplexity %2</source>
+        <translation>Log-Prob %1 · Perplexität %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 tokens/s · %n forward pass(es)</source>
+        <translation>
+            <numerusform>%1 Tokens/s · %n Forward-Pass</numerusform>
+            <numerusform>%1 Tokens/s · %n Forward-Passes</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>distinct-1 %1 · distinct-2 %2</source>
+        <translation>distinct-1 %1 · distinct-2 %2</translation>
+    </message>
+    <message>
+        <source>KV blocks %1 (%2 shared)</source>
+        <translation>KV-Blöcke %1 (%2 geteilt)</translation>
+    </message>
+    <message numerus="yes">
+        <source>loop: a %n-token block repeated</source>
+        <translation>
+            <numerusform>Schleife: ein Block aus %n Token wiederholt</numerusform>
+            <numerusform>Schleife: ein Block aus %n Tokens wiederholt</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(stopped)</source>
+        <translation>(gestoppt)</translation>
+    </message>
+    <message>
+        <source>ended with an end-of-text token</source>
+        <translation>endete mit einem Textende-Token</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Final beams&lt;/b&gt; (overlap %1, shared start %2 tokens):</source>
+        <translation>&lt;b&gt;Finale Strahlen&lt;/b&gt; (Überlappung %1, gemeinsamer Anfang %2 Tokens):</translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation>Bearbeiten…</translation>
+    </message>
+    <message>
+        <source>Change this column&apos;s strategy and settings</source>
+        <translation>Strategie und Einstellungen dieser Spalte ändern</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Entfernen</translation>
+    </message>
+    <message>
+        <source>Remove this column</source>
+        <translation>Diese Spalte entfernen</translation>
     </message>
 </context>
 <context>
@@ -1369,6 +2047,120 @@ In seinen Metadaten: %2
     <message>
         <source>The next place the word appears (%1)</source>
         <translation>Die nächste Stelle, an der das Wort vorkommt (%1)</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::widgets::BeamTreeLegend</name>
+    <message>
+        <source>kept (running beam)</source>
+        <translation>behalten (laufender Strahl)</translation>
+    </message>
+    <message>
+        <source>pruned (#rank, p when cut)</source>
+        <translation>verworfen (#Rang, p beim Verwerfen)</translation>
+    </message>
+    <message>
+        <source>finished (#n-best rank)</source>
+        <translation>fertig (#Rang unter den n besten)</translation>
+    </message>
+    <message>
+        <source>evicted (pushed out of the best)</source>
+        <translation>verdrängt (aus den Besten geschoben)</translation>
+    </message>
+    <message>
+        <source>n-best path</source>
+        <translation>n-best-Pfad</translation>
+    </message>
+    <message>
+        <source>KV blocks ⇄ shared with another beam</source>
+        <translation>KV-Blöcke ⇄ mit einem anderen Strahl geteilt</translation>
+    </message>
+    <message>
+        <source>group %1</source>
+        <translation>Gruppe %1</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::widgets::BeamTreeView</name>
+    <message>
+        <source>prompt</source>
+        <translation>Prompt</translation>
+    </message>
+    <message>
+        <source>width %1 · α %2</source>
+        <translation>Breite %1 · α %2</translation>
+    </message>
+    <message>
+        <source>cut #%1 · p %2</source>
+        <translation>verworfen #%1 · p %2</translation>
+    </message>
+    <message>
+        <source>#%1 · %2</source>
+        <translation>#%1 · %2</translation>
+    </message>
+    <message>
+        <source>evicted · s %1</source>
+        <translation>verdrängt · s %1</translation>
+    </message>
+    <message>
+        <source>lp %1 · s %2</source>
+        <translation>lp %1 · s %2</translation>
+    </message>
+    <message>
+        <source>KV %1 ⇄%2</source>
+        <translation>KV %1 ⇄%2</translation>
+    </message>
+    <message>
+        <source>KV %1</source>
+        <translation>KV %1</translation>
+    </message>
+    <message>
+        <source>The prompt: every hypothesis starts here.</source>
+        <translation>Der Prompt: Hier beginnt jede Hypothese.</translation>
+    </message>
+    <message>
+        <source>Beam width %1, length penalty α = %2, %3 steps</source>
+        <translation>Strahlbreite %1, Längenstrafe α = %2, %3 Schritte</translation>
+    </message>
+    <message>
+        <source>“%1” (token %2), step %3</source>
+        <translation>„%1“ (Token %2), Schritt %3</translation>
+    </message>
+    <message>
+        <source>Kept: running beam %1 of its step (candidate #%2)</source>
+        <translation>Behalten: laufender Strahl %1 seines Schritts (Kandidat #%2)</translation>
+    </message>
+    <message>
+        <source>Pruned: candidate #%1 of its step, p = %2 when it was cut</source>
+        <translation>Verworfen: Kandidat #%1 seines Schritts, p = %2 beim Verwerfen</translation>
+    </message>
+    <message>
+        <source>Finished: hypothesis #%1 of the n best</source>
+        <translation>Fertig: Hypothese #%1 der n besten</translation>
+    </message>
+    <message>
+        <source>Finished (among the best kept, not returned)</source>
+        <translation>Fertig (unter den besten behalten, nicht zurückgegeben)</translation>
+    </message>
+    <message>
+        <source>Evicted: it finished, but better hypotheses pushed it out of the best %1</source>
+        <translation>Verdrängt: fertig, aber bessere Hypothesen schoben sie aus den besten %1</translation>
+    </message>
+    <message>
+        <source>An end token: the hypothesis stops here.</source>
+        <translation>Ein End-Token: Die Hypothese endet hier.</translation>
+    </message>
+    <message>
+        <source>log p %1 (p %2) · cumulative %3 · score %4</source>
+        <translation>log p %1 (p %2) · kumuliert %3 · Score %4</translation>
+    </message>
+    <message>
+        <source>Group %1, diversity penalty %2</source>
+        <translation>Gruppe %1, Diversitätsstrafe %2</translation>
+    </message>
+    <message>
+        <source>KV blocks %1 (%2 shared with another beam of this step)</source>
+        <translation>KV-Blöcke %1 (%2 mit einem anderen Strahl dieses Schritts geteilt)</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,16 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>dlab::ui::BeamTreePanel</name>
+    <message numerus="yes">
+        <source>Diverse beams (%n group(s))</source>
+        <translation>
+            <numerusform>Diverse beams (%n group)</numerusform>
+            <numerusform>Diverse beams (%n groups)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>dlab::ui::ChatPage</name>
     <message numerus="yes">
         <source>Generating… %n token(s)</source>
@@ -22,6 +32,37 @@
         <translation>
             <numerusform>%n logit bias</numerusform>
             <numerusform>%n logit biases</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::ComparisonTableModel</name>
+    <message numerus="yes">
+        <source>yes: %n runs identical</source>
+        <translation>
+            <numerusform>yes: %n run identical</numerusform>
+            <numerusform>yes: %n runs identical</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>no: the %n runs differ</source>
+        <translation>
+            <numerusform>no: the %n run differs</numerusform>
+            <numerusform>no: the %n runs differ</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Re-run with %n seed(s): mean bigram overlap %1, mean shared start %2 tokens, pooled distinct-2 %3</source>
+        <translation>
+            <numerusform>Re-run with %n seed: mean bigram overlap %1, mean shared start %2 tokens, pooled distinct-2 %3</numerusform>
+            <numerusform>Re-run with %n seeds: mean bigram overlap %1, mean shared start %2 tokens, pooled distinct-2 %3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Its %n token(s) have log-prob %1; the best %n-token continuation a width-%2 beam found has %3 (end tokens counted as ordinary tokens there)</source>
+        <translation>
+            <numerusform>Its %n token has log-prob %1; the best %n-token continuation a width-%2 beam found has %3 (end tokens counted as ordinary tokens there)</numerusform>
+            <numerusform>Its %n tokens have log-prob %1; the best %n-token continuation a width-%2 beam found has %3 (end tokens counted as ordinary tokens there)</numerusform>
         </translation>
     </message>
 </context>
@@ -91,6 +132,47 @@
         <translation>
             <numerusform>Switched to another branch: %n token generated on it. Step or Run continues it.</numerusform>
             <numerusform>Switched to another branch: %n tokens generated on it. Step or Run continues it.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::StrategiesPage</name>
+    <message numerus="yes">
+        <source>Running %n column(s) on one prefill of the prompt…</source>
+        <translation>
+            <numerusform>Running %n column on one prefill of the prompt…</numerusform>
+            <numerusform>Running %n columns on one prefill of the prompt…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Prompt: %n token(s), prefilled once in %1 ms; every column forked from its KV blocks. KV pool at its peak: %2 KiB, sharing saved %3 KiB.</source>
+        <translation>
+            <numerusform>Prompt: %n token, prefilled once in %1 ms; every column forked from its KV blocks. KV pool at its peak: %2 KiB, sharing saved %3 KiB.</numerusform>
+            <numerusform>Prompt: %n tokens, prefilled once in %1 ms; every column forked from its KV blocks. KV pool at its peak: %2 KiB, sharing saved %3 KiB.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Table measured: every column re-run with %n seed(s); the width-%1 beam took %2 ms.</source>
+        <translation>
+            <numerusform>Table measured: every column re-run with %n seed; the width-%1 beam took %2 ms.</numerusform>
+            <numerusform>Table measured: every column re-run with %n seeds; the width-%1 beam took %2 ms.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::StrategyColumn</name>
+    <message numerus="yes">
+        <source>%1 tokens/s · %n forward pass(es)</source>
+        <translation>
+            <numerusform>%1 tokens/s · %n forward pass</numerusform>
+            <numerusform>%1 tokens/s · %n forward passes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>loop: a %n-token block repeated</source>
+        <translation>
+            <numerusform>loop: a %n-token block repeated</numerusform>
+            <numerusform>loop: a %n-token block repeated</numerusform>
         </translation>
     </message>
 </context>

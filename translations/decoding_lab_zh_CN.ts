@@ -65,6 +65,33 @@
     </message>
 </context>
 <context>
+    <name>ImageExport</name>
+    <message>
+        <source>cannot write the %1 file &apos;%2&apos;: %3</source>
+        <translation>无法写入 %1 文件“%2”：%3</translation>
+    </message>
+    <message>
+        <source>the image is empty or too large</source>
+        <translation>图像为空或过大</translation>
+    </message>
+    <message>
+        <source>Exported from Decoding Lab</source>
+        <translation>导出自 Decoding Lab</translation>
+    </message>
+    <message>
+        <source>the SVG painter could not start</source>
+        <translation>SVG 绘制器无法启动</translation>
+    </message>
+    <message>
+        <source>there is no view to export</source>
+        <translation>没有可导出的视图</translation>
+    </message>
+    <message>
+        <source>not enough memory for a %1 × %2 image</source>
+        <translation>内存不足，无法创建 %1 × %2 的图像</translation>
+    </message>
+</context>
+<context>
     <name>PlaygroundPage</name>
     <message>
         <source>Prompt</source>
@@ -529,6 +556,163 @@
     </message>
 </context>
 <context>
+    <name>dlab::ui::BeamTreePanel</name>
+    <message>
+        <source>Searching… step %1 of %2</source>
+        <translation>搜索中… 第 %1 步，共 %2 步</translation>
+    </message>
+    <message>
+        <source>Click a node to see the distribution it was expanded from.</source>
+        <translation>点击一个节点，查看它由哪个分布扩展而来。</translation>
+    </message>
+    <message>
+        <source>“%1” was cut at its step (rank %2, p %3): it was never expanded.</source>
+        <translation>“%1”在其所在步被剪枝（排名 %2，p %3）：它从未被扩展。</translation>
+    </message>
+    <message>
+        <source>“%1” was not expanded (the search ended there).</source>
+        <translation>“%1”没有被扩展（搜索在此结束）。</translation>
+    </message>
+    <message>
+        <source>After “%1” (log-prob %2, score %3): the model&apos;s next-token distribution, entropy %4 bits</source>
+        <translation>在“%1”之后（对数概率 %2，得分 %3）：模型的下一个词元分布，熵 %4 比特</translation>
+    </message>
+    <message>
+        <source>the prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message numerus="yes">
+        <source>Diverse beams (%n group(s))</source>
+        <translation>
+            <numerusform>多样化束（%n 组）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Beam search</source>
+        <translation>束搜索</translation>
+    </message>
+    <message>
+        <source>final beams: overlap %1 · shared start %2 tokens · distinct-2 %3 · %4 ms</source>
+        <translation>最终束：重叠率 %1 · 共同开头 %2 个词元 · distinct-2 %3 · %4 ms</translation>
+    </message>
+    <message>
+        <source>Beam search tree</source>
+        <translation>束搜索树</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Beam search on the prompt above&lt;/b&gt;</source>
+        <translation>&lt;b&gt;对上方提示词进行束搜索&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Width k</source>
+        <translation>束宽 k(&amp;W)</translation>
+    </message>
+    <message>
+        <source>&amp;Length penalty α</source>
+        <translation>长度惩罚 α(&amp;L)</translation>
+    </message>
+    <message>
+        <source>score = log-prob / length^α: above 0 favours longer hypotheses, below 0 shorter ones</source>
+        <translation>得分 = 对数概率 / 长度^α：大于 0 偏向较长的假设，小于 0 偏向较短的假设</translation>
+    </message>
+    <message>
+        <source>&amp;Early stopping</source>
+        <translation>提前停止(&amp;E)</translation>
+    </message>
+    <message>
+        <source>never (exact)</source>
+        <translation>从不（精确）</translation>
+    </message>
+    <message>
+        <source>&amp;Max tokens</source>
+        <translation>最大词元数(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Groups</source>
+        <translation>组数(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Diversity &amp;penalty</source>
+        <translation>多样性惩罚(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Search</source>
+        <translation>搜索(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Diverse beams</source>
+        <translation>多样化束</translation>
+    </message>
+    <message>
+        <source>◀</source>
+        <translation>◀</translation>
+    </message>
+    <message>
+        <source>One expansion back (←)</source>
+        <translation>后退一次扩展 (←)</translation>
+    </message>
+    <message>
+        <source>▶</source>
+        <translation>▶</translation>
+    </message>
+    <message>
+        <source>One expansion forward (→)</source>
+        <translation>前进一次扩展 (→)</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>播放</translation>
+    </message>
+    <message>
+        <source>Play the search one expansion at a time (Space)</source>
+        <translation>逐次扩展地播放搜索过程 (Space)</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应窗口</translation>
+    </message>
+    <message>
+        <source>The whole tree in view (0)</source>
+        <translation>显示整棵树 (0)</translation>
+    </message>
+    <message>
+        <source>Zoom in (Ctrl+wheel)</source>
+        <translation>放大 (Ctrl+滚轮)</translation>
+    </message>
+    <message>
+        <source>Zoom out (Ctrl+wheel)</source>
+        <translation>缩小 (Ctrl+滚轮)</translation>
+    </message>
+    <message>
+        <source>step %1 / %2</source>
+        <translation>第 %1 / %2 步</translation>
+    </message>
+    <message>
+        <source>heuristic</source>
+        <translation>启发式</translation>
+    </message>
+    <message>
+        <source>when k ended</source>
+        <translation>k 个结束时</translation>
+    </message>
+    <message>
+        <source>Hugging Face&apos;s early_stopping: heuristic (False, the default) stops when no running beam can beat the finished ones at its length; &quot;when k ended&quot; (True) as soon as k hypotheses ended; never: only when none could at any length</source>
+        <translation>Hugging Face 的 early_stopping：启发式（False，默认）在没有进行中的束能在其当前长度下胜过已完成的束时停止；“k 个结束时”（True）在 k 个假设结束后立即停止；从不：只有当任何长度下都不可能胜过时才停止</translation>
+    </message>
+    <message>
+        <source>&amp;Diverse beams too</source>
+        <translation>同时显示多样化束(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Diverse (group) beam search, Vijayakumar et al. 2016, beside plain beams: the width split into groups; a group loses the diversity penalty for each earlier group that chose the same token at this step</source>
+        <translation>多样化（分组）束搜索（Vijayakumar 等，2016），与普通束搜索并列：束宽被分成若干组；在这一步，每有一个更早的组选择了同一个词元，该组就被扣除一次多样性惩罚</translation>
+    </message>
+</context>
+<context>
     <name>dlab::ui::CandidateTableModel</name>
     <message>
         <source>removed</source>
@@ -601,6 +785,21 @@
     <message>
         <source>Whether the token survived the sampler chain or a stage removed it.</source>
         <translation>该词元是通过了采样链，还是被某个阶段移除了。</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::ChatController</name>
+    <message>
+        <source>No model is loaded.</source>
+        <translation>尚未加载模型。</translation>
+    </message>
+    <message>
+        <source>An answer needs at least 1 token (max tokens is %1).</source>
+        <translation>回答至少需要 1 个词元（最大词元数为 %1）。</translation>
+    </message>
+    <message>
+        <source>The conversation is %1 tokens long but the model&apos;s context holds only %2 positions. Clear the chat or shorten the system prompt, then try again.</source>
+        <translation>对话长度为 %1 个词元，但模型的上下文只能容纳 %2 个位置。请清空聊天或缩短系统提示词，然后重试。</translation>
     </message>
 </context>
 <context>
@@ -739,32 +938,223 @@
         <source>Sampling: %1 — set on the Playground</source>
         <translation>采样：%1 — 在“演练场”页设置</translation>
     </message>
+    <message>
+        <source>C&amp;hat</source>
+        <translation>聊天(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Talk to the model with its chat template, with the playground&apos;s sampler settings</source>
+        <translation>通过模型的对话模板与它聊天，使用演练场中的采样设置</translation>
+    </message>
+    <message>
+        <source>Positions the conversation uses, of the context the chat allows</source>
+        <translation>对话已使用的位置数 / 聊天允许的上下文长度</translation>
+    </message>
 </context>
 <context>
-    <name>dlab::ui::EngineWorker</name>
+    <name>dlab::ui::ColumnEditor</name>
     <message>
-        <source>No model is loaded.</source>
-        <translation>尚未加载模型。</translation>
+        <source>Strategy</source>
+        <translation>策略</translation>
     </message>
     <message>
-        <source>Start a session before stepping.</source>
-        <translation>请先开始会话，再单步执行。</translation>
+        <source>Greedy</source>
+        <translation>贪心</translation>
     </message>
     <message>
-        <source>Start a session before running.</source>
-        <translation>请先开始会话，再运行。</translation>
+        <source>Sampling</source>
+        <translation>采样</translation>
     </message>
     <message>
-        <source>Start a session before branching.</source>
-        <translation>请先开始会话，再分叉。</translation>
+        <source>Beam search</source>
+        <translation>束搜索</translation>
     </message>
     <message>
-        <source>An answer needs at least 1 token (max tokens is %1).</source>
-        <translation>回答至少需要 1 个词元（最大词元数为 %1）。</translation>
+        <source>Diverse beam search</source>
+        <translation>多样化束搜索</translation>
     </message>
     <message>
-        <source>The conversation is %1 tokens long but the model&apos;s context holds only %2 positions. Clear the chat or shorten the system prompt, then try again.</source>
-        <translation>对话长度为 %1 个词元，但模型的上下文只能容纳 %2 个位置。请清空聊天或缩短系统提示词，然后重试。</translation>
+        <source>heuristic (HF default)</source>
+        <translation>启发式（HF 默认）</translation>
+    </message>
+    <message>
+        <source>as soon as k are finished</source>
+        <translation>一旦 k 个完成</translation>
+    </message>
+    <message>
+        <source>never (exact)</source>
+        <translation>从不（精确）</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Top-k (0 = off)</source>
+        <translation>Top-k（0 = 关闭）</translation>
+    </message>
+    <message>
+        <source>Top-p</source>
+        <translation>Top-p</translation>
+    </message>
+    <message>
+        <source>Min-p</source>
+        <translation>Min-p</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>Beam width k</source>
+        <translation>束宽 k</translation>
+    </message>
+    <message>
+        <source>Groups</source>
+        <translation>组数</translation>
+    </message>
+    <message>
+        <source>Diversity penalty</source>
+        <translation>多样性惩罚</translation>
+    </message>
+    <message>
+        <source>Length penalty α</source>
+        <translation>长度惩罚 α</translation>
+    </message>
+    <message>
+        <source>Early stopping</source>
+        <translation>提前停止</translation>
+    </message>
+    <message>
+        <source>Repetition penalty (1 = off)</source>
+        <translation>重复惩罚（1 = 关闭）</translation>
+    </message>
+    <message>
+        <source>No-repeat n-gram (0 = off)</source>
+        <translation>禁止重复 n-gram（0 = 关闭）</translation>
+    </message>
+    <message>
+        <source>The run spec, as decoding-lab-cli compare --run reads it; every key works here, e.g. sample:t=0.8,dry=0.8 or beam:k=8,lp=0.6,es=never</source>
+        <translation>运行规格，格式与 decoding-lab-cli compare --run 读取的相同；这里所有键都可用，例如 sample:t=0.8,dry=0.8 或 beam:k=8,lp=0.6,es=never</translation>
+    </message>
+    <message>
+        <source>Run spec</source>
+        <translation>运行规格</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::ComparisonTableModel</name>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Deterministic?</source>
+        <translation>确定性？</translation>
+    </message>
+    <message>
+        <source>Diverse?</source>
+        <translation>多样？</translation>
+    </message>
+    <message>
+        <source>Finds the likeliest text?</source>
+        <translation>能找到最可能的文本？</translation>
+    </message>
+    <message>
+        <source>Speed</source>
+        <translation>速度</translation>
+    </message>
+    <message>
+        <source>Typical use</source>
+        <translation>典型用途</translation>
+    </message>
+    <message>
+        <source>Tasks with one right answer: translation, summaries</source>
+        <translation>只有一个正确答案的任务：翻译、摘要</translation>
+    </message>
+    <message>
+        <source>Tasks with one right answer (wider beams find likelier text)</source>
+        <translation>只有一个正确答案的任务（更宽的束能找到更可能的文本）</translation>
+    </message>
+    <message>
+        <source>Short factual answers: on long text it loops (it did here)</source>
+        <translation>简短的事实性回答：长文本时会陷入循环（这里就是）</translation>
+    </message>
+    <message>
+        <source>Short factual answers, tests that need the same output every time</source>
+        <translation>简短的事实性回答、每次都需要相同输出的测试</translation>
+    </message>
+    <message>
+        <source>Open-ended text: chat, stories, brainstorming</source>
+        <translation>开放式文本：聊天、故事、头脑风暴</translation>
+    </message>
+    <message>
+        <source>Chat with little variation (the runs overlap a lot)</source>
+        <translation>变化很少的聊天（各次运行重叠很多）</translation>
+    </message>
+    <message numerus="yes">
+        <source>yes: %n runs identical</source>
+        <translation>
+            <numerusform>是：%n 次运行完全相同</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>no: the %n runs differ</source>
+        <translation>
+            <numerusform>否：%n 次运行各不相同</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>yes: overlap %1</source>
+        <translation>是：重叠率 %1</translation>
+    </message>
+    <message>
+        <source>no: overlap %1</source>
+        <translation>否：重叠率 %1</translation>
+    </message>
+    <message>
+        <source> · final beams overlap %1</source>
+        <translation> · 最终束重叠率 %1</translation>
+    </message>
+    <message>
+        <source>yes: as likely as a width-%1 beam&apos;s best</source>
+        <translation>是：与束宽 %1 的最优结果一样可能</translation>
+    </message>
+    <message>
+        <source>yes: %1 nats likelier than a width-%2 beam&apos;s best</source>
+        <translation>是：比束宽 %2 的最优结果高 %1 奈特</translation>
+    </message>
+    <message>
+        <source>no: %1 nats below a width-%2 beam&apos;s best</source>
+        <translation>否：比束宽 %2 的最优结果低 %1 奈特</translation>
+    </message>
+    <message>
+        <source>%1 tokens/s</source>
+        <translation>%1 词元/秒</translation>
+    </message>
+    <message>
+        <source>%1× greedy&apos;s time per token, %2× its forward passes</source>
+        <translation>每词元耗时为贪心的 %1×，前向计算次数为其 %2×</translation>
+    </message>
+    <message numerus="yes">
+        <source>Re-run with %n seed(s): mean bigram overlap %1, mean shared start %2 tokens, pooled distinct-2 %3</source>
+        <translation>
+            <numerusform>用 %n 个随机种子重新运行：平均二元组重叠率 %1，平均共同开头 %2 个词元，合并 distinct-2 %3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Its %n token(s) have log-prob %1; the best %n-token continuation a width-%2 beam found has %3 (end tokens counted as ordinary tokens there)</source>
+        <translation>
+            <numerusform>该列的 %n 个词元的对数概率为 %1；束宽 %2 的束找到的最优 %n 词元续写为 %3（其中结束词元按普通词元计）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 tokens/s measured in this run. Beam search runs one forward pass per beam and step (k sequences, one at a time on this engine), so it costs about k times greedy&apos;s passes; it ends early when its beams finish.</source>
+        <translation>本次运行实测 %1 词元/秒。束搜索每一步为每条束各做一次前向计算（k 条序列，在此引擎上逐条进行），因此前向计算次数约为贪心的 k 倍；当所有束都完成时会提前结束。</translation>
+    </message>
+    <message>
+        <source>Chosen from this row&apos;s numbers: deterministic or not, overlap, log-prob gap, loops</source>
+        <translation>根据本行的数据选出：是否确定、重叠率、对数概率差距、循环</translation>
     </message>
 </context>
 <context>
@@ -846,22 +1236,6 @@
     <message>
         <source>&lt;p&gt;&lt;b&gt;Decoding Lab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;See how a language model picks each token: the logits, what temperature, top-k, top-p and the penalties do to them, and the text that comes out.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;Decoding Lab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;观察语言模型如何挑选每一个词元：logits 本身，温度、top-k、top-p 和各种惩罚对它们的影响，以及最终生成的文本。&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&amp;Playground</source>
-        <translation>演练场(&amp;P)</translation>
-    </message>
-    <message>
-        <source>C&amp;hat</source>
-        <translation>聊天(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Step through generation one token at a time and see what the sampler does</source>
-        <translation>逐个词元单步生成，观察采样器做了什么</translation>
-    </message>
-    <message>
-        <source>Talk to the model with its chat template, with the playground&apos;s sampler settings</source>
-        <translation>通过模型的对话模板与它聊天，使用演练场中的采样设置</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -1020,10 +1394,6 @@
         </translation>
     </message>
     <message>
-        <source>Positions used by the playground&apos;s current branch, of the context the session allows</source>
-        <translation>演练场当前分支已占用的位置数 / 本次会话允许的上下文长度</translation>
-    </message>
-    <message>
         <source>The model file (memory-mapped) and the key/value cache blocks in use</source>
         <translation>模型文件（内存映射）以及正在使用的键值（KV）缓存块</translation>
     </message>
@@ -1105,9 +1475,24 @@ In its metadata: %2
 元数据中的名称：%2
 %3</translation>
     </message>
+</context>
+<context>
+    <name>dlab::ui::PlaygroundController</name>
     <message>
-        <source>Positions the conversation uses, of the context the chat allows</source>
-        <translation>对话已使用的位置数 / 聊天允许的上下文长度</translation>
+        <source>No model is loaded.</source>
+        <translation>尚未加载模型。</translation>
+    </message>
+    <message>
+        <source>Start a session before stepping.</source>
+        <translation>请先开始会话，再单步执行。</translation>
+    </message>
+    <message>
+        <source>Start a session before running.</source>
+        <translation>请先开始会话，再运行。</translation>
+    </message>
+    <message>
+        <source>Start a session before branching.</source>
+        <translation>请先开始会话，再分叉。</translation>
     </message>
 </context>
 <context>
@@ -1304,6 +1689,18 @@ In its metadata: %2
         <source>The seed takes effect at Reset: the steps so far keep the draws of seed %1.</source>
         <translation>种子在重置后生效：已有的步骤保留种子 %1 的抽样结果。</translation>
     </message>
+    <message>
+        <source>Positions used by the playground&apos;s current branch, of the context the session allows</source>
+        <translation>演练场当前分支已占用的位置数 / 本次会话允许的上下文长度</translation>
+    </message>
+    <message>
+        <source>&amp;Playground</source>
+        <translation>演练场(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Step through generation one token at a time and see what the sampler does</source>
+        <translation>逐个词元单步生成，观察采样器做了什么</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::ShortcutsDialog</name>
@@ -1322,6 +1719,277 @@ In its metadata: %2
     <message>
         <source>Where</source>
         <translation>位置</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::StrategiesController</name>
+    <message>
+        <source>The prompt is empty: write a few words for every strategy to continue.</source>
+        <translation>提示词为空：请写几个词，供每种策略续写。</translation>
+    </message>
+    <message>
+        <source>No model is loaded.</source>
+        <translation>尚未加载模型。</translation>
+    </message>
+    <message>
+        <source>Add at least one column (a strategy) to compare.</source>
+        <translation>请至少添加一列（一种策略）用于比较。</translation>
+    </message>
+    <message>
+        <source>Run the strategies first: there is nothing to export yet.</source>
+        <translation>请先运行各策略：目前还没有可导出的内容。</translation>
+    </message>
+    <message>
+        <source>Cannot write the trace to %1: %2</source>
+        <translation>无法将跟踪记录写入 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::StrategiesPage</name>
+    <message>
+        <source>&amp;Strategies</source>
+        <translation>策略(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Greedy, beam search and sampling side by side on one prompt, the comparison table measured, and the beam-search tree</source>
+        <translation>在同一提示词上并排比较贪心、束搜索和采样，实测对比表，并查看束搜索树</translation>
+    </message>
+    <message>
+        <source>Measuring the comparison table: %1 of %2 (each column again with three seeds, then a width-16 beam)…</source>
+        <translation>正在测量对比表：%1 / %2（每列再用三个随机种子运行，然后运行束宽 16 的束）…</translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>运行失败：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Running %n column(s) on one prefill of the prompt…</source>
+        <translation>
+            <numerusform>正在基于提示词的同一次预填充运行 %n 列…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Stopped.</source>
+        <translation>已停止。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Prompt: %n token(s), prefilled once in %1 ms; every column forked from its KV blocks. KV pool at its peak: %2 KiB, sharing saved %3 KiB.</source>
+        <translation>
+            <numerusform>提示词：%n 个词元，用 %1 ms 预填充一次；每列都从它的 KV 块分叉。KV 池峰值：%2 KiB，共享节省了 %3 KiB。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Columns done; measuring the comparison table…</source>
+        <translation>各列已完成；正在测量对比表…</translation>
+    </message>
+    <message>
+        <source>Stopped while measuring the table.</source>
+        <translation>测量对比表时已停止。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Table measured: every column re-run with %n seed(s); the width-%1 beam took %2 ms.</source>
+        <translation>
+            <numerusform>对比表已测量：每列用 %n 个随机种子重新运行；束宽 %1 的束用时 %2 ms。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Positions each column may use: the prompt and its new tokens</source>
+        <translation>每列可使用的位置数：提示词及其新生成的词元</translation>
+    </message>
+    <message>
+        <source>Strategies side by side</source>
+        <translation>策略并排比较</translation>
+    </message>
+    <message>
+        <source>Comparison table</source>
+        <translation>对比表</translation>
+    </message>
+    <message>
+        <source>Next-token distribution</source>
+        <translation>下一个词元的分布</translation>
+    </message>
+    <message>
+        <source>JSON Lines (*.jsonl)</source>
+        <translation>JSON Lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg)</source>
+        <translation>PNG 图像 (*.png);;SVG 图像 (*.svg)</translation>
+    </message>
+    <message>
+        <source>Columns as an image…</source>
+        <translation>将各列导出为图像…</translation>
+    </message>
+    <message>
+        <source>Export the columns</source>
+        <translation>导出各列</translation>
+    </message>
+    <message>
+        <source>Comparison table as an image…</source>
+        <translation>将对比表导出为图像…</translation>
+    </message>
+    <message>
+        <source>Export the table</source>
+        <translation>导出对比表</translation>
+    </message>
+    <message>
+        <source>Beam tree as an image…</source>
+        <translation>将束搜索树导出为图像…</translation>
+    </message>
+    <message>
+        <source>Export the tree</source>
+        <translation>导出搜索树</translation>
+    </message>
+    <message>
+        <source>Node distribution chart as an image…</source>
+        <translation>将节点分布图导出为图像…</translation>
+    </message>
+    <message>
+        <source>Export the chart</source>
+        <translation>导出分布图</translation>
+    </message>
+    <message>
+        <source>Runs as a JSONL trace…</source>
+        <translation>将运行导出为 JSONL 跟踪记录…</translation>
+    </message>
+    <message>
+        <source>Export the trace</source>
+        <translation>导出跟踪记录</translation>
+    </message>
+    <message>
+        <source>&amp;Prompt</source>
+        <translation>提示词(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Max tokens</source>
+        <translation>最大词元数(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Run all</source>
+        <translation>全部运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Run every column on the prompt (F5)</source>
+        <translation>在提示词上运行每一列 (F5)</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop the run or the search (Esc)</source>
+        <translation>停止运行或搜索 (Esc)</translation>
+    </message>
+    <message>
+        <source>Measure the &amp;table</source>
+        <translation>测量对比表(&amp;T)</translation>
+    </message>
+    <message>
+        <source>After the columns: each column again with three seeds, and a width-16 beam for the likeliest text</source>
+        <translation>各列完成后：每列再用三个随机种子运行，并用束宽 16 的束寻找最可能的文本</translation>
+    </message>
+    <message>
+        <source>&amp;Add column…</source>
+        <translation>添加列(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Columns</source>
+        <translation>各列</translation>
+    </message>
+    <message>
+        <source>Beam tree</source>
+        <translation>束搜索树</translation>
+    </message>
+    <message>
+        <source>Every cell is measured in this run: deterministic? each column re-run with three seeds; diverse? the bigram overlap of those runs (and of the final beams); likeliest text? the column&apos;s log-prob against the best a width-16 beam finds for as many tokens; speed: time per token and forward passes against greedy. Hover a cell for its numbers.</source>
+        <translation>每个单元格都在本次运行中实测：确定性？每列用三个随机种子重新运行；多样？这些运行（以及最终束）的二元组重叠率；最可能的文本？该列的对数概率与束宽 16 的束在相同词元数下找到的最优结果相比；速度：与贪心相比的每词元耗时和前向计算次数。将鼠标悬停在单元格上可查看具体数值。</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::StrategyColumn</name>
+    <message>
+        <source>Greedy</source>
+        <translation>贪心</translation>
+    </message>
+    <message>
+        <source>Sampling T=%1, top-p %2</source>
+        <translation>采样 T=%1，top-p %2</translation>
+    </message>
+    <message>
+        <source>Diverse beams k=%1, %2 groups</source>
+        <translation>多样化束 k=%1，%2 组</translation>
+    </message>
+    <message>
+        <source>Beam search k=%1</source>
+        <translation>束搜索 k=%1</translation>
+    </message>
+    <message>
+        <source>searching: step %1 of at most %2</source>
+        <translation>搜索中：第 %1 步，最多 %2 步</translation>
+    </message>
+    <message>
+        <source>not run yet</source>
+        <translation>尚未运行</translation>
+    </message>
+    <message>
+        <source>generating…</source>
+        <translation>生成中…</translation>
+    </message>
+    <message>
+        <source>log-prob %1 · perplexity %2</source>
+        <translation>对数概率 %1 · 困惑度 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 tokens/s · %n forward pass(es)</source>
+        <translation>
+            <numerusform>%1 词元/秒 · %n 次前向计算</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>distinct-1 %1 · distinct-2 %2</source>
+        <translation>distinct-1 %1 · distinct-2 %2</translation>
+    </message>
+    <message>
+        <source>KV blocks %1 (%2 shared)</source>
+        <translation>KV 块 %1（%2 个共享）</translation>
+    </message>
+    <message numerus="yes">
+        <source>loop: a %n-token block repeated</source>
+        <translation>
+            <numerusform>循环：一个 %n 词元的片段在重复</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(stopped)</source>
+        <translation>（已停止）</translation>
+    </message>
+    <message>
+        <source>ended with an end-of-text token</source>
+        <translation>以文本结束词元结尾</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Final beams&lt;/b&gt; (overlap %1, shared start %2 tokens):</source>
+        <translation>&lt;b&gt;最终束&lt;/b&gt;（重叠率 %1，共同开头 %2 个词元）：</translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <source>Change this column&apos;s strategy and settings</source>
+        <translation>修改此列的策略和设置</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Remove this column</source>
+        <translation>移除此列</translation>
     </message>
 </context>
 <context>
@@ -1357,6 +2025,120 @@ In its metadata: %2
     <message>
         <source>The next place the word appears (%1)</source>
         <translation>该词下一次出现的位置（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::widgets::BeamTreeLegend</name>
+    <message>
+        <source>kept (running beam)</source>
+        <translation>保留（进行中的束）</translation>
+    </message>
+    <message>
+        <source>pruned (#rank, p when cut)</source>
+        <translation>剪枝（#排名，被剪枝时的 p）</translation>
+    </message>
+    <message>
+        <source>finished (#n-best rank)</source>
+        <translation>完成（#n-best 排名）</translation>
+    </message>
+    <message>
+        <source>evicted (pushed out of the best)</source>
+        <translation>被挤出（被挤出最优集合）</translation>
+    </message>
+    <message>
+        <source>n-best path</source>
+        <translation>n-best 路径</translation>
+    </message>
+    <message>
+        <source>KV blocks ⇄ shared with another beam</source>
+        <translation>KV 块 ⇄ 与另一条束共享</translation>
+    </message>
+    <message>
+        <source>group %1</source>
+        <translation>第 %1 组</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::widgets::BeamTreeView</name>
+    <message>
+        <source>prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <source>width %1 · α %2</source>
+        <translation>束宽 %1 · α %2</translation>
+    </message>
+    <message>
+        <source>cut #%1 · p %2</source>
+        <translation>剪枝 #%1 · p %2</translation>
+    </message>
+    <message>
+        <source>#%1 · %2</source>
+        <translation>#%1 · %2</translation>
+    </message>
+    <message>
+        <source>evicted · s %1</source>
+        <translation>被挤出 · s %1</translation>
+    </message>
+    <message>
+        <source>lp %1 · s %2</source>
+        <translation>lp %1 · s %2</translation>
+    </message>
+    <message>
+        <source>KV %1 ⇄%2</source>
+        <translation>KV %1 ⇄%2</translation>
+    </message>
+    <message>
+        <source>KV %1</source>
+        <translation>KV %1</translation>
+    </message>
+    <message>
+        <source>The prompt: every hypothesis starts here.</source>
+        <translation>提示词：每个假设都从这里开始。</translation>
+    </message>
+    <message>
+        <source>Beam width %1, length penalty α = %2, %3 steps</source>
+        <translation>束宽 %1，长度惩罚 α = %2，%3 步</translation>
+    </message>
+    <message>
+        <source>“%1” (token %2), step %3</source>
+        <translation>“%1”（词元 %2），第 %3 步</translation>
+    </message>
+    <message>
+        <source>Kept: running beam %1 of its step (candidate #%2)</source>
+        <translation>保留：该步第 %1 条进行中的束（候选 #%2）</translation>
+    </message>
+    <message>
+        <source>Pruned: candidate #%1 of its step, p = %2 when it was cut</source>
+        <translation>剪枝：该步的候选 #%1，被剪枝时 p = %2</translation>
+    </message>
+    <message>
+        <source>Finished: hypothesis #%1 of the n best</source>
+        <translation>完成：n 个最优假设中的 #%1</translation>
+    </message>
+    <message>
+        <source>Finished (among the best kept, not returned)</source>
+        <translation>完成（保留在最优集合中，但未返回）</translation>
+    </message>
+    <message>
+        <source>Evicted: it finished, but better hypotheses pushed it out of the best %1</source>
+        <translation>被挤出：已完成，但更好的假设把它挤出了最优的 %1 个</translation>
+    </message>
+    <message>
+        <source>An end token: the hypothesis stops here.</source>
+        <translation>结束词元：假设在此结束。</translation>
+    </message>
+    <message>
+        <source>log p %1 (p %2) · cumulative %3 · score %4</source>
+        <translation>log p %1（p %2）· 累计 %3 · 得分 %4</translation>
+    </message>
+    <message>
+        <source>Group %1, diversity penalty %2</source>
+        <translation>第 %1 组，多样性惩罚 %2</translation>
+    </message>
+    <message>
+        <source>KV blocks %1 (%2 shared with another beam of this step)</source>
+        <translation>KV 块 %1（%2 个与该步另一条束共享）</translation>
     </message>
 </context>
 <context>
