@@ -19,7 +19,7 @@
 
 #include <QCategoryAxis>
 
-#include "ui/step_views.h"
+#include "ui/engine/step_views.h"
 #include "widgets/distribution_chart.h"
 #include "widgets/probability_legend.h"
 #include "widgets/sampler_waterfall.h"
