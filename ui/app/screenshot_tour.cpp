@@ -1,6 +1,8 @@
 #include "ui/app/screenshot_tour.h"
 
 #include <QAbstractButton>
+#include <QCheckBox>
+#include <QSpinBox>
 #include <QDockWidget>
 #include <QCoreApplication>
 #include <QDeadlineTimer>
@@ -18,6 +20,8 @@
 #include "ui/app/main_window.h"
 #include "ui/playground/playground_page.h"
 #include "ui/app/presentation_mode.h"
+#include "ui/strategies/beam_tree_panel.h"
+#include "ui/strategies/strategies_page.h"
 
 namespace dlab::ui {
 
@@ -88,6 +92,33 @@ int takeScreenshots(MainWindow& w, const QString& directory) {
     ask(QStringLiteral("What is the capital of France?"));
     ask(QStringLiteral("Tell me one thing to see there."));
     shoot(QStringLiteral("chat.png"));
+
+    // Strategies: the default columns with the measured table, then the beam tree beside diverse beams.
+    StrategiesPage* strategies = w.page<StrategiesPage>();
+    w.tabs()->setCurrentWidget(strategies);
+    strategies->promptEdit()->setPlainText(QStringLiteral("The best way to learn a new language is"));
+    strategies->maxTokensSpin()->setValue(32);
+    strategies->measureTableCheck()->setChecked(true);
+    strategies->viewTabs()->setCurrentIndex(0);
+    strategies->run();
+    waitUntil([&] { return !strategies->running(); }, 300000);
+    shoot(QStringLiteral("strategies-columns.png"));
+    strategies->viewTabs()->setCurrentIndex(1);
+    shoot(QStringLiteral("strategies-table.png"));
+    strategies->viewTabs()->setCurrentIndex(2);
+    strategies->beamPanel()->widthSpin()->setValue(4);
+    strategies->beamPanel()->maxTokensSpin()->setValue(16);
+    strategies->searchTree();
+    waitUntil([&] { return !strategies->searching(); }, 120000);
+    shoot(QStringLiteral("strategies-beam-tree.png"));
+    w.setTheme(QStringLiteral("dark"));
+    shoot(QStringLiteral("strategies-beam-tree-dark.png"));
+    w.setTheme(QStringLiteral("system"));
+    w.setLanguage(QStringLiteral("zh_CN"));
+    strategies->viewTabs()->setCurrentIndex(1);
+    shoot(QStringLiteral("strategies-table-zh_CN.png"));
+    w.setLanguage(QStringLiteral("en"));
+    strategies->viewTabs()->setCurrentIndex(0);
 
     // The same pages dark, in German and in Chinese.
     w.setTheme(QStringLiteral("dark"));

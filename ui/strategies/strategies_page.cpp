@@ -184,8 +184,10 @@ void StrategiesPage::attachEngine(EngineContext* engine) {
     });
     connect(c, &StrategiesController::runFinished, this, &StrategiesPage::onRunFinished);
     connect(c, &StrategiesController::tableProgress, this, [this](int done, int total) {
-        status_label_->setText(tr("Measuring the comparison table: %1 of %2 (each column again with three seeds, then a "
-                                  "width-16 beam)…").arg(done).arg(total));
+        setStatus([=, this] {
+            return tr("Measuring the comparison table: %1 of %2 (each column again with three seeds, then a "
+                      "width-16 beam)…").arg(done).arg(total);
+        });
     });
     connect(c, &StrategiesController::tableReady, this, &StrategiesPage::onTable);
     connect(c, &StrategiesController::treeProgress, beamPanel_, &BeamTreePanel::setProgress);
@@ -199,7 +201,7 @@ void StrategiesPage::attachEngine(EngineContext* engine) {
     connect(c, &StrategiesController::failed, this, [this](const QString& m) {
         if (running_) {   // the run is over (its runFinished finds nothing left to do)
             running_ = measuring_ = false;
-            status_label_->setText(tr("The run failed: %1").arg(m));
+            setStatus([=, this] { return tr("The run failed: %1").arg(m); });
             updateEnabled();
             emit runDone();
         }
@@ -264,7 +266,8 @@ void StrategiesPage::run() {
     measuring_ = measure_->isChecked();
     for (StrategyColumn* c : columns_) c->clearResult();
     table_->clear();
-    status_label_->setText(tr("Running %n column(s) on one prefill of the prompt…", nullptr, static_cast<int>(columns_.size())));
+    const int n = static_cast<int>(columns_.size());
+    setStatus([=, this] { return tr("Running %n column(s) on one prefill of the prompt…", nullptr, n); });
     updateEnabled();
     StrategiesRequest r;
     r.prompt = prompt_->toPlainText();
@@ -299,29 +302,37 @@ void StrategiesPage::onRunFinished(bool stopped) {
     if (!running_) return;
     if (stopped || !measuring_) {
         running_ = measuring_ = false;
-        status_label_->setText(stopped ? tr("Stopped.")
-                                       : tr("Prompt: %n token(s), prefilled once in %1 ms; every column forked from its "
-                                            "KV blocks. KV pool at its peak: %2 KiB, sharing saved %3 KiB.",
-                                            nullptr, promptTokens_)
-                                             .arg(prefillMs_, 0, 'f', 1)
-                                             .arg(kvPeak_ / 1024.0, 0, 'f', 0)
-                                             .arg(kvSaved_ / 1024.0, 0, 'f', 0));
+        const int prompt = promptTokens_;
+        const double prefill = prefillMs_, peak = kvPeak_ / 1024.0, saved = kvSaved_ / 1024.0;
+        setStatus([=, this] {
+            return stopped ? tr("Stopped.")
+                           : tr("Prompt: %n token(s), prefilled once in %1 ms; every column forked from its "
+                                "KV blocks. KV pool at its peak: %2 KiB, sharing saved %3 KiB.",
+                                nullptr, prompt)
+                                 .arg(prefill, 0, 'f', 1)
+                                 .arg(peak, 0, 'f', 0)
+                                 .arg(saved, 0, 'f', 0);
+        });
         updateEnabled();
         emit runDone();
         return;
     }
-    status_label_->setText(tr("Columns done; measuring the comparison table…"));
+    setStatus([this] { return tr("Columns done; measuring the comparison table…"); });
 }
 
 void StrategiesPage::onTable(const TableResult& t) {
     running_ = measuring_ = false;
     if (!t.stopped) table_->setResult(t);
     tableView_->resizeRowsToContents();
-    status_label_->setText(t.stopped ? tr("Stopped while measuring the table.")
-                                     : tr("Table measured: every column re-run with %n seed(s); the width-%1 beam took %2 ms.",
-                                          nullptr, t.rows.isEmpty() ? 0 : t.rows.front().seedRuns)
-                                           .arg(t.wideBeam)
-                                           .arg(t.wideBeamMs, 0, 'f', 0));
+    const bool stopped = t.stopped;
+    const int seeds = t.rows.isEmpty() ? 0 : t.rows.front().seedRuns, wide = t.wideBeam;
+    const double wideMs = t.wideBeamMs;
+    setStatus([=, this] {
+        return stopped ? tr("Stopped while measuring the table.")
+                       : tr("Table measured: every column re-run with %n seed(s); the width-%1 beam took %2 ms.", nullptr, seeds)
+                             .arg(wide)
+                             .arg(wideMs, 0, 'f', 0);
+    });
     updateEnabled();
     emit runDone();
 }
@@ -345,8 +356,13 @@ void StrategiesPage::setModelReady(bool ready) {
     status_ = {};
     status_.contextToolTip = tr("Positions each column may use: the prompt and its new tokens");
     emit statusChanged();
-    status_label_->clear();
+    setStatus({});
     updateEnabled();
+}
+
+void StrategiesPage::setStatus(std::function<QString()> text) {
+    statusText_ = std::move(text);
+    status_label_->setText(statusText_ ? statusText_() : QString());
 }
 
 // Each export brings its view to the front first: a widget in a hidden tab has no size of its own.
@@ -441,6 +457,7 @@ void StrategiesPage::retranslate() {
                            "against the best a width-16 beam finds for as many tokens; speed: time per token and forward "
                            "passes against greedy. Hover a cell for its numbers."));
     table_->retranslate();
+    if (statusText_) status_label_->setText(statusText_());
 }
 
 void StrategiesPage::changeEvent(QEvent* e) {

@@ -7,6 +7,8 @@
 // columns, the table, the tree and the node chart as PNG or SVG, the runs as the CLI's JSONL.
 #include <QStringList>
 
+#include <functional>
+
 #include "ui/app/page.h"
 #include "ui/strategies/strategy_types.h"
 
@@ -102,6 +104,8 @@ private:
     void onRunFinished(bool stopped);
     void onTable(const TableResult& t);
     void showExportMenu();
+    // The line under the prompt, re-rendered in the new language when it changes.
+    void setStatus(std::function<QString()> text);
 
     StrategiesController* controller_ = nullptr;
     QPlainTextEdit* prompt_ = nullptr;
@@ -123,6 +127,7 @@ private:
     QLabel* tableNote_ = nullptr;
     BeamTreePanel* beamPanel_ = nullptr;
     PageStatus status_;
+    std::function<QString()> statusText_;
     bool modelReady_ = false;
     bool running_ = false;
     bool measuring_ = false;
