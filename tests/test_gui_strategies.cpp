@@ -312,6 +312,26 @@ private slots:
         QVERIFY2(best[0] != best[1], qPrintable(best.join(" | ")));
     }
 
+    // Controls changed while a search runs are not lost: the search runs once more with them.
+    void editDuringASearchSearchesAgain() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        StrategiesPage* page = front(*w);
+        ui::BeamTreePanel* panel = page->beamPanel();
+        panel->diverseCheck()->setChecked(false);
+        panel->widthSpin()->setValue(2);
+        QSignalSpy done(page, &StrategiesPage::treeDone);
+        QTRY_VERIFY_WITH_TIMEOUT(panel->searchButton()->isEnabled(), 30000);
+        page->searchTree();
+        QVERIFY(page->searching());
+        panel->widthSpin()->setValue(5);
+        page->searchTree();   // as the controls' timer does
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 60000);
+        QCOMPARE(panel->plain().tree.width, 5);
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+
     void diverseBeamsKeepTheirGroups() {
         QStringList errors;
         auto w = openWindow(tinyPath_, &errors);

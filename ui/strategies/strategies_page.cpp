@@ -21,7 +21,9 @@
 
 #include <functional>
 #include <stdexcept>
+#include <utility>
 
+#include "generate/run_spec.h"
 #include "ui/engine/engine_context.h"
 #include "ui/strategies/beam_tree_panel.h"
 #include "ui/strategies/column_editor.h"
@@ -196,6 +198,7 @@ void StrategiesPage::attachEngine(EngineContext* engine) {
         beamPanel_->showTrees(plain, diverse);
         updateEnabled();
         emit treeDone();
+        if (std::exchange(searchAgain_, false)) searchTree();
     });
     connect(c, &StrategiesController::traceExported, this, &StrategiesPage::traceExported);
     connect(c, &StrategiesController::failed, this, [this](const QString& m) {
@@ -206,7 +209,7 @@ void StrategiesPage::attachEngine(EngineContext* engine) {
             emit runDone();
         }
         if (searching_) {
-            searching_ = false;
+            searching_ = searchAgain_ = false;
             beamPanel_->setBusy(false);
             updateEnabled();
             emit treeDone();
@@ -278,11 +281,16 @@ void StrategiesPage::run() {
 }
 
 void StrategiesPage::stop() {
+    searchAgain_ = false;
     if (running_ || searching_) emit stopRequested();
 }
 
 void StrategiesPage::searchTree() {
-    if (!modelReady_ || searching_ || running_) return;
+    if (searching_) {
+        searchAgain_ = true;   // the controls changed during the search: once more with them when it ends
+        return;
+    }
+    if (!modelReady_ || running_) return;
     searching_ = true;
     beamPanel_->setBusy(true);
     updateEnabled();
@@ -349,7 +357,7 @@ void StrategiesPage::updateEnabled() {
 void StrategiesPage::setModelReady(bool ready) {
     if (running_ || searching_) emit stopRequested();
     modelReady_ = ready;
-    running_ = measuring_ = searching_ = false;
+    running_ = measuring_ = searching_ = searchAgain_ = false;
     for (StrategyColumn* c : columns_) c->clearResult();
     table_->clear();
     beamPanel_->setModelReady(ready);
@@ -423,8 +431,10 @@ void StrategiesPage::restoreSettings(QSettings& s) {
     // A hand-edited spec that does not parse is dropped, not run.
     QStringList valid;
     for (const QString& spec : saved) {
-        ColumnEditor probe(spec);
-        if (probe.error().isEmpty()) valid << probe.spec();
+        try {
+            valid << QString::fromStdString(runSpecText(parseRunSpec(spec.toStdString())));
+        } catch (const std::exception&) {
+        }
     }
     if (!valid.isEmpty()) setSpecs(valid);
     if (s.contains(QStringLiteral("strategies/prompt"))) prompt_->setPlainText(s.value(QStringLiteral("strategies/prompt")).toString());

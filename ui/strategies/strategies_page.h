@@ -132,6 +132,7 @@ private:
     bool running_ = false;
     bool measuring_ = false;
     bool searching_ = false;
+    bool searchAgain_ = false;   // searchTree() was asked during a search
     int promptTokens_ = 0;
     double prefillMs_ = 0.0;
     qint64 kvPeak_ = 0, kvSaved_ = 0;
