@@ -18,66 +18,14 @@
 #include "generate/generator.h"
 #include "generate/model_beam_scorer.h"
 #include "gguf/tiny_model.h"
+#include "table_beam_scorer.h"
 #include "test_paths.h"
 
 using namespace dlab;
 
 namespace {
 
-uint64_t splitmix(uint64_t x) {
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
-// Sequences are plain token lists; logits come from `table(tokens)`.
-class FakeScorer : public BeamScorer {
-public:
-    using Table = std::function<std::vector<float>(const std::vector<TokenId>&)>;
-    explicit FakeScorer(Table table) : table_(std::move(table)) {}
-    int newSequence(const std::vector<TokenId>& prompt) override { return add(prompt); }
-    int fork(int seq) override { return add(at(seq)); }
-    void append(int seq, TokenId t) override { at(seq).push_back(t); }
-    void release(int seq) override {
-        if (!seqs_.erase(seq)) throw Error("released an unknown sequence");
-    }
-    std::span<const float> logits(int seq) override {
-        buf_ = table_(at(seq));
-        ++logitCalls;
-        return buf_;
-    }
-    size_t live() const { return seqs_.size(); }
-    size_t maxLive = 0;
-    int logitCalls = 0;
-
-private:
-    int add(std::vector<TokenId> t) {
-        seqs_[next_] = std::move(t);
-        maxLive = std::max(maxLive, seqs_.size());
-        return next_++;
-    }
-    std::vector<TokenId>& at(int seq) {
-        auto it = seqs_.find(seq);
-        if (it == seqs_.end()) throw Error("unknown sequence");
-        return it->second;
-    }
-    Table table_;
-    std::map<int, std::vector<TokenId>> seqs_;
-    std::vector<float> buf_;
-    int next_ = 0;
-};
-
-// Logits in [-4, 4) that depend on every token of the sequence and on `seed`.
-FakeScorer::Table randomTable(int vocab, uint64_t seed) {
-    return [vocab, seed](const std::vector<TokenId>& toks) {
-        uint64_t h = splitmix(seed);
-        for (TokenId t : toks) h = splitmix(h ^ static_cast<uint64_t>(t + 1));
-        std::vector<float> l(vocab);
-        for (int v = 0; v < vocab; ++v) l[v] = float(splitmix(h + 7919u * (v + 1)) >> 11) * 0x1.0p-53f * 8.0f - 4.0f;
-        return l;
-    };
-}
+using test::TableBeamScorer;
 
 std::vector<double> logSoftmax(const std::vector<float>& l) {
     double m = -INFINITY;
@@ -97,7 +45,7 @@ struct Path {
 };
 
 // Every complete path: ended by the end token or by reaching maxLen tokens.
-void enumerate(const FakeScorer::Table& table, std::vector<TokenId>& seq, size_t promptLen, Path cur, int maxLen,
+void enumerate(const TableBeamScorer::Table& table, std::vector<TokenId>& seq, size_t promptLen, Path cur, int maxLen,
                TokenId end, double alpha, std::vector<Path>& out) {
     const auto lp = logSoftmax(table(seq));
     const int depth = int(seq.size() - promptLen) + 1;
@@ -121,7 +69,7 @@ void enumerate(const FakeScorer::Table& table, std::vector<TokenId>& seq, size_t
     }
 }
 
-std::vector<TokenId> greedy(const FakeScorer::Table& table, std::vector<TokenId> seq, int maxLen, TokenId end) {
+std::vector<TokenId> greedy(const TableBeamScorer::Table& table, std::vector<TokenId> seq, int maxLen, TokenId end) {
     std::vector<TokenId> out;
     for (int i = 0; i < maxLen; ++i) {
         const auto l = table(seq);
@@ -167,7 +115,7 @@ private slots:
         QFETCH(double, alpha);
         QFETCH(int, end);
         QFETCH(int, seed);
-        const auto table = randomTable(vocab, seed);
+        const auto table = test::hashedTable(vocab, seed);
 
         std::vector<Path> all;
         std::vector<TokenId> seq(kPrompt);
@@ -179,7 +127,7 @@ private slots:
         o.maxNewTokens = maxLen;
         o.lengthPenalty = alpha;
         if (end >= 0) o.endTokens = {end};
-        FakeScorer scorer(table);
+        TableBeamScorer scorer(table);
         const BeamResult r = beamSearch(scorer, kPrompt, o);
         QCOMPARE(scorer.live(), size_t(0));
         QVERIFY(scorer.maxLive <= size_t(o.width));
@@ -205,14 +153,14 @@ private slots:
         QFETCH(double, alpha);
         int endedRuns = 0;
         for (uint64_t seed = 1; seed <= 60; ++seed) {
-            const auto table = randomTable(5, seed);
+            const auto table = test::hashedTable(5, seed);
             BeamOptions o;
             o.width = 1;
             o.maxNewTokens = 12;
             o.lengthPenalty = alpha;
             o.earlyStopping = mode;
             o.endTokens = {3};
-            FakeScorer scorer(table);
+            TableBeamScorer scorer(table);
             const BeamResult r = beamSearch(scorer, kPrompt, o);
             QCOMPARE(r.hypotheses.size(), size_t(1));
             const auto g = greedy(table, kPrompt, o.maxNewTokens, 3);
@@ -235,7 +183,7 @@ private slots:
         QFETCH(double, alpha);
         const std::vector<float> logits{std::log(0.5f), std::log(0.3f), std::log(0.2f)};
         const std::vector<double> logp = logSoftmax(logits);
-        FakeScorer scorer([&](const std::vector<TokenId>&) { return logits; });
+        TableBeamScorer scorer([&](const std::vector<TokenId>&) { return logits; });
         BeamOptions o;
         o.width = 2;
         o.maxNewTokens = 2;
@@ -318,13 +266,13 @@ private slots:
 
     void treeInvariantsOnRandomTables() {
         for (uint64_t seed = 1; seed <= 20; ++seed) {
-            const auto table = randomTable(6, seed);
+            const auto table = test::hashedTable(6, seed);
             BeamOptions o;
             o.width = 3;
             o.maxNewTokens = 6;
             o.endTokens = {1};
             o.earlyStopping = EarlyStopping::Never;
-            FakeScorer scorer(table);
+            TableBeamScorer scorer(table);
             const BeamResult r = beamSearch(scorer, kPrompt, o);
             const auto& n = r.tree.nodes;
             std::map<int, int> candidatesAt, keptAt;
@@ -376,7 +324,7 @@ private slots:
     void exactEarlyStoppingStopsOnceWidthFinished() {
         // EOS is the likeliest token everywhere: two steps fill a width-2 heap.
         const std::vector<float> logp{std::log(0.6f), std::log(0.3f), std::log(0.1f)};
-        FakeScorer scorer([&](const std::vector<TokenId>&) { return logp; });
+        TableBeamScorer scorer([&](const std::vector<TokenId>&) { return logp; });
         BeamOptions o;
         o.width = 2;
         o.maxNewTokens = 10;
@@ -392,17 +340,17 @@ private slots:
         // finished score the search is over.
         o.earlyStopping = EarlyStopping::Never;
         o.lengthPenalty = 0.0;
-        FakeScorer scorer2([&](const std::vector<TokenId>&) { return logp; });
+        TableBeamScorer scorer2([&](const std::vector<TokenId>&) { return logp; });
         QCOMPARE(beamSearch(scorer2, kPrompt, o).stop, BeamStop::EarlyStop);
     }
 
     void nBestAndCallbackStop() {
-        const auto table = randomTable(5, 7);
+        const auto table = test::hashedTable(5, 7);
         BeamOptions o;
         o.width = 4;
         o.nBest = 2;
         o.maxNewTokens = 8;
-        FakeScorer scorer(table);
+        TableBeamScorer scorer(table);
         int calls = 0;
         const BeamResult r = beamSearch(scorer, kPrompt, o, [&](const BeamTree& t, int depth) {
             ++calls;
@@ -416,7 +364,7 @@ private slots:
         QCOMPARE(scorer.live(), size_t(0));
 
         std::atomic<bool> cancel{true};
-        FakeScorer scorer2(table);
+        TableBeamScorer scorer2(table);
         const BeamResult c = beamSearch(scorer2, kPrompt, o, {}, &cancel);
         QCOMPARE(c.stop, BeamStop::Cancelled);
         QCOMPARE(c.hypotheses.size(), size_t(1));
@@ -491,7 +439,7 @@ private slots:
     }
 
     void badInputThrows() {
-        FakeScorer scorer(randomTable(3, 1));
+        TableBeamScorer scorer(test::hashedTable(3, 1));
         BeamOptions o;
         o.width = 0;
         QVERIFY_THROWS_EXCEPTION(Error, beamSearch(scorer, kPrompt, o));
@@ -505,7 +453,7 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(Error, parseEarlyStopping("sometimes"));
         QCOMPARE(parseEarlyStopping("never"), EarlyStopping::Never);
         // NaN logits: a clear error, and the sequences are still released.
-        FakeScorer nan([](const std::vector<TokenId>&) { return std::vector<float>{0.0f, NAN}; });
+        TableBeamScorer nan([](const std::vector<TokenId>&) { return std::vector<float>{0.0f, NAN}; });
         QVERIFY_THROWS_EXCEPTION(Error, beamSearch(nan, kPrompt, BeamOptions{}));
         QCOMPARE(nan.live(), size_t(0));
     }

@@ -16,61 +16,16 @@
 
 #include "core/error.h"
 #include "generate/beam_search.h"
+#include "table_beam_scorer.h"
 
 using namespace dlab;
 
 namespace {
 
-uint64_t splitmix(uint64_t x) {
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
 // Sequences are token lists; logits come from table(tokens); kvBlocks(seq) reports {length}.
-class TableScorer : public BeamScorer {
-public:
-    using Table = std::function<std::vector<float>(const std::vector<TokenId>&)>;
-    explicit TableScorer(Table t) : table_(std::move(t)) {}
-    int newSequence(const std::vector<TokenId>& prompt) override { return add(prompt); }
-    int fork(int seq) override { return add(at(seq)); }
-    void append(int seq, TokenId t) override { at(seq).push_back(t); }
-    void release(int seq) override {
-        if (!seqs_.erase(seq)) throw Error("released an unknown sequence");
-    }
-    std::span<const float> logits(int seq) override {
-        buf_ = table_(at(seq));
-        return buf_;
-    }
-    std::vector<int32_t> kvBlocks(int seq) const override { return {int32_t(seqs_.at(seq).size())}; }
-    size_t live() const { return seqs_.size(); }
-
-private:
-    int add(std::vector<TokenId> t) {
-        seqs_[next_] = std::move(t);
-        return next_++;
-    }
-    std::vector<TokenId>& at(int seq) {
-        auto it = seqs_.find(seq);
-        if (it == seqs_.end()) throw Error("unknown sequence");
-        return it->second;
-    }
-    Table table_;
-    std::map<int, std::vector<TokenId>> seqs_;
-    std::vector<float> buf_;
-    int next_ = 0;
+struct TableScorer : test::TableBeamScorer {
+    explicit TableScorer(Table t) : TableBeamScorer(std::move(t), true) {}
 };
-
-TableScorer::Table randomTable(int vocab, uint64_t seed) {
-    return [vocab, seed](const std::vector<TokenId>& toks) {
-        uint64_t h = splitmix(seed);
-        for (TokenId t : toks) h = splitmix(h ^ uint64_t(t + 1));
-        std::vector<float> l(vocab);
-        for (int v = 0; v < vocab; ++v) l[v] = float(splitmix(h + 7919u * (v + 1)) >> 11) * 0x1.0p-53f * 8.0f - 4.0f;
-        return l;
-    };
-}
 
 // p = .4, .3, .2, .1 whatever came before.
 const std::vector<float> kFixed{std::log(0.4f), std::log(0.3f), std::log(0.2f), std::log(0.1f)};
@@ -198,12 +153,12 @@ private slots:
             o.maxNewTokens = 6;
             o.endTokens = {1};
             o.earlyStopping = EarlyStopping(mode);
-            TableScorer scorer(randomTable(6, seed));
+            TableScorer scorer(test::hashedTable(6, seed));
             const BeamResult r = beamSearch(scorer, kPrompt, o);
             BeamOptions one = o;
             one.width = width / groups;
             one.groups = 1;
-            TableScorer scorer1(randomTable(6, seed));
+            TableScorer scorer1(test::hashedTable(6, seed));
             const BeamResult ref = beamSearch(scorer1, kPrompt, one);
             for (int g = 0; g < groups; ++g) {
                 std::vector<const BeamNode*> mine;

@@ -24,6 +24,7 @@
 
 #include "core/error.h"
 #include "generate/beam_search.h"
+#include "table_beam_scorer.h"
 #include "widgets/beam_tree_layout.h"
 #include "widgets/beam_tree_legend.h"
 #include "widgets/beam_tree_types.h"
@@ -34,39 +35,6 @@ using namespace dlab::widgets;
 using State = BeamTreeNode::State;
 
 namespace {
-
-uint64_t splitmix(uint64_t x) {
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
-// Sequences are token lists; logits in [-4, 4) are a hash of the whole sequence (as in
-// test_beam_search.cpp), the end token a little less likely so that hypotheses finish mid-search.
-class FakeScorer : public dlab::BeamScorer {
-public:
-    FakeScorer(int vocab, uint64_t seed) : vocab_(vocab), seed_(seed) {}
-    int newSequence(const std::vector<dlab::TokenId>& prompt) override { seqs_[next_] = prompt; return next_++; }
-    int fork(int seq) override { seqs_[next_] = seqs_.at(seq); return next_++; }
-    void append(int seq, dlab::TokenId t) override { seqs_.at(seq).push_back(t); }
-    void release(int seq) override { seqs_.erase(seq); }
-    std::span<const float> logits(int seq) override {
-        uint64_t h = splitmix(seed_);
-        for (dlab::TokenId t : seqs_.at(seq)) h = splitmix(h ^ uint64_t(t + 1));
-        buf_.resize(vocab_);
-        for (int v = 0; v < vocab_; ++v) buf_[v] = float(splitmix(h + 7919u * (v + 1)) >> 11) * 0x1.0p-53f * 8.0f - 4.0f;
-        buf_[0] -= 1.5f;  // token 0 is the end token
-        return buf_;
-    }
-
-private:
-    int vocab_;
-    uint64_t seed_;
-    std::map<int, std::vector<dlab::TokenId>> seqs_;
-    std::vector<float> buf_;
-    int next_ = 0;
-};
 
 QString tokenText(int token) {
     static const QStringList words{"the", "cat", "sat", "on", "a", "mat", "and", "then", "slept", "well"};
@@ -122,7 +90,9 @@ Search runSearch(int width, double alpha, int maxNew, uint64_t seed = 7) {
     o.lengthPenalty = alpha;
     o.endTokens = {0};
     o.earlyStopping = dlab::EarlyStopping::Never;
-    FakeScorer scorer(40, seed);
+    // Logits hashed from the whole sequence (as in test_beam_search.cpp), the end token a little
+    // less likely so that hypotheses finish mid-search.
+    dlab::test::TableBeamScorer scorer(dlab::test::hashedTable(40, seed, -1.5f));
     Search s;
     s.result = dlab::beamSearch(scorer, {5, 9, 2}, o);
     s.data = fromEngine(s.result, o);

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "generate/beam_search.h"
+#include "table_beam_scorer.h"
 #include "widgets/beam_tree_layout.h"
 #include "widgets/beam_tree_legend.h"
 #include "widgets/beam_tree_view.h"
@@ -33,38 +34,6 @@ using namespace dlab::widgets;
 using State = BeamTreeNode::State;
 
 namespace {
-
-uint64_t splitmix(uint64_t x) {
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
-// Logits in [-4, 4) hashed from the whole sequence; token 0 (the end token) a little
-// likelier, so hypotheses finish (and get evicted) along the way; EarlyStopping::Never keeps going.
-class FakeScorer : public dlab::BeamScorer {
-public:
-    explicit FakeScorer(int vocab) : vocab_(vocab) {}
-    int newSequence(const std::vector<dlab::TokenId>& p) override { seqs_[next_] = p; return next_++; }
-    int fork(int seq) override { seqs_[next_] = seqs_.at(seq); return next_++; }
-    void append(int seq, dlab::TokenId t) override { seqs_.at(seq).push_back(t); }
-    void release(int seq) override { seqs_.erase(seq); }
-    std::span<const float> logits(int seq) override {
-        uint64_t h = splitmix(11);
-        for (dlab::TokenId t : seqs_.at(seq)) h = splitmix(h ^ uint64_t(t + 1));
-        buf_.resize(vocab_);
-        for (int v = 0; v < vocab_; ++v) buf_[v] = float(splitmix(h + 7919u * (v + 1)) >> 11) * 0x1.0p-53f * 8.0f - 4.0f;
-        buf_[0] += 0.5f;
-        return buf_;
-    }
-
-private:
-    int vocab_;
-    std::map<int, std::vector<dlab::TokenId>> seqs_;
-    std::vector<float> buf_;
-    int next_ = 0;
-};
 
 const QStringList kWords{" the", " cat", " sat", " on", " a", " mat", " and", " then", " slept", " well", ".", ",",
                          " dog", " ran", " far", " away", " it", " was", " very", " happy", "\n", " she", " said", " hello"};
@@ -76,7 +45,9 @@ BeamTreeData search(int width, int steps, double alpha) {
     o.lengthPenalty = alpha;
     o.endTokens = {0};
     o.earlyStopping = dlab::EarlyStopping::Never;
-    FakeScorer scorer(96);
+    // Logits hashed from the whole sequence, seed 11; token 0 (the end token) a little likelier, so
+    // hypotheses finish (and get evicted) along the way; EarlyStopping::Never keeps going.
+    dlab::test::TableBeamScorer scorer(dlab::test::hashedTable(96, 11, 0.5f));
     const dlab::BeamResult r = dlab::beamSearch(scorer, {5, 9, 2}, o);
     BeamTreeData t;
     t.width = width;
