@@ -100,6 +100,26 @@ class TestGuiLayout : public QObject {
         };
         for (QWidget* w : root->findChildren<QWidget*>()) {
             if (!w->isVisible() || w == exempt) continue;
+            // A header's own visible region is empty (its viewport covers it): checked first.
+            if (auto* header = qobject_cast<QHeaderView*>(w); header && header->orientation() == Qt::Horizontal && header->model()) {
+                // Every heading whole: on one line within its section, or wrapped within the header's height.
+                const bool wraps = header->defaultAlignment() & Qt::TextWordWrap;
+                const int margin = 2 * header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+                for (int i = 0; i < header->count(); ++i) {
+                    if (header->isSectionHidden(i) || header->sectionSize(i) <= 0) continue;
+                    const QString text = header->model()->headerData(i, Qt::Horizontal).toString();
+                    if (text.isEmpty()) continue;
+                    const QFontMetrics fm(header->font());
+                    const int room = header->sectionSize(i) - margin;
+                    if (!wraps) {
+                        if (fm.horizontalAdvance(text) > room) out << where(header, text, room, fm.horizontalAdvance(text));
+                    } else {
+                        const int need = fm.boundingRect(QRect(0, 0, std::max(1, room), 10000), Qt::TextWordWrap, text).height();
+                        if (need > header->height() - 2) out << where(header, text, header->height(), need);
+                    }
+                }
+                continue;
+            }
             const QRect shown = shownRect(w);
             if (shown.isEmpty()) continue;   // scrolled out of view (vertically): not cut
             if (auto* label = qobject_cast<QLabel*>(w)) {

@@ -125,7 +125,7 @@ private slots:
             QCOMPARE(chips.size(), static_cast<qsizetype>(r.steps.size()));
             for (int k = 0; k < chips.size(); ++k) {
                 QCOMPARE(chips[k].id, r.steps[static_cast<size_t>(k)].token);
-                QCOMPARE(chips[k].p, r.steps[static_cast<size_t>(k)].p);
+                QCOMPARE(chips[k].p, std::exp(r.steps[static_cast<size_t>(k)].logProb));   // the model's own p, in every column
                 QCOMPARE(chips[k].alternatives.size(), static_cast<qsizetype>(r.steps[static_cast<size_t>(k)].alternatives.size()));
             }
             QCOMPARE(c->result().repetition.found, r.repetition.found);
@@ -213,7 +213,6 @@ private slots:
         auto w = openWindow(tinyPath_, &errors);
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
         StrategiesPage* page = front(*w);
-        page->viewTabs()->setCurrentIndex(2);
         ui::BeamTreePanel* panel = page->beamPanel();
         panel->diverseCheck()->setChecked(false);
         panel->widthSpin()->setValue(width);
@@ -433,6 +432,19 @@ private slots:
         QVERIFY2(t.elapsed() < 2000, qPrintable(QString::number(t.elapsed())));
         QVERIFY(!page->running());
         QVERIFY(page->runButton()->isEnabled());
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+
+    // Looking at the Beam tree tab for the first time searches: no empty canvas.
+    void firstLookAtTheTreeSearches() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        StrategiesPage* page = front(*w);
+        QSignalSpy done(page, &StrategiesPage::treeDone);
+        page->viewTabs()->setCurrentWidget(page->beamPanel());
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
+        QVERIFY(page->beamPanel()->view()->nodeCount() > 1);
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
     }
 

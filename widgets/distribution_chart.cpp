@@ -430,7 +430,7 @@ void DistributionChart::applyTexts() {
     // needs the lines, and the tab above already says what the chart is.
     const bool roomForTitle = height() >= kTitleLines * fontMetrics().height();
     set(chart(), &QChart::title, &QChart::setTitle, roomForTitle ? tr("Next-token distribution") : QString());
-    set(beforeSet_, &QBarSet::label, &QBarSet::setLabel, tr("before the chain"));
+    set(beforeSet_, &QBarSet::label, &QBarSet::setLabel, single_ ? tr("model probability") : tr("before the chain"));
     set(afterSet_, &QBarSet::label, &QBarSet::setLabel, tr("after the chain"));
     set(cumulative_, &QLineSeries::name, &QLineSeries::setName, tr("cumulative"));
     applyAxisTitles();
@@ -440,6 +440,14 @@ void DistributionChart::applyTexts() {
     if (topKLabel_->text() != topK) topKLabel_->setText(topK);
     if (topPLabel_->text() != topP) topPLabel_->setText(topP);
     if (minPLabel_->text() != minP) minPLabel_->setText(minP);
+}
+
+void DistributionChart::setSingleDistribution(bool on) {
+    if (on == single_) return;
+    single_ = on;
+    if (on) series_->take(afterSet_);
+    else series_->append(afterSet_);
+    applyTexts();
 }
 
 QStringList DistributionChart::elidedTexts() const {

@@ -78,6 +78,10 @@ public:
     double logFloor() const { return logFloor_; }
     void setLogScale(bool on);
     bool logScale() const { return log_; }
+    // One distribution instead of a sampler's before / after pair (the beam tree's nodes): one bar
+    // per token, "model probability" in the legend.
+    void setSingleDistribution(bool on);
+    bool singleDistribution() const { return single_; }
     // Thickness factor for the marker and cumulative lines (presentation mode), 1 = normal.
     void setLineScale(double scale);
     double lineScale() const { return lineScale_; }
@@ -105,6 +109,7 @@ private:
 
     QList<DistributionBar> bars_;
     DistributionCutoffs cutoffs_;
+    bool single_ = false;
     QList<int> removed_;   // bars drawn as removed (selected), to skip re-selecting the same ones
     QBarSeries* series_ = nullptr;
     QBarSet* beforeSet_ = nullptr;

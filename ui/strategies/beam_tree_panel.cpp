@@ -11,7 +11,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
-#include <QRadioButton>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
@@ -22,6 +21,7 @@
 
 #include <cmath>
 
+#include "ui/strategies/strategy_column.h"
 #include "widgets/beam_tree_legend.h"
 #include "widgets/beam_tree_view.h"
 #include "widgets/distribution_chart.h"
@@ -104,13 +104,7 @@ void BeamTreePanel::build() {
     beams_->setObjectName(QStringLiteral("treeBeams"));
     beams_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     sideLayout->addWidget(beams_);
-    nodeInfo_ = new QLabel(side);
-    nodeInfo_->setWordWrap(true);
-    nodeInfo_->setObjectName(QStringLiteral("nodeInfo"));
-    sideLayout->addWidget(nodeInfo_);
-    chart_ = new widgets::DistributionChart(side);
-    chart_->setMinimumHeight(160);
-    sideLayout->addWidget(chart_, 1);
+    sideLayout->addStretch(1);
     auto* sideScroll = new QScrollArea;
     sideScroll->setWidgetResizable(true);
     sideScroll->setFrameShape(QFrame::NoFrame);
@@ -119,13 +113,23 @@ void BeamTreePanel::build() {
     sideScroll_ = sideScroll;
     split->addWidget(sideScroll);
 
-    // Right: which tree, the stepping controls, the tree and its legend.
+    // Right: which tree, the stepping controls, the tree and its legend; under them the clicked
+    // node's distribution.
+    auto* rightSplit = new QSplitter(Qt::Vertical);
+    rightSplit->setObjectName(QStringLiteral("treeChartSplitter"));
+    rightSplit->setChildrenCollapsible(false);
     auto* right = new QWidget;
     auto* rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(6, 0, 0, 0);
     auto* bar = new QHBoxLayout;
-    showPlain_ = new QRadioButton(right);
-    showDiverse_ = new QRadioButton(right);
+    // Two toggle buttons, not radio buttons: which tree is shown must be plain in dark mode and
+    // on a projector.
+    showPlain_ = new QToolButton(right);
+    showDiverse_ = new QToolButton(right);
+    for (QToolButton* b : {showPlain_, showDiverse_}) {
+        b->setCheckable(true);
+        b->setAutoRaise(false);
+    }
     showPlain_->setChecked(true);
     auto* which = new QButtonGroup(this);
     which->addButton(showPlain_);
@@ -148,7 +152,23 @@ void BeamTreePanel::build() {
     rightLayout->addWidget(view_, 1);
     legend_ = new widgets::BeamTreeLegend(right);
     rightLayout->addWidget(legend_);
-    split->addWidget(right);
+    rightSplit->addWidget(right);
+    auto* nodePane = new QWidget;
+    auto* nodeLayout = new QVBoxLayout(nodePane);
+    nodeLayout->setContentsMargins(6, 0, 0, 0);
+    nodeInfo_ = new QLabel(nodePane);
+    nodeInfo_->setWordWrap(true);
+    nodeInfo_->setObjectName(QStringLiteral("nodeInfo"));
+    nodeLayout->addWidget(nodeInfo_);
+    chart_ = new widgets::DistributionChart(nodePane);
+    chart_->setSingleDistribution(true);
+    chart_->setMinimumHeight(150);
+    nodeLayout->addWidget(chart_, 1);
+    rightSplit->addWidget(nodePane);
+    rightSplit->setStretchFactor(0, 3);
+    rightSplit->setStretchFactor(1, 1);
+    rightSplit->setSizes({3000, 2000});   // proportions: the tree gets three fifths
+    split->addWidget(rightSplit);
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
     split->setSizes({300, 900});
@@ -165,7 +185,7 @@ void BeamTreePanel::build() {
     connect(diverse_, &QCheckBox::toggled, this, &BeamTreePanel::onControlsEdited);
     connect(groups_, &QSpinBox::valueChanged, this, &BeamTreePanel::onControlsEdited);
     connect(diversity_, &QDoubleSpinBox::valueChanged, this, &BeamTreePanel::onControlsEdited);
-    connect(showPlain_, &QRadioButton::toggled, this, &BeamTreePanel::showSelected);
+    connect(showPlain_, &QToolButton::toggled, this, &BeamTreePanel::showSelected);
     connect(back_, &QToolButton::clicked, view_, &widgets::BeamTreeView::stepBack);
     connect(forward_, &QToolButton::clicked, view_, &widgets::BeamTreeView::stepForward);
     connect(play_, &QToolButton::clicked, this, [this] { view_->isPlaying() ? view_->pause() : view_->play(); });
@@ -195,6 +215,8 @@ QString BeamTreePanel::diverseSpec() const {
 
 int BeamTreePanel::maxTokens() const { return maxTokens_->value(); }
 
+QAbstractButton* BeamTreePanel::showDiverseButton() const { return showDiverse_; }
+
 void BeamTreePanel::onControlsEdited() {
     groups_->setEnabled(diverse_->isChecked());
     diversity_->setEnabled(diverse_->isChecked());
@@ -204,6 +226,7 @@ void BeamTreePanel::onControlsEdited() {
 
 void BeamTreePanel::setModelReady(bool ready) {
     modelReady_ = ready;
+    autoSearched_ = false;
     plain_ = diverseTree_ = {};
     view_->clear();
     chart_->clear();
@@ -218,7 +241,8 @@ void BeamTreePanel::setBusy(bool busy) {
 }
 
 void BeamTreePanel::setProgress(int depth, int maxDepth) {
-    search_->setText(tr("Searching… step %1 of %2").arg(depth).arg(maxDepth));
+    // Both searches (plain and diverse) together: a share, not a step count that exceeds Max tokens.
+    search_->setText(tr("Searching… %1 %").arg(maxDepth > 0 ? 100 * depth / maxDepth : 0));
 }
 
 const TreeResult& BeamTreePanel::shown() const { return showDiverse_->isChecked() && !diverseTree_.tree.nodes.isEmpty() ? diverseTree_ : plain_; }
@@ -242,13 +266,19 @@ void BeamTreePanel::showSelected() {
     if (view_->isVisible()) fitTree();
     legend_->setGroupCount(t.tree.groups);
     chart_->clear();
-    nodeInfo_->setText(tr("Click a node to see the distribution it was expanded from."));
+    selected_ = -1;
     retranslate();
+    // The root's distribution (what follows the prompt) until a node is clicked.
+    if (!t.tree.nodes.isEmpty()) {
+        view_->setSelectedNode(0);
+        showNode(0);
+    }
 }
 
 void BeamTreePanel::showNode(int id) {
     const TreeResult& t = shown();
     if (id < 0 || id >= t.tree.nodes.size()) return;
+    selected_ = id;
     const widgets::BeamTreeNode& n = t.tree.nodes[id];
     const auto bars = t.nextBars.find(id);
     if (bars == t.nextBars.end()) {
@@ -261,8 +291,8 @@ void BeamTreePanel::showNode(int id) {
                                : tr("“%1” was not expanded (the search ended there).").arg(view_->nodeLabel(id)));
         return;
     }
-    chart_->setBars(*bars);
-    nodeInfo_->setText(tr("After “%1” (log-prob %2, score %3): the model's next-token distribution, entropy %4 bits")
+    chart_->setBars(bars->mid(0, kChartBars));
+    nodeInfo_->setText(tr("After “%1” (path log-prob %2, score %3): the model's next-token distribution, entropy %4 bits")
                            .arg(n.parent < 0 ? tr("the prompt") : view_->nodeLabel(id))
                            .arg(n.cumLogProb, 0, 'f', 3)
                            .arg(n.score, 0, 'f', 3)
@@ -273,17 +303,14 @@ void BeamTreePanel::showBeams() {
     QString html;
     for (const TreeResult* t : {&plain_, &diverseTree_}) {
         if (t->tree.nodes.isEmpty()) continue;
-        html += QStringLiteral("<p><b>%1</b><br>").arg(t->diverse ? tr("Diverse beams (%n group(s))", nullptr, t->tree.groups)
-                                                                   : tr("Beam search"));
-        html += tr("final beams: overlap %1 · shared start %2 tokens · distinct-2 %3 · %4 ms")
-                    .arg(t->beamsOverlap, 0, 'f', 2)
-                    .arg(t->beamsSharedPrefix, 0, 'f', 1)
-                    .arg(t->pooledDistinct2, 0, 'f', 2)
-                    .arg(t->ms, 0, 'f', 0);
-        html += QStringLiteral("</p><ol style=\"margin-left:12px\">");
-        for (const BeamHypothesisView& h : t->hypotheses)
-            html += QStringLiteral("<li>%1 <i>(%2)</i></li>").arg(h.text.toHtmlEscaped().left(100)).arg(h.score, 0, 'f', 3);
-        html += QStringLiteral("</ol>");
+        QString heading = QStringLiteral("<p><b>%1</b><br>").arg(t->diverse ? tr("Diverse beams (%n group(s))", nullptr, t->tree.groups)
+                                                                            : tr("Beam search"));
+        heading += tr("final beams: overlap %1 · shared start %2 tokens · distinct-2 %3 · %4 ms")
+                       .arg(t->beamsOverlap, 0, 'f', 2)
+                       .arg(t->beamsSharedPrefix, 0, 'f', 1)
+                       .arg(t->pooledDistinct2, 0, 'f', 2)
+                       .arg(t->ms, 0, 'f', 0);
+        html += StrategyColumn::beamsHtml(heading + QStringLiteral("</p>"), t->hypotheses);
     }
     beams_->setText(html);
 }
@@ -325,10 +352,10 @@ void BeamTreePanel::retranslate() {
     lpLabel_->setToolTip(tr("score = log-prob / length^α: above 0 favours longer hypotheses, below 0 shorter ones"));
     earlyLabel_->setText(tr("&Early stopping"));
     early_->setItemText(0, tr("heuristic"));
-    early_->setItemText(1, tr("when k ended"));
+    early_->setItemText(1, tr("when k have finished"));
     early_->setItemText(2, tr("never (exact)"));
     early_->setToolTip(tr("Hugging Face's early_stopping: heuristic (False, the default) stops when no running beam can "
-                          "beat the finished ones at its length; \"when k ended\" (True) as soon as k hypotheses ended; "
+                          "beat the finished ones at its length; \"when k have finished\" (True) as soon as k hypotheses ended; "
                           "never: only when none could at any length"));
     maxLabel_->setText(tr("&Max tokens"));
     diverse_->setText(tr("&Diverse beams too"));
@@ -352,6 +379,9 @@ void BeamTreePanel::retranslate() {
     zoomIn_->setToolTip(tr("Zoom in (Ctrl+wheel)"));
     zoomOut_->setText(QStringLiteral("−"));
     zoomOut_->setToolTip(tr("Zoom out (Ctrl+wheel)"));
+    if (selected_ < 0)
+        nodeInfo_->setText(view_->maxDepth() > 0 ? tr("Click a node in the tree to see the distribution it was expanded from.")
+                                                 : tr("The tree appears here: Search runs a beam search on the prompt above."));
     depthLabel_->setText(view_->maxDepth() > 0 ? tr("step %1 / %2").arg(view_->revealedDepth()).arg(view_->maxDepth()) : QString());
     fitSideWidth();
 }
@@ -375,6 +405,11 @@ void BeamTreePanel::fitTree() {
 
 void BeamTreePanel::showEvent(QShowEvent* e) {
     QWidget::showEvent(e);
+    // The first time the tree is looked at, it is searched: an empty canvas teaches nothing.
+    if (modelReady_ && !busy_ && plain_.tree.nodes.isEmpty() && !autoSearched_) {
+        autoSearched_ = true;
+        QTimer::singleShot(0, this, &BeamTreePanel::searchRequested);
+    }
     if (fitPending_) QTimer::singleShot(0, this, [this] {
         if (fitPending_ && view_->isVisible()) fitTree();
     });

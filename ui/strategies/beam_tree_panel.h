@@ -9,12 +9,12 @@
 #include "ui/strategies/strategy_types.h"
 
 QT_BEGIN_NAMESPACE
+class QAbstractButton;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
-class QRadioButton;
 class QSpinBox;
 class QTimer;
 class QToolButton;
@@ -32,6 +32,8 @@ class BeamTreePanel : public QWidget {
     Q_OBJECT
 public:
     explicit BeamTreePanel(QWidget* parent = nullptr);
+
+    static constexpr int kChartBars = 12;   // of a node's recorded top 20: the labels stay readable
 
     QString plainSpec() const;     // "beam:k=4,lp=1,es=false" from the controls
     QString diverseSpec() const;   // "" when diverse beams are not asked for
@@ -54,7 +56,7 @@ public:
     QPushButton* searchButton() const { return search_; }
     QLabel* beamsLabel() const { return beams_; }
     QLabel* nodeLabel() const { return nodeInfo_; }
-    QRadioButton* showDiverseButton() const { return showDiverse_; }
+    QAbstractButton* showDiverseButton() const;
     const TreeResult& plain() const { return plain_; }
     const TreeResult& diverse() const { return diverseTree_; }
     const TreeResult& shown() const;
@@ -90,8 +92,8 @@ private:
     QSpinBox* groups_ = nullptr;
     QDoubleSpinBox* diversity_ = nullptr;
     QPushButton* search_ = nullptr;
-    QRadioButton* showPlain_ = nullptr;
-    QRadioButton* showDiverse_ = nullptr;
+    QToolButton* showPlain_ = nullptr;
+    QToolButton* showDiverse_ = nullptr;
     QToolButton *back_ = nullptr, *play_ = nullptr, *forward_ = nullptr, *fit_ = nullptr, *zoomIn_ = nullptr, *zoomOut_ = nullptr;
     QLabel* depthLabel_ = nullptr;
     QLabel* beams_ = nullptr;
@@ -104,7 +106,9 @@ private:
     TreeResult plain_, diverseTree_;
     bool modelReady_ = false;
     bool busy_ = false;
-    bool fitPending_ = false;                // a new tree waits for the view to have its size
+    bool fitPending_ = false;
+    bool autoSearched_ = false;              // searched once on first show for this model
+    int selected_ = -1;                      // the node whose distribution the chart shows                // a new tree waits for the view to have its size
 };
 
 }  // namespace dlab::ui

@@ -74,7 +74,8 @@ ColumnEditor::ColumnEditor(const QString& spec, QWidget* parent) : QDialog(paren
     specEdit_ = new QLineEdit(this);
     specEdit_->setObjectName(QStringLiteral("specEdit"));
     specEdit_->setToolTip(tr("The run spec, as decoding-lab-cli compare --run reads it; every key works here, e.g. "
-                             "sample:t=0.8,dry=0.8 or beam:k=8,lp=0.6,es=never"));
+                             "sample:t=0.8,dry=0.8,order=llama.cpp (DRY is a stage of the llama.cpp order) or beam:k=8,lp=0.6,es=never"));
+    specEdit_->setMinimumWidth(specEdit_->fontMetrics().horizontalAdvance(QLatin1Char('m')) * 36);
     form_->addRow(tr("Run spec"), specEdit_);
     errorLabel_ = new QLabel(this);
     errorLabel_->setWordWrap(true);

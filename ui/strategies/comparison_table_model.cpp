@@ -38,6 +38,10 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
 
 QString ComparisonTableModel::typicalUse(const TableRow& r) {
     const bool diverse = !r.seedsIdentical && r.seedsOverlap < kDiverseBelow;
+    if (r.kind == QLatin1String("beam") && r.spec.contains(QLatin1String("g=")))
+        return r.beamsOverlap >= 0.0 && r.beamsOverlap < kDiverseBelow
+                   ? tr("Several different good candidates to choose from: captions, rewrites, reranking")
+                   : tr("Several candidates, though these overlap a lot (raise the diversity penalty)");
     if (r.kind == QLatin1String("beam"))
         return r.gap <= kBestWithin ? tr("Tasks with one right answer: translation, summaries")
                                     : tr("Tasks with one right answer (wider beams find likelier text)");
@@ -54,10 +58,13 @@ QString ComparisonTableModel::cell(const TableRow& r, int column) const {
     case Deterministic:
         return r.seedsIdentical ? tr("yes: %n runs identical", nullptr, r.seedRuns) : tr("no: the %n runs differ", nullptr, r.seedRuns);
     case Diverse: {
+        // Across the seeds' runs; for a beam column also across its own final beams (the seeds
+        // cannot differ there: beam search is deterministic).
         const bool diverse = !r.seedsIdentical && r.seedsOverlap < kDiverseBelow;
-        QString s = diverse ? tr("yes: overlap %1") : tr("no: overlap %1");
-        s = s.arg(r.seedsOverlap, 0, 'f', 2);
-        if (r.beamsOverlap >= 0.0) s += tr(" · final beams overlap %1").arg(r.beamsOverlap, 0, 'f', 2);
+        QString s = (diverse ? tr("yes: runs overlap %1") : tr("no: runs overlap %1")).arg(r.seedsOverlap, 0, 'f', 2);
+        if (r.beamsOverlap >= 0.0)
+            s += QLatin1Char('\n') + (r.beamsOverlap < kDiverseBelow ? tr("final beams: yes, overlap %1") : tr("final beams: no, overlap %1"))
+                                          .arg(r.beamsOverlap, 0, 'f', 2);
         return s;
     }
     case FindsBest:
@@ -79,7 +86,9 @@ QString ComparisonTableModel::tip(const TableRow& r, int column) const {
     case Strategy: return r.spec;
     case Deterministic:
     case Diverse:
-        return tr("Re-run with %n seed(s): mean bigram overlap %1, mean shared start %2 tokens, pooled distinct-2 %3",
+        return tr("Re-run with %n seed(s): mean bigram overlap %1 (shared word pairs between two runs: 0 = none, 1 = "
+                  "the same), mean shared start %2 tokens, distinct-2 of all runs together %3 (different word pairs / "
+                  "all word pairs)",
                   nullptr, r.seedRuns)
                    .arg(r.seedsOverlap, 0, 'f', 3)
                    .arg(r.seedsSharedPrefix, 0, 'f', 1)
@@ -106,7 +115,12 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount()) return {};
     const TableRow& r = result_.rows[index.row()];
     if (role == Qt::DisplayRole) return cell(r, index.column());
-    if (role == Qt::ToolTipRole) return tip(r, index.column());
+    if (role == Qt::ToolTipRole) {
+        // Rich text, so Qt wraps it to a readable width instead of one line wider than the window.
+        QString html = tip(r, index.column()).toHtmlEscaped();
+        html.replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+        return QStringLiteral("<p>%1</p>").arg(html);
+    }
     return {};
 }
 

@@ -44,7 +44,9 @@ widgets::StripToken chipOf(const Tokenizer& tok, int step, const RunToken& t, co
     widgets::StripToken chip;
     chip.step = step;
     chip.id = t.token;
-    chip.p = t.p;
+    // Coloured by the model's own probability of the token (log softmax of the raw logits), in every
+    // column alike: after the sampler greedy's choice is always 100 %, so that would compare nothing.
+    chip.p = std::exp(t.logProb);
     chip.special = tok.tokenType(t.token) == TokenType::Control || tok.isEndOfGeneration(t.token);
     chip.text = chip.special ? qs(tok.tokenToPiece(t.token, true))
                              : tokenTexts(tok, before, std::span(&t.token, 1)).front();

@@ -13,6 +13,7 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QShortcut>
+#include <QStyle>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
@@ -127,11 +128,16 @@ void StrategiesPage::build() {
     auto* tablePage = new QWidget;
     auto* tableLayout = new QVBoxLayout(tablePage);
     table_ = new ComparisonTableModel(this);
+    connect(table_, &QAbstractItemModel::modelReset, this, [this] {
+        if (tableNote_) retranslateTableNote();
+    });
     tableView_ = new QTableView(tablePage);
     tableView_->setObjectName(QStringLiteral("comparisonTable"));
     tableView_->setModel(table_);
     tableView_->setWordWrap(true);
     tableView_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // Long headings ("Finds the likeliest text?" in German) wrap instead of being cut.
+    tableView_->horizontalHeader()->setDefaultAlignment(Qt::Alignment(Qt::AlignCenter | Qt::TextWordWrap));
     tableView_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     tableView_->verticalHeader()->hide();
     tableNote_ = new QLabel(tablePage);
@@ -269,6 +275,8 @@ void StrategiesPage::run() {
     measuring_ = measure_->isChecked();
     for (StrategyColumn* c : columns_) c->clearResult();
     table_->clear();
+    tableStopped_ = false;
+    retranslateTableNote();
     const int n = static_cast<int>(columns_.size());
     setStatus([=, this] { return tr("Running %n column(s) on one prefill of the prompt…", nullptr, n); });
     updateEnabled();
@@ -331,6 +339,8 @@ void StrategiesPage::onRunFinished(bool stopped) {
 void StrategiesPage::onTable(const TableResult& t) {
     running_ = measuring_ = false;
     if (!t.stopped) table_->setResult(t);
+    tableStopped_ = t.stopped;
+    retranslateTableNote();
     tableView_->resizeRowsToContents();
     const bool stopped = t.stopped;
     const int seeds = t.rows.isEmpty() ? 0 : t.rows.front().seedRuns, wide = t.wideBeam;
@@ -390,6 +400,8 @@ void StrategiesPage::exportTree(const QString& path) {
 }
 
 void StrategiesPage::exportNodeChart(const QString& path) {
+    if (beamPanel_->chart()->bars().isEmpty())
+        throw std::runtime_error(tr("There is no node distribution to export: click a node in the beam tree first.").toStdString());
     tabs_->setCurrentWidget(beamPanel_);
     exportWidget(beamPanel_->chart(), path, tr("Next-token distribution"));
 }
@@ -462,16 +474,33 @@ void StrategiesPage::retranslate() {
     tabs_->setTabText(0, tr("Columns"));
     tabs_->setTabText(1, tr("Comparison table"));
     tabs_->setTabText(2, tr("Beam tree"));
-    tableNote_->setText(tr("Every cell is measured in this run: deterministic? each column re-run with three seeds; diverse? "
-                           "the bigram overlap of those runs (and of the final beams); likeliest text? the column's log-prob "
-                           "against the best a width-16 beam finds for as many tokens; speed: time per token and forward "
-                           "passes against greedy. Hover a cell for its numbers."));
+    retranslateTableNote();
     table_->retranslate();
     if (statusText_) status_label_->setText(statusText_());
+    fitTableHeader();
+}
+
+void StrategiesPage::fitTableHeader() {
+    // Two lines: the wrapped headings need them (QHeaderView does not grow for wrapped text).
+    QHeaderView* h = tableView_->horizontalHeader();
+    h->setMinimumHeight(2 * h->fontMetrics().lineSpacing() + 2 * h->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, h) + 4);
+}
+
+void StrategiesPage::retranslateTableNote() {
+    QString note = tr("Every cell is measured in this run: deterministic? each column re-run with three seeds; diverse? "
+                      "the bigram overlap of those runs (and of the final beams); likeliest text? the column's log-prob "
+                      "against the best a width-16 beam finds for as many tokens; speed: time per token and forward "
+                      "passes against greedy. Hover a cell for its numbers.");
+    if (table_->rowCount() == 0)
+        note.prepend((tableStopped_ ? tr("Stopped before the table was measured.")
+                                    : tr("Run all with “Measure the table” ticked fills this table.")) +
+                     QLatin1Char(' '));
+    tableNote_->setText(note);
 }
 
 void StrategiesPage::changeEvent(QEvent* e) {
     if (e->type() == QEvent::LanguageChange) retranslate();
+    else if (e->type() == QEvent::FontChange || e->type() == QEvent::StyleChange) fitTableHeader();
     Page::changeEvent(e);
 }
 

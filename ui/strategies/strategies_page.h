@@ -104,6 +104,8 @@ private:
     void onRunFinished(bool stopped);
     void onTable(const TableResult& t);
     void showExportMenu();
+    void retranslateTableNote();
+    void fitTableHeader();   // what the table shows, or why it is empty
     // The line under the prompt, re-rendered in the new language when it changes.
     void setStatus(std::function<QString()> text);
 
@@ -132,7 +134,8 @@ private:
     bool running_ = false;
     bool measuring_ = false;
     bool searching_ = false;
-    bool searchAgain_ = false;   // searchTree() was asked during a search
+    bool searchAgain_ = false;
+    bool tableStopped_ = false;  // the last run was stopped before its table   // searchTree() was asked during a search
     int promptTokens_ = 0;
     double prefillMs_ = 0.0;
     qint64 kvPeak_ = 0, kvSaved_ = 0;

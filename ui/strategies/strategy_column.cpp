@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 
 #include "generate/run_spec.h"
+#include "widgets/eliding_label.h"
 #include "widgets/token_strip.h"
 
 namespace dlab::ui {
@@ -28,32 +29,37 @@ StrategyColumn::StrategyColumn(const QString& spec, QWidget* parent) : QFrame(pa
     header->addWidget(edit_);
     header->addWidget(remove_);
     layout->addLayout(header);
-    specLabel_ = new QLabel(this);
-    specLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    specLabel_->setWordWrap(true);
+    specLabel_ = new widgets::ElidingLabel(this);   // a long spec ends in "…", whole in the tooltip
     layout->addWidget(specLabel_);
     figures_ = new QLabel(this);
     figures_->setWordWrap(true);
     figures_->setObjectName(QStringLiteral("columnFigures"));
     layout->addWidget(figures_);
-    strip_ = new widgets::TokenStrip(this);
+    // The text and, for beam columns, the final beams scroll together: the beams never squeeze
+    // the text into a few rows.
+    auto* body = new QWidget;
+    auto* bodyLayout = new QVBoxLayout(body);
+    bodyLayout->setContentsMargins(0, 0, 0, 0);
+    strip_ = new widgets::TokenStrip(body);
     strip_->setBranchingEnabled(false);
     strip_->setPreferredRows(4);
+    bodyLayout->addWidget(strip_);
+    beams_ = new QLabel(body);
+    beams_->setWordWrap(true);
+    beams_->setTextFormat(Qt::RichText);
+    beams_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    beams_->setObjectName(QStringLiteral("columnBeams"));
+    bodyLayout->addWidget(beams_);
+    bodyLayout->addStretch(1);
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setWidget(strip_);
+    scroll->setWidget(body);
     layout->addWidget(scroll, 1);
-    beams_ = new QLabel(this);
-    beams_->setWordWrap(true);
-    beams_->setTextFormat(Qt::RichText);
-    beams_->setObjectName(QStringLiteral("columnBeams"));
-    layout->addWidget(beams_);
     connect(edit_, &QToolButton::clicked, this, &StrategyColumn::editRequested);
     connect(remove_, &QToolButton::clicked, this, &StrategyColumn::removeRequested);
     setSpec(spec);
-    setMinimumWidth(220);
     retranslate();
 }
 
@@ -77,6 +83,7 @@ void StrategyColumn::setSpec(const QString& spec) {
     spec_ = spec;
     title_->setText(title(spec));
     specLabel_->setText(spec);
+    specLabel_->setToolTip(spec);
     clearResult();
 }
 
@@ -128,16 +135,35 @@ void StrategyColumn::showFigures() {
     else if (r.ended) lines << tr("ended with an end-of-text token");
     figures_->setText(lines.join(QLatin1Char('\n')));
     if (r.hypotheses.size() > 1) {
-        QString html = tr("<b>Final beams</b> (overlap %1, shared start %2 tokens):")
-                           .arg(r.beamsOverlap, 0, 'f', 2)
-                           .arg(r.beamsSharedPrefix, 0, 'f', 1);
-        html += QStringLiteral("<ol style=\"margin-left:12px\">");
-        for (const BeamHypothesisView& h : r.hypotheses)
-            html += QStringLiteral("<li>%1 <i>(%2)</i></li>").arg(h.text.toHtmlEscaped().left(120)).arg(h.score, 0, 'f', 3);
-        html += QStringLiteral("</ol>");
-        beams_->setText(html);
+        beams_->setText(beamsHtml(tr("<b>Final beams</b> (overlap %1, shared start %2 tokens):")
+                                      .arg(r.beamsOverlap, 0, 'f', 2)
+                                      .arg(r.beamsSharedPrefix, 0, 'f', 1),
+                                  r.hypotheses));
         beams_->show();
     }
+}
+
+QString StrategyColumn::beamsHtml(const QString& heading, const QList<BeamHypothesisView>& beams) {
+    // The beams' common start once, then what each one adds: how alike they are is what shows.
+    QString common = beams.isEmpty() ? QString() : beams.front().text;
+    for (const BeamHypothesisView& h : beams) {
+        int n = 0;
+        while (n < common.size() && n < h.text.size() && common[n] == h.text[n]) ++n;
+        common.truncate(n);
+    }
+    if (beams.size() < 2) common.clear();
+    const int cut = std::max<int>(0, static_cast<int>(common.lastIndexOf(QLatin1Char(' '))));   // at a word boundary
+    common.truncate(cut);
+    QString html = heading;
+    if (!common.isEmpty()) html += QStringLiteral("<br>") + tr("All %n begin with: <i>%1</i>", nullptr, static_cast<int>(beams.size())).arg(common.toHtmlEscaped());
+    html += QStringLiteral("<ol style=\"margin-left:12px\">");
+    for (const BeamHypothesisView& h : beams) {
+        const QString rest = h.text.mid(common.size());
+        html += QStringLiteral("<li>%1%2 <i>(%3)</i></li>")
+                    .arg(common.isEmpty() ? QString() : QStringLiteral("…"), rest.toHtmlEscaped(),
+                         tr("score %1").arg(h.score, 0, 'f', 3));
+    }
+    return html + QStringLiteral("</ol>");
 }
 
 void StrategyColumn::setLineScale(double scale) { strip_->setLineScale(scale); }

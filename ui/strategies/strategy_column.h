@@ -15,8 +15,9 @@ class QToolButton;
 QT_END_NAMESPACE
 
 namespace dlab::widgets {
+class ElidingLabel;
 class TokenStrip;
-}
+}  // namespace dlab::widgets
 
 namespace dlab::ui {
 
@@ -40,6 +41,9 @@ public:
 
     // "Greedy", "Beam k=4", "Sampling T=0.7, top-p 0.9" — a reader's name for a spec.
     static QString title(const QString& spec);
+    // Final beams as HTML: their common start once, then what each one adds, with its score
+    // (nothing cut: how alike the beams are is the point).
+    static QString beamsHtml(const QString& heading, const QList<BeamHypothesisView>& beams);
 
 signals:
     void editRequested();
@@ -54,7 +58,7 @@ private:
 
     QString spec_;
     QLabel* title_ = nullptr;
-    QLabel* specLabel_ = nullptr;
+    widgets::ElidingLabel* specLabel_ = nullptr;
     QToolButton* edit_ = nullptr;
     QToolButton* remove_ = nullptr;
     QLabel* figures_ = nullptr;
