@@ -558,24 +558,12 @@
 <context>
     <name>dlab::ui::BeamTreePanel</name>
     <message>
-        <source>Searching… step %1 of %2</source>
-        <translation>Suche läuft… Schritt %1 von %2</translation>
-    </message>
-    <message>
-        <source>Click a node to see the distribution it was expanded from.</source>
-        <translation>Einen Knoten anklicken, um die Verteilung zu sehen, aus der er expandiert wurde.</translation>
-    </message>
-    <message>
         <source>“%1” was cut at its step (rank %2, p %3): it was never expanded.</source>
         <translation>„%1“ wurde in seinem Schritt verworfen (Rang %2, p %3): es wurde nie expandiert.</translation>
     </message>
     <message>
         <source>“%1” was not expanded (the search ended there).</source>
         <translation>„%1“ wurde nicht expandiert (die Suche endete dort).</translation>
-    </message>
-    <message>
-        <source>After “%1” (log-prob %2, score %3): the model&apos;s next-token distribution, entropy %4 bits</source>
-        <translation>Nach „%1“ (Log-Prob %2, Score %3): die Verteilung des Modells für das nächste Token, Entropie %4 Bit</translation>
     </message>
     <message>
         <source>the prompt</source>
@@ -697,20 +685,36 @@
         <translation>heuristisch</translation>
     </message>
     <message>
-        <source>when k ended</source>
-        <translation>wenn k beendet</translation>
-    </message>
-    <message>
-        <source>Hugging Face&apos;s early_stopping: heuristic (False, the default) stops when no running beam can beat the finished ones at its length; &quot;when k ended&quot; (True) as soon as k hypotheses ended; never: only when none could at any length</source>
-        <translation>early_stopping von Hugging Face: heuristisch (False, der Standard) stoppt, wenn kein laufender Strahl die fertigen bei seiner Länge schlagen kann; „wenn k beendet“ (True), sobald k Hypothesen beendet sind; nie: erst, wenn keiner es bei irgendeiner Länge könnte</translation>
-    </message>
-    <message>
         <source>&amp;Diverse beams too</source>
         <translation>D&amp;iverse Strahlen dazu</translation>
     </message>
     <message>
         <source>Diverse (group) beam search, Vijayakumar et al. 2016, beside plain beams: the width split into groups; a group loses the diversity penalty for each earlier group that chose the same token at this step</source>
         <translation>Diverse (Gruppen-)Strahlsuche nach Vijayakumar et al. 2016, neben der normalen Strahlsuche: Die Breite wird auf Gruppen aufgeteilt; eine Gruppe verliert die Diversitätsstrafe für jede frühere Gruppe, die in diesem Schritt dasselbe Token gewählt hat</translation>
+    </message>
+    <message>
+        <source>Searching… %1 %</source>
+        <translation>Suche… %1 %</translation>
+    </message>
+    <message>
+        <source>After “%1” (path log-prob %2, score %3): the model&apos;s next-token distribution, entropy %4 bits</source>
+        <translation>Nach „%1“ (Pfad-Log-Prob %2, Score %3): die Verteilung des nächsten Tokens laut Modell, Entropie %4 Bit</translation>
+    </message>
+    <message>
+        <source>when k have finished</source>
+        <translation>wenn k fertig sind</translation>
+    </message>
+    <message>
+        <source>Hugging Face&apos;s early_stopping: heuristic (False, the default) stops when no running beam can beat the finished ones at its length; &quot;when k have finished&quot; (True) as soon as k hypotheses ended; never: only when none could at any length</source>
+        <translation>early_stopping von Hugging Face: heuristisch (False, der Standard) endet, wenn kein laufender Strahl die fertigen bei seiner Länge noch schlagen kann; „wenn k fertig sind“ (True), sobald k Hypothesen beendet sind; nie: erst, wenn keiner sie bei irgendeiner Länge schlagen könnte</translation>
+    </message>
+    <message>
+        <source>Click a node in the tree to see the distribution it was expanded from.</source>
+        <translation>Einen Knoten im Baum anklicken, um die Verteilung zu sehen, aus der er expandiert wurde.</translation>
+    </message>
+    <message>
+        <source>The tree appears here: Search runs a beam search on the prompt above.</source>
+        <translation>Hier erscheint der Baum: „Suchen“ führt eine Strahlsuche auf dem Prompt oben aus.</translation>
     </message>
 </context>
 <context>
@@ -1038,12 +1042,12 @@
         <translation>No-Repeat-N-Gramm (0 = aus)</translation>
     </message>
     <message>
-        <source>The run spec, as decoding-lab-cli compare --run reads it; every key works here, e.g. sample:t=0.8,dry=0.8 or beam:k=8,lp=0.6,es=never</source>
-        <translation>Die Lauf-Spezifikation, wie decoding-lab-cli compare --run sie liest; jeder Schlüssel funktioniert hier, z. B. sample:t=0.8,dry=0.8 oder beam:k=8,lp=0.6,es=never</translation>
-    </message>
-    <message>
         <source>Run spec</source>
         <translation>Lauf-Spezifikation</translation>
+    </message>
+    <message>
+        <source>The run spec, as decoding-lab-cli compare --run reads it; every key works here, e.g. sample:t=0.8,dry=0.8,order=llama.cpp (DRY is a stage of the llama.cpp order) or beam:k=8,lp=0.6,es=never</source>
+        <translation>Die Lauf-Spezifikation, wie decoding-lab-cli compare --run sie liest; jeder Schlüssel funktioniert hier, z. B. sample:t=0.8,dry=0.8,order=llama.cpp (DRY ist eine Stufe der Reihenfolge llama.cpp) oder beam:k=8,lp=0.6,es=never</translation>
     </message>
 </context>
 <context>
@@ -1111,18 +1115,6 @@
         </translation>
     </message>
     <message>
-        <source>yes: overlap %1</source>
-        <translation>ja: Überlappung %1</translation>
-    </message>
-    <message>
-        <source>no: overlap %1</source>
-        <translation>nein: Überlappung %1</translation>
-    </message>
-    <message>
-        <source> · final beams overlap %1</source>
-        <translation> · Überlappung der finalen Strahlen %1</translation>
-    </message>
-    <message>
         <source>yes: as likely as a width-%1 beam&apos;s best</source>
         <translation>ja: so wahrscheinlich wie das Beste eines Strahls der Breite %1</translation>
     </message>
@@ -1143,13 +1135,6 @@
         <translation>%1× die Zeit pro Token von Greedy, %2× seine Forward-Passes</translation>
     </message>
     <message numerus="yes">
-        <source>Re-run with %n seed(s): mean bigram overlap %1, mean shared start %2 tokens, pooled distinct-2 %3</source>
-        <translation>
-            <numerusform>Erneut mit %n Seed ausgeführt: mittlere Bigramm-Überlappung %1, mittlerer gemeinsamer Anfang %2 Tokens, gepooltes distinct-2 %3</numerusform>
-            <numerusform>Erneut mit %n Seeds ausgeführt: mittlere Bigramm-Überlappung %1, mittlerer gemeinsamer Anfang %2 Tokens, gepooltes distinct-2 %3</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>Its %n token(s) have log-prob %1; the best %n-token continuation a width-%2 beam found has %3 (end tokens counted as ordinary tokens there)</source>
         <translation>
             <numerusform>Das %n Token der Spalte hat Log-Prob %1; die beste Fortsetzung aus %n Token, die ein Strahl der Breite %2 fand, hat %3 (Endtokens dort wie gewöhnliche Tokens gezählt)</numerusform>
@@ -1163,6 +1148,37 @@
     <message>
         <source>Chosen from this row&apos;s numbers: deterministic or not, overlap, log-prob gap, loops</source>
         <translation>Aus den Zahlen dieser Zeile gewählt: deterministisch oder nicht, Überlappung, Log-Prob-Abstand, Schleifen</translation>
+    </message>
+    <message>
+        <source>Several different good candidates to choose from: captions, rewrites, reranking</source>
+        <translation>Mehrere verschiedene gute Kandidaten zur Auswahl: Bildunterschriften, Umformulierungen, Reranking</translation>
+    </message>
+    <message>
+        <source>Several candidates, though these overlap a lot (raise the diversity penalty)</source>
+        <translation>Mehrere Kandidaten, die sich aber stark überlappen (die Diversitätsstrafe erhöhen)</translation>
+    </message>
+    <message>
+        <source>yes: runs overlap %1</source>
+        <translation>ja: Läufe überlappen %1</translation>
+    </message>
+    <message>
+        <source>no: runs overlap %1</source>
+        <translation>nein: Läufe überlappen %1</translation>
+    </message>
+    <message>
+        <source>final beams: yes, overlap %1</source>
+        <translation>finale Strahlen: ja, Überlappung %1</translation>
+    </message>
+    <message>
+        <source>final beams: no, overlap %1</source>
+        <translation>finale Strahlen: nein, Überlappung %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Re-run with %n seed(s): mean bigram overlap %1 (shared word pairs between two runs: 0 = none, 1 = the same), mean shared start %2 tokens, distinct-2 of all runs together %3 (different word pairs / all word pairs)</source>
+        <translation>
+            <numerusform>Erneut mit %n Seed ausgeführt: mittlere Bigramm-Überlappung %1 (gemeinsame Wortpaare zweier Läufe: 0 = keine, 1 = dieselben), mittlerer gemeinsamer Anfang %2 Tokens, distinct-2 aller Läufe zusammen %3 (verschiedene Wortpaare / alle Wortpaare)</numerusform>
+            <numerusform>Erneut mit %n Seeds ausgeführt: mittlere Bigramm-Überlappung %1 (gemeinsame Wortpaare zweier Läufe: 0 = keine, 1 = dieselben), mittlerer gemeinsamer Anfang %2 Tokens, distinct-2 aller Läufe zusammen %3 (verschiedene Wortpaare / alle Wortpaare)</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1928,6 +1944,18 @@ In seinen Metadaten: %2
         <source>Every cell is measured in this run: deterministic? each column re-run with three seeds; diverse? the bigram overlap of those runs (and of the final beams); likeliest text? the column&apos;s log-prob against the best a width-16 beam finds for as many tokens; speed: time per token and forward passes against greedy. Hover a cell for its numbers.</source>
         <translation>Jede Zelle wird in diesem Lauf gemessen: deterministisch? jede Spalte erneut mit drei Seeds ausgeführt; vielfältig? die Bigramm-Überlappung dieser Läufe (und der finalen Strahlen); wahrscheinlichster Text? die Log-Prob der Spalte gegen das Beste, das ein Strahl der Breite 16 für ebenso viele Tokens findet; Geschwindigkeit: Zeit pro Token und Forward-Passes gegenüber Greedy. Für die Zahlen mit der Maus über eine Zelle fahren.</translation>
     </message>
+    <message>
+        <source>There is no node distribution to export: click a node in the beam tree first.</source>
+        <translation>Es gibt keine Knotenverteilung zum Exportieren: Zuerst einen Knoten im Suchbaum der Strahlsuche anklicken.</translation>
+    </message>
+    <message>
+        <source>Stopped before the table was measured.</source>
+        <translation>Gestoppt, bevor die Tabelle gemessen wurde.</translation>
+    </message>
+    <message>
+        <source>Run all with “Measure the table” ticked fills this table.</source>
+        <translation>„Alle ausführen“ mit angehaktem „Tabelle messen“ füllt diese Tabelle.</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::StrategyColumn</name>
@@ -2012,6 +2040,17 @@ In seinen Metadaten: %2
     <message>
         <source>Remove this column</source>
         <translation>Diese Spalte entfernen</translation>
+    </message>
+    <message numerus="yes">
+        <source>All %n begin with: &lt;i&gt;%1&lt;/i&gt;</source>
+        <translation>
+            <numerusform>%n Strahl beginnt mit: &lt;i&gt;%1&lt;/i&gt;</numerusform>
+            <numerusform>Alle %n beginnen mit: &lt;i&gt;%1&lt;/i&gt;</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>score %1</source>
+        <translation>Score %1</translation>
     </message>
 </context>
 <context>
@@ -2241,6 +2280,10 @@ In seinen Metadaten: %2
     <message>
         <source>token label %1 hidden</source>
         <translation>Token-Beschriftung %1 ausgeblendet</translation>
+    </message>
+    <message>
+        <source>model probability</source>
+        <translation>Modellwahrscheinlichkeit</translation>
     </message>
 </context>
 <context>

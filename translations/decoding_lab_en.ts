@@ -52,17 +52,17 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>Re-run with %n seed(s): mean bigram overlap %1, mean shared start %2 tokens, pooled distinct-2 %3</source>
-        <translation>
-            <numerusform>Re-run with %n seed: mean bigram overlap %1, mean shared start %2 tokens, pooled distinct-2 %3</numerusform>
-            <numerusform>Re-run with %n seeds: mean bigram overlap %1, mean shared start %2 tokens, pooled distinct-2 %3</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>Its %n token(s) have log-prob %1; the best %n-token continuation a width-%2 beam found has %3 (end tokens counted as ordinary tokens there)</source>
         <translation>
             <numerusform>Its %n token has log-prob %1; the best %n-token continuation a width-%2 beam found has %3 (end tokens counted as ordinary tokens there)</numerusform>
             <numerusform>Its %n tokens have log-prob %1; the best %n-token continuation a width-%2 beam found has %3 (end tokens counted as ordinary tokens there)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Re-run with %n seed(s): mean bigram overlap %1 (shared word pairs between two runs: 0 = none, 1 = the same), mean shared start %2 tokens, distinct-2 of all runs together %3 (different word pairs / all word pairs)</source>
+        <translation>
+            <numerusform>Re-run with %n seed: mean bigram overlap %1 (shared word pairs between two runs: 0 = none, 1 = the same), mean shared start %2 tokens, distinct-2 of all runs together %3 (different word pairs / all word pairs)</numerusform>
+            <numerusform>Re-run with %n seeds: mean bigram overlap %1 (shared word pairs between two runs: 0 = none, 1 = the same), mean shared start %2 tokens, distinct-2 of all runs together %3 (different word pairs / all word pairs)</numerusform>
         </translation>
     </message>
 </context>
@@ -173,6 +173,13 @@
         <translation>
             <numerusform>loop: a %n-token block repeated</numerusform>
             <numerusform>loop: a %n-token block repeated</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>All %n begin with: &lt;i&gt;%1&lt;/i&gt;</source>
+        <translation>
+            <numerusform>%n beam begins with: &lt;i&gt;%1&lt;/i&gt;</numerusform>
+            <numerusform>All %n begin with: &lt;i&gt;%1&lt;/i&gt;</numerusform>
         </translation>
     </message>
 </context>

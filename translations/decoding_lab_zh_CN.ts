@@ -558,24 +558,12 @@
 <context>
     <name>dlab::ui::BeamTreePanel</name>
     <message>
-        <source>Searching… step %1 of %2</source>
-        <translation>搜索中… 第 %1 步，共 %2 步</translation>
-    </message>
-    <message>
-        <source>Click a node to see the distribution it was expanded from.</source>
-        <translation>点击一个节点，查看它由哪个分布扩展而来。</translation>
-    </message>
-    <message>
         <source>“%1” was cut at its step (rank %2, p %3): it was never expanded.</source>
         <translation>“%1”在其所在步被剪枝（排名 %2，p %3）：它从未被扩展。</translation>
     </message>
     <message>
         <source>“%1” was not expanded (the search ended there).</source>
         <translation>“%1”没有被扩展（搜索在此结束）。</translation>
-    </message>
-    <message>
-        <source>After “%1” (log-prob %2, score %3): the model&apos;s next-token distribution, entropy %4 bits</source>
-        <translation>在“%1”之后（对数概率 %2，得分 %3）：模型的下一个词元分布，熵 %4 比特</translation>
     </message>
     <message>
         <source>the prompt</source>
@@ -696,20 +684,36 @@
         <translation>启发式</translation>
     </message>
     <message>
-        <source>when k ended</source>
-        <translation>k 个结束时</translation>
-    </message>
-    <message>
-        <source>Hugging Face&apos;s early_stopping: heuristic (False, the default) stops when no running beam can beat the finished ones at its length; &quot;when k ended&quot; (True) as soon as k hypotheses ended; never: only when none could at any length</source>
-        <translation>Hugging Face 的 early_stopping：启发式（False，默认）在没有进行中的束能在其当前长度下胜过已完成的束时停止；“k 个结束时”（True）在 k 个假设结束后立即停止；从不：只有当任何长度下都不可能胜过时才停止</translation>
-    </message>
-    <message>
         <source>&amp;Diverse beams too</source>
         <translation>同时显示多样化束(&amp;D)</translation>
     </message>
     <message>
         <source>Diverse (group) beam search, Vijayakumar et al. 2016, beside plain beams: the width split into groups; a group loses the diversity penalty for each earlier group that chose the same token at this step</source>
         <translation>多样化（分组）束搜索（Vijayakumar 等，2016），与普通束搜索并列：束宽被分成若干组；在这一步，每有一个更早的组选择了同一个词元，该组就被扣除一次多样性惩罚</translation>
+    </message>
+    <message>
+        <source>Searching… %1 %</source>
+        <translation>搜索中… %1%</translation>
+    </message>
+    <message>
+        <source>After “%1” (path log-prob %2, score %3): the model&apos;s next-token distribution, entropy %4 bits</source>
+        <translation>在“%1”之后（路径对数概率 %2，得分 %3）：模型给出的下一个词元分布，熵 %4 比特</translation>
+    </message>
+    <message>
+        <source>when k have finished</source>
+        <translation>k 个完成时</translation>
+    </message>
+    <message>
+        <source>Hugging Face&apos;s early_stopping: heuristic (False, the default) stops when no running beam can beat the finished ones at its length; &quot;when k have finished&quot; (True) as soon as k hypotheses ended; never: only when none could at any length</source>
+        <translation>Hugging Face 的 early_stopping：启发式（False，默认）在没有任何运行中的束能在其长度上胜过已完成的束时停止；“k 个完成时”（True）在 k 个假设结束后立即停止；从不：只有在任何长度上都无法胜过时才停止</translation>
+    </message>
+    <message>
+        <source>Click a node in the tree to see the distribution it was expanded from.</source>
+        <translation>点击树中的节点，查看它展开时所依据的分布。</translation>
+    </message>
+    <message>
+        <source>The tree appears here: Search runs a beam search on the prompt above.</source>
+        <translation>搜索树将显示在这里：“搜索”会对上方提示词进行束搜索。</translation>
     </message>
 </context>
 <context>
@@ -1034,12 +1038,12 @@
         <translation>禁止重复 n-gram（0 = 关闭）</translation>
     </message>
     <message>
-        <source>The run spec, as decoding-lab-cli compare --run reads it; every key works here, e.g. sample:t=0.8,dry=0.8 or beam:k=8,lp=0.6,es=never</source>
-        <translation>运行规格，格式与 decoding-lab-cli compare --run 读取的相同；这里所有键都可用，例如 sample:t=0.8,dry=0.8 或 beam:k=8,lp=0.6,es=never</translation>
-    </message>
-    <message>
         <source>Run spec</source>
         <translation>运行规格</translation>
+    </message>
+    <message>
+        <source>The run spec, as decoding-lab-cli compare --run reads it; every key works here, e.g. sample:t=0.8,dry=0.8,order=llama.cpp (DRY is a stage of the llama.cpp order) or beam:k=8,lp=0.6,es=never</source>
+        <translation>运行规格，格式与 decoding-lab-cli compare --run 读取的相同；这里所有键都可用，例如 sample:t=0.8,dry=0.8,order=llama.cpp（DRY 是 llama.cpp 顺序中的一个阶段）或 beam:k=8,lp=0.6,es=never</translation>
     </message>
 </context>
 <context>
@@ -1105,18 +1109,6 @@
         </translation>
     </message>
     <message>
-        <source>yes: overlap %1</source>
-        <translation>是：重叠率 %1</translation>
-    </message>
-    <message>
-        <source>no: overlap %1</source>
-        <translation>否：重叠率 %1</translation>
-    </message>
-    <message>
-        <source> · final beams overlap %1</source>
-        <translation> · 最终束重叠率 %1</translation>
-    </message>
-    <message>
         <source>yes: as likely as a width-%1 beam&apos;s best</source>
         <translation>是：与束宽 %1 的最优结果一样可能</translation>
     </message>
@@ -1137,12 +1129,6 @@
         <translation>每词元耗时为贪心的 %1×，前向计算次数为其 %2×</translation>
     </message>
     <message numerus="yes">
-        <source>Re-run with %n seed(s): mean bigram overlap %1, mean shared start %2 tokens, pooled distinct-2 %3</source>
-        <translation>
-            <numerusform>用 %n 个随机种子重新运行：平均二元组重叠率 %1，平均共同开头 %2 个词元，合并 distinct-2 %3</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>Its %n token(s) have log-prob %1; the best %n-token continuation a width-%2 beam found has %3 (end tokens counted as ordinary tokens there)</source>
         <translation>
             <numerusform>该列的 %n 个词元的对数概率为 %1；束宽 %2 的束找到的最优 %n 词元续写为 %3（其中结束词元按普通词元计）</numerusform>
@@ -1155,6 +1141,36 @@
     <message>
         <source>Chosen from this row&apos;s numbers: deterministic or not, overlap, log-prob gap, loops</source>
         <translation>根据本行的数据选出：是否确定、重叠率、对数概率差距、循环</translation>
+    </message>
+    <message>
+        <source>Several different good candidates to choose from: captions, rewrites, reranking</source>
+        <translation>有多个不同的好候选可供选择：图片说明、改写、重排序</translation>
+    </message>
+    <message>
+        <source>Several candidates, though these overlap a lot (raise the diversity penalty)</source>
+        <translation>有多个候选，但彼此重叠很多（可提高多样性惩罚）</translation>
+    </message>
+    <message>
+        <source>yes: runs overlap %1</source>
+        <translation>是：运行间重叠率 %1</translation>
+    </message>
+    <message>
+        <source>no: runs overlap %1</source>
+        <translation>否：运行间重叠率 %1</translation>
+    </message>
+    <message>
+        <source>final beams: yes, overlap %1</source>
+        <translation>最终束：是，重叠率 %1</translation>
+    </message>
+    <message>
+        <source>final beams: no, overlap %1</source>
+        <translation>最终束：否，重叠率 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Re-run with %n seed(s): mean bigram overlap %1 (shared word pairs between two runs: 0 = none, 1 = the same), mean shared start %2 tokens, distinct-2 of all runs together %3 (different word pairs / all word pairs)</source>
+        <translation>
+            <numerusform>用 %n 个随机种子重新运行：平均二元组重叠率 %1（两次运行之间共有的词对：0 = 没有，1 = 完全相同），平均共同开头 %2 个词元，所有运行合计的 distinct-2 为 %3（不同词对数 / 全部词对数）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1908,6 +1924,18 @@ In its metadata: %2
         <source>Every cell is measured in this run: deterministic? each column re-run with three seeds; diverse? the bigram overlap of those runs (and of the final beams); likeliest text? the column&apos;s log-prob against the best a width-16 beam finds for as many tokens; speed: time per token and forward passes against greedy. Hover a cell for its numbers.</source>
         <translation>每个单元格都在本次运行中实测：确定性？每列用三个随机种子重新运行；多样？这些运行（以及最终束）的二元组重叠率；最可能的文本？该列的对数概率与束宽 16 的束在相同词元数下找到的最优结果相比；速度：与贪心相比的每词元耗时和前向计算次数。将鼠标悬停在单元格上可查看具体数值。</translation>
     </message>
+    <message>
+        <source>There is no node distribution to export: click a node in the beam tree first.</source>
+        <translation>没有可导出的节点分布：请先在束搜索树中点击一个节点。</translation>
+    </message>
+    <message>
+        <source>Stopped before the table was measured.</source>
+        <translation>在测量对比表之前已停止。</translation>
+    </message>
+    <message>
+        <source>Run all with “Measure the table” ticked fills this table.</source>
+        <translation>勾选“测量对比表”后点击“全部运行”即可填充此表。</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::StrategyColumn</name>
@@ -1990,6 +2018,16 @@ In its metadata: %2
     <message>
         <source>Remove this column</source>
         <translation>移除此列</translation>
+    </message>
+    <message numerus="yes">
+        <source>All %n begin with: &lt;i&gt;%1&lt;/i&gt;</source>
+        <translation>
+            <numerusform>%n 条束的共同开头：&lt;i&gt;%1&lt;/i&gt;</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>score %1</source>
+        <translation>得分 %1</translation>
     </message>
 </context>
 <context>
@@ -2216,6 +2254,10 @@ In its metadata: %2
     <message>
         <source>token label %1 hidden</source>
         <translation>词元标签 %1 被隐藏</translation>
+    </message>
+    <message>
+        <source>model probability</source>
+        <translation>模型概率</translation>
     </message>
 </context>
 <context>
