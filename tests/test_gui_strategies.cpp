@@ -435,6 +435,22 @@ private slots:
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
     }
 
+    // Too many tokens for the context: one sentence in the page's words, and the page is usable again.
+    void tooLongForTheContextIsOneSentence() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        StrategiesPage* page = front(*w);
+        page->maxTokensSpin()->setValue(200);   // the tiny model holds 128 positions
+        QSignalSpy done(page, &StrategiesPage::runDone);
+        QTRY_VERIFY_WITH_TIMEOUT(page->runButton()->isEnabled(), 30000);
+        page->run();
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 30000);
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(errors.first().contains("lower Max tokens") && errors.first().contains("128"), qPrintable(errors.first()));
+        QVERIFY(page->runButton()->isEnabled());
+    }
+
     // Looking at the Beam tree tab for the first time searches: no empty canvas.
     void firstLookAtTheTreeSearches() {
         QStringList errors;

@@ -110,10 +110,21 @@ StrategiesController::StrategiesController(EngineContext* engine) : QObject(engi
 
 StrategiesController::~StrategiesController() = default;
 
-std::vector<TokenId> StrategiesController::encode(const QString& prompt) const {
+std::vector<TokenId> StrategiesController::encode(const QString& prompt, int maxTokens) const {
     const Tokenizer& tok = engine_.model().tokenizer();
     std::vector<TokenId> ids = tok.encode(prompt.toStdString(), tok.addsBosByDefault(), false);
     if (ids.empty()) throw Error(tr("The prompt is empty: write a few words for every strategy to continue.").toStdString());
+    // Said here in the page's words (the engine's message names the CLI's options).
+    const int64_t context = defaultSessionContext(engine_.model().hparams());
+    const int64_t need = static_cast<int64_t>(ids.size()) + maxTokens;
+    if (need > context)
+        throw Error(tr("The prompt (%1 tokens) and %2 new tokens need %3 positions, but the model's context holds %4: "
+                       "lower Max tokens or shorten the prompt.")
+                        .arg(ids.size())
+                        .arg(maxTokens)
+                        .arg(need)
+                        .arg(context)
+                        .toStdString());
     return ids;
 }
 
@@ -159,7 +170,7 @@ void StrategiesController::run(const StrategiesRequest& request) {
         std::vector<RunSpec> specs;
         for (const QString& s : request.specs) specs.push_back(parseRunSpec(s.toStdString()));
         if (specs.empty()) throw Error(tr("Add at least one column (a strategy) to compare.").toStdString());
-        const std::vector<TokenId> prompt = encode(request.prompt);
+        const std::vector<TokenId> prompt = encode(request.prompt, request.maxTokens);
         const Tokenizer& tok = engine_.model().tokenizer();
 
         CompareOptions o;
@@ -373,7 +384,7 @@ void StrategiesController::searchTree(const QString& prompt, const QString& plai
         return;
     }
     try {
-        const std::vector<TokenId> ids = encode(prompt);
+        const std::vector<TokenId> ids = encode(prompt, maxTokens);
         const auto search = [&](const QString& spec, int offset, int total) {
             BeamOptions o = beamOptionsOf(parseRunSpec(spec.toStdString()));
             o.maxNewTokens = maxTokens;

@@ -58,7 +58,8 @@ signals:
     void failed(const QString& message);
 
 private:
-    std::vector<TokenId> encode(const QString& prompt) const;
+    // The prompt's tokens; throws dlab::Error for an empty prompt or one that leaves no room for maxTokens.
+    std::vector<TokenId> encode(const QString& prompt, int maxTokens) const;
     ColumnResult columnOf(int column, const RunResult& run) const;
     TreeResult treeOf(const BeamResult& result, const BeamOptions& options, double ms) const;
     TableResult measureTable(const std::vector<TokenId>& prompt, const StrategiesRequest& request,
