@@ -24,6 +24,7 @@
 #include "ui/chat/chat_model.h"
 #include "ui/chat/chat_page.h"
 #include "ui/chat/chat_controller.h"
+#include "ui/chat/utf8_stream_decoder.h"
 #include "ui/engine/engine_context.h"
 #include "ui/app/language_manager.h"
 #include "ui/app/main_window.h"
@@ -166,6 +167,53 @@ class TestGuiChat : public QObject {
     }
 
 private slots:
+    // The chat's UTF-8 stream decoder: a character's valid beginning is held back, anything that
+    // can no longer become a character is decoded at once (as QString::fromUtf8 does), so the
+    // pieces add up to the whole. escStopsQuickly failed under load when a Stop came right after
+    // a lead byte with an impossible second byte ("\xF0\x80"): it was held back and lost.
+    void utf8StreamDecoderHoldsOnlyWhatCanComplete_data() {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<int>("held");
+        QTest::newRow("ascii") << QByteArray("ab") << 0;
+        QTest::newRow("euro, 2 of 3") << QByteArray("a\xE2\x82") << 2;
+        QTest::newRow("lead only") << QByteArray("a\xE2") << 1;
+        QTest::newRow("4-byte, 3 of 4") << QByteArray("\xF0\x9F\x98") << 3;
+        QTest::newRow("F0 80: overlong") << QByteArray("\xF0\x80") << 0;
+        QTest::newRow("E0 80: overlong") << QByteArray("\xE0\x80") << 0;
+        QTest::newRow("ED A0: surrogate") << QByteArray("\xED\xA0") << 0;
+        QTest::newRow("F4 90: beyond U+10FFFF") << QByteArray("\xF4\x90") << 0;
+        QTest::newRow("F5: never a lead") << QByteArray("\xF5") << 0;
+        QTest::newRow("C0: never a lead") << QByteArray("\xC0") << 0;
+        QTest::newRow("lone continuation") << QByteArray("\x80") << 0;
+    }
+
+    void utf8StreamDecoderHoldsOnlyWhatCanComplete() {
+        QFETCH(QByteArray, bytes);
+        QFETCH(int, held);
+        QCOMPARE(ui::Utf8StreamDecoder::incompleteTail(bytes), qsizetype(held));
+    }
+
+    void utf8StreamDecoderPiecesAddUp() {
+        QRandomGenerator rng(7);
+        const QByteArray alphabet("a \x80\x9F\xA0\xBF\xC0\xC2\xDF\xE0\xE2\xED\xEF\xF0\xF4\xF5\xFF", 17);
+        for (int round = 0; round < 20000; ++round) {
+            QByteArray all;
+            const int n = 1 + rng.bounded(12);
+            for (int i = 0; i < n; ++i) all += alphabet[rng.bounded(alphabet.size())];
+            ui::Utf8StreamDecoder d;
+            QString text;
+            for (qsizetype at = 0; at < all.size();) {
+                const qsizetype len = std::min<qsizetype>(all.size() - at, 1 + rng.bounded(4));
+                text += d.next(all.mid(at, len).toStdString());
+                at += len;
+            }
+            const QByteArray rest = d.pending();
+            QVERIFY2(all.endsWith(rest), all.toHex().constData());
+            QCOMPARE(ui::Utf8StreamDecoder::incompleteTail(rest), rest.size());
+            QCOMPARE(text, QString::fromUtf8(all.first(all.size() - rest.size())));
+        }
+    }
+
     void initTestCase() {
         // MainWindow keeps settings: not in the user's (CTest may have set a file already).
         if (qEnvironmentVariableIsEmpty("DLAB_SETTINGS"))

@@ -5,8 +5,6 @@
 // of the conversation it has already seen (Session::restart), so the prefill covers only the new turn. Each step's chip is built here, on the worker thread, and
 // the chips go to the GUI in batches at most every kBatchMs (and once at the end), so a fast model
 // does not flood the GUI's event queue with one queued signal per token.
-#include <QCoreApplication>
-#include <QByteArray>
 
 #include <algorithm>
 #include <chrono>
@@ -20,6 +18,7 @@
 #include "model/kv_block_pool.h"
 #include "model/model.h"
 #include "ui/chat/chat_controller.h"
+#include "ui/chat/utf8_stream_decoder.h"
 #include "ui/engine/step_views.h"
 
 namespace dlab::ui {
@@ -31,34 +30,6 @@ using Clock = std::chrono::steady_clock;
 constexpr auto kBatch = std::chrono::milliseconds(30);
 
 double msBetween(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
-
-
-// UTF-8 bytes arriving token by token -> text, holding back only an incomplete character at the
-// end. Qt 6.4's stateful QStringDecoder drops the byte after an invalid incomplete sequence
-// ("\xE2" then "3" gives "\uFFFD", not "\uFFFD3"), so each complete stretch is decoded in one go.
-class StreamDecoder {
-public:
-    QString next(const std::string& piece) {
-        pending_.append(piece.data(), static_cast<qsizetype>(piece.size()));
-        const qsizetype keep = incompleteTail(pending_);
-        const QString text = QString::fromUtf8(pending_.first(pending_.size() - keep));
-        pending_ = pending_.right(keep);
-        return text;
-    }
-
-private:
-    // Bytes at the end that start a character still missing continuation bytes (0..3).
-    static qsizetype incompleteTail(const QByteArray& b) {
-        for (qsizetype back = 1; back <= 3 && back <= b.size(); ++back) {
-            const auto c = static_cast<unsigned char>(b[b.size() - back]);
-            if ((c & 0xC0) == 0x80) continue;  // a continuation byte: look further back
-            const int need = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 1;
-            return need > back ? back : 0;
-        }
-        return 0;
-    }
-    QByteArray pending_;
-};
 
 }  // namespace
 
@@ -125,7 +96,7 @@ void ChatController::chat(const QList<ChatTurn>& conversation, const SamplerPara
         const Tokenizer& tok = engine_.model().tokenizer();
         Session& session = *chatSession_;
         const int64_t contextLimit = session.pool().contextLimit();
-        StreamDecoder decoder;
+        Utf8StreamDecoder decoder;
         Clock::time_point firstAt{}, lastAt{}, sentAt = t0;
         bool first = true;
         stats.stopReason = QStringLiteral("length");
