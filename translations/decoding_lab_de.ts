@@ -1960,6 +1960,14 @@ In seinen Metadaten: %2
             <source>Run all with “Measure the table” ticked fills this table.</source>
             <translation>„Alle ausführen“ mit angehaktem „Tabelle messen“ füllt diese Tabelle.</translation>
         </message>
+        <message>
+            <source>Saved the runs as a JSONL trace: %1</source>
+            <translation>Die Läufe als JSONL-Trace gespeichert: %1</translation>
+        </message>
+        <message>
+            <source>Saved %1</source>
+            <translation>Gespeichert: %1</translation>
+        </message>
     </context>
     <context>
         <name>dlab::ui::StrategyColumn</name>

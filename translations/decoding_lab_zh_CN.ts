@@ -1940,6 +1940,14 @@ In its metadata: %2
             <source>Run all with “Measure the table” ticked fills this table.</source>
             <translation>勾选“测量对比表”后点击“全部运行”即可填充此表。</translation>
         </message>
+        <message>
+            <source>Saved the runs as a JSONL trace: %1</source>
+            <translation>已将各次运行保存为 JSONL 跟踪文件：%1</translation>
+        </message>
+        <message>
+            <source>Saved %1</source>
+            <translation>已保存：%1</translation>
+        </message>
     </context>
     <context>
         <name>dlab::ui::StrategyColumn</name>

@@ -207,6 +207,8 @@ void StrategiesPage::attachEngine(EngineContext* engine) {
         if (std::exchange(searchAgain_, false)) searchTree();
     });
     connect(c, &StrategiesController::traceExported, this, &StrategiesPage::traceExported);
+    connect(c, &StrategiesController::traceExported, this,
+            [this](const QString& path) { setStatus([=, this] { return tr("Saved the runs as a JSONL trace: %1").arg(path); }); });
     connect(c, &StrategiesController::failed, this, [this](const QString& m) {
         if (running_) {   // the run is over (its runFinished finds nothing left to do)
             running_ = measuring_ = false;
@@ -414,6 +416,7 @@ void StrategiesPage::showExportMenu() {
         if (path.isEmpty()) return;
         try {
             write(path);
+            if (!trace) setStatus([=, this] { return tr("Saved %1").arg(path); });
         } catch (const std::exception& e) {
             emit errorOccurred(QString::fromUtf8(e.what()));
         }
