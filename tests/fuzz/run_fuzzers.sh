@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, ASan + UBSan) in their own build directory and runs each
 # one for SECONDS with a fixed seed, starting from the committed corpus.
+# scripts/test.sh counts the `run fuzz_…` lines at the end.
 #   tests/fuzz/run_fuzzers.sh [SECONDS]        (default 60)
 # Environment: DLAB_FUZZ_BUILD_DIR (default <repo>/build-fuzz).
 # New corpus entries go to <build>/fuzz-corpus/<target>; a crash leaves its input in
@@ -13,7 +14,7 @@ FUZZ_DIR="$ROOT/tests/fuzz"
 
 CC=clang CXX=clang++ cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DDLAB_FUZZ=ON -DDLAB_SANITIZE=ON -DDLAB_TESTS=OFF -DDLAB_GUI=OFF >/dev/null
-ninja -C "$BUILD" fuzz_gguf fuzz_tokenizer
+ninja -C "$BUILD" fuzz_gguf fuzz_tokenizer fuzz_run_spec
 
 mkdir -p "$BUILD/fuzz-artifacts"
 status=0
@@ -35,4 +36,5 @@ run() {  # run NAME MAX_LEN [extra libFuzzer flags...]
 }
 run fuzz_gguf 16384 -dict="$FUZZ_DIR/gguf.dict"
 run fuzz_tokenizer 4096
+run fuzz_run_spec 256 -dict="$FUZZ_DIR/run_spec.dict"
 exit "$status"
