@@ -27,6 +27,8 @@
 #include "table_beam_scorer.h"
 #include "widgets/beam_tree_layout.h"
 #include "widgets/beam_tree_legend.h"
+#include "ui/app/theme.h"
+#include "ui/strategies/beam_tree_data.h"
 #include "widgets/beam_tree_types.h"
 #include "widgets/beam_tree_view.h"
 #include "widgets/image_export.h"
@@ -52,30 +54,11 @@ State stateOf(dlab::BeamNodeStatus s) {
     return State::Kept;
 }
 
-// The engine's tree field by field, as the strategies page converts it.
+// The engine's tree through the strategies page's own conversion (ui/strategies/beam_tree_data.h).
 BeamTreeData fromEngine(const dlab::BeamResult& r, const dlab::BeamOptions& o) {
-    BeamTreeData t;
-    t.width = o.width;
-    t.lengthPenalty = o.lengthPenalty;
-    t.steps = r.steps;
-    for (const dlab::BeamNode& n : r.tree.nodes) {
-        BeamTreeNode v;
-        v.id = n.id;
-        v.parent = n.parent;
-        v.depth = n.depth;
-        v.tokenId = n.token;
-        v.text = n.parent < 0 ? QStringLiteral("Once upon a time") : tokenText(n.token);
-        v.logProb = n.logProb;
-        v.cumLogProb = n.cumLogProb;
-        v.score = n.score;
-        v.state = n.parent < 0 ? State::Root : stateOf(n.status);
-        v.endToken = n.endToken;
-        v.candidateRank = n.candidateRank;
-        v.beamSlot = n.beamSlot;
-        v.nBestRank = n.nBestRank;
-        t.nodes << v;
-    }
-    return t;
+    return dlab::ui::beamTreeData(r, o, [](const dlab::BeamNode& n) {
+        return n.parent < 0 ? QStringLiteral("Once upon a time") : tokenText(n.token);
+    });
 }
 
 struct Search {
@@ -148,18 +131,6 @@ void checkNoOverlap(const BeamTreeView& view, const BeamTreeData& t) {
         for (int j = i + 1; j < n; ++j)
             if (view.nodeRect(i).intersects(view.nodeRect(j)))
                 QFAIL(qPrintable(QString("nodes %1 and %2 overlap").arg(i).arg(j)));
-}
-
-QPalette darkPalette() {
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-    p.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-    p.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
-    p.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Highlight, QColor(0x3d, 0x8e, 0xe0));
-    return p;
 }
 
 // The colour most pixels of `r` (inset) have in `img`: a box's fill.
@@ -416,7 +387,7 @@ private slots:
     void statesAndGroupsDrawnDistinctly() {
         QFETCH(bool, dark);
         BeamTreeView view;
-        if (dark) view.setPalette(darkPalette());
+        if (dark) view.setPalette(dlab::ui::darkPalette());   // the app's own dark palette
         view.setCollapsePruned(false);
         view.setTree(handTree());
         const QRectF sr = view.scene()->sceneRect();

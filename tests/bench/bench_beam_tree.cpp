@@ -26,6 +26,8 @@
 
 #include "generate/beam_search.h"
 #include "table_beam_scorer.h"
+#include "ui/app/theme.h"
+#include "ui/strategies/beam_tree_data.h"
 #include "widgets/beam_tree_layout.h"
 #include "widgets/beam_tree_legend.h"
 #include "widgets/beam_tree_view.h"
@@ -49,34 +51,9 @@ BeamTreeData search(int width, int steps, double alpha) {
     // hypotheses finish (and get evicted) along the way; EarlyStopping::Never keeps going.
     dlab::test::TableBeamScorer scorer(dlab::test::hashedTable(96, 11, 0.5f));
     const dlab::BeamResult r = dlab::beamSearch(scorer, {5, 9, 2}, o);
-    BeamTreeData t;
-    t.width = width;
-    t.lengthPenalty = alpha;
-    t.steps = r.steps;
-    for (const dlab::BeamNode& n : r.tree.nodes) {
-        BeamTreeNode v;
-        v.id = n.id;
-        v.parent = n.parent;
-        v.depth = n.depth;
-        v.tokenId = n.token;
-        v.text = n.parent < 0 ? QStringLiteral("Once upon a time") : n.token == 0 ? QStringLiteral("</s>") : kWords[n.token % kWords.size()];
-        v.logProb = n.logProb;
-        v.cumLogProb = n.cumLogProb;
-        v.score = n.score;
-        switch (n.status) {
-            case dlab::BeamNodeStatus::Kept: v.state = State::Kept; break;
-            case dlab::BeamNodeStatus::Pruned: v.state = State::Pruned; break;
-            case dlab::BeamNodeStatus::Finished: v.state = State::Finished; break;
-            case dlab::BeamNodeStatus::Evicted: v.state = State::Evicted; break;
-        }
-        if (n.parent < 0) v.state = State::Root;
-        v.endToken = n.endToken;
-        v.candidateRank = n.candidateRank;
-        v.beamSlot = n.beamSlot;
-        v.nBestRank = n.nBestRank;
-        t.nodes << v;
-    }
-    return t;
+    return dlab::ui::beamTreeData(r, o, [](const dlab::BeamNode& n) {
+        return n.parent < 0 ? QStringLiteral("Once upon a time") : n.token == 0 ? QStringLiteral("</s>") : kWords[n.token % kWords.size()];
+    });
 }
 
 // Screenshots only: KV blocks of 4 positions (the 3 prompt tokens first), a full block named by
@@ -97,18 +74,6 @@ void illustrate(BeamTreeData& t, int groups) {
         }
         if (groups > 1 && chain.size() > 1) n.group = t.nodes[chain[std::min<size_t>(2, chain.size() - 1)]].candidateRank % groups;
     }
-}
-
-QPalette darkPalette() {
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-    p.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-    p.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
-    p.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Highlight, QColor(0x3d, 0x8e, 0xe0));
-    return p;
 }
 
 struct Stats {
@@ -141,7 +106,7 @@ void shots(const QString& dir) {
                           Shot{8, 24, 1, false, false, "tree-w8-light"}, Shot{8, 24, 2, true, false, "tree-w8-dark-groups"},
                           Shot{8, 64, 1, false, true, "tree-w8-64-fit-light"}, Shot{4, 16, 2, false, false, "tree-w4-light-groups"}}) {
         QWidget w;
-        if (s.dark) w.setPalette(darkPalette());
+        if (s.dark) w.setPalette(dlab::ui::darkPalette());
         auto* lay = new QVBoxLayout(&w);
         auto* legend = new BeamTreeLegend;
         auto* view = new BeamTreeView;

@@ -16,6 +16,7 @@
 #include "generate/strategy_metrics.h"
 #include "model/model.h"
 #include "ui/engine/step_views.h"
+#include "ui/strategies/beam_tree_data.h"
 
 namespace dlab::ui {
 
@@ -69,17 +70,6 @@ QList<widgets::StripToken> chipsOf(const Tokenizer& tok, const std::vector<RunTo
         before.push_back(steps[i].token);
     }
     return out;
-}
-
-widgets::BeamTreeNode::State stateOf(const BeamNode& n) {
-    if (n.parent < 0) return widgets::BeamTreeNode::State::Root;
-    switch (n.status) {
-    case BeamNodeStatus::Kept: return widgets::BeamTreeNode::State::Kept;
-    case BeamNodeStatus::Pruned: return widgets::BeamTreeNode::State::Pruned;
-    case BeamNodeStatus::Finished: return widgets::BeamTreeNode::State::Finished;
-    case BeamNodeStatus::Evicted: return widgets::BeamTreeNode::State::Evicted;
-    }
-    return widgets::BeamTreeNode::State::Kept;
 }
 
 std::vector<std::vector<TokenId>> hypothesisTokens(const BeamResult& r) {
@@ -329,29 +319,8 @@ TableResult StrategiesController::measureTable(const std::vector<TokenId>& promp
 TreeResult StrategiesController::treeOf(const BeamResult& r, const BeamOptions& options, double ms) const {
     const Tokenizer& tok = engine_.model().tokenizer();
     TreeResult out;
-    out.tree.width = options.width;
-    out.tree.groups = options.groups;
-    out.tree.lengthPenalty = options.lengthPenalty;
-    out.tree.steps = r.steps;
+    out.tree = beamTreeData(r, options, [&tok](const BeamNode& n) { return n.token >= 0 ? qs(tok.tokenToPiece(n.token, true)) : QString(); });
     for (const BeamNode& n : r.tree.nodes) {
-        widgets::BeamTreeNode v;
-        v.id = n.id;
-        v.parent = n.parent;
-        v.depth = n.depth;
-        v.tokenId = n.token;
-        v.text = n.token >= 0 ? qs(tok.tokenToPiece(n.token, true)) : QString();
-        v.logProb = n.logProb;
-        v.cumLogProb = n.cumLogProb;
-        v.score = n.score;
-        v.state = stateOf(n);
-        v.endToken = n.endToken;
-        v.candidateRank = n.candidateRank;
-        v.beamSlot = n.beamSlot;
-        v.nBestRank = n.nBestRank;
-        v.group = options.groups > 1 ? n.group : -1;
-        v.diversityPenalty = n.diversityPenalty;
-        for (int32_t b : n.kvBlocks) v.kvBlocks << b;
-        out.tree.nodes << v;
         if (!n.next.empty()) {
             QList<widgets::DistributionBar> bars;
             for (const BeamNextToken& t : n.next) {
