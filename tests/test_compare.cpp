@@ -106,42 +106,6 @@ private slots:
     }
     void parseEarlyStopping() { QCOMPARE(parseRunSpec("beam:k=3,es=never").earlyStopping, EarlyStopping::Never); }
 
-    void parseBad_data() {
-        QTest::addColumn<QString>("spec");
-        QTest::addColumn<QString>("expected");
-        QTest::newRow("unknown kind") << "nucleus:p=0.9" << "unknown kind 'nucleus'";
-        QTest::newRow("empty") << "" << "unknown kind ''";
-        QTest::newRow("unknown beam key") << "beam:width=4" << "unknown key 'width' for beam; its keys are dp, es, g, k, lp, nrng, rep";
-        QTest::newRow("unknown sample key") << "sample:temp=0.7" << "unknown key 'temp' for sample";
-        QTest::newRow("width zero") << "beam:k=0" << "k must be between 1 and 64; got 0";
-        QTest::newRow("width words") << "beam:k=four" << "k must be a whole number; got 'four'";
-        QTest::newRow("lp not a number") << "beam:lp=x" << "lp must be a number; got 'x'";
-        QTest::newRow("bad early stopping") << "beam:es=maybe" << "early-stopping mode 'maybe'";
-        QTest::newRow("temperature words") << "sample:t=hot" << "t must be a number; got 'hot'";
-        QTest::newRow("temperature negative") << "sample:t=-1" << "--temperature must be between 0 and 100";
-        QTest::newRow("top-p zero") << "sample:p=0" << "--top-p must be greater than 0";
-        QTest::newRow("min-p above one") << "sample:minp=2" << "--min-p must be between 0 and 1";
-        QTest::newRow("top-k negative") << "sample:k=-3" << "k must be between 0 and";
-        QTest::newRow("seed fraction") << "sample:seed=1.5" << "seed must be a whole number";
-        QTest::newRow("greedy sampling settings") << "greedy:t=1" << "unknown key 't' for greedy; its keys are freq, lastn, nrng, pres, rep";
-        QTest::newRow("no value") << "sample:t" << "setting 't' needs a value";
-        QTest::newRow("empty value") << "sample:t=" << "t must be a number; got ''";
-        QTest::newRow("nothing after colon") << "sample:" << "nothing after ':'";
-        QTest::newRow("double comma") << "sample:t=0.7,,p=0.9" << "empty setting between commas";
-    }
-    void parseBad() {
-        QFETCH(QString, spec);
-        QFETCH(QString, expected);
-        try {
-            parseRunSpec(spec.toStdString());
-            QFAIL("no error");
-        } catch (const Error& e) {
-            const QString msg = QString::fromUtf8(e.what());
-            QVERIFY2(msg.startsWith("run '" + spec + "': "), qPrintable(msg));
-            QVERIFY2(msg.contains(expected), qPrintable(msg));
-        }
-    }
-
     void distinct_data() {
         QTest::addColumn<std::vector<TokenId>>("tokens");
         QTest::addColumn<double>("d1");

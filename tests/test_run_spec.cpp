@@ -195,6 +195,26 @@ private slots:
         QTest::newRow("order empty") << "sample:order=" << "order needs a value";
         QTest::newRow("key twice") << "sample:t=0.5,t=0.7" << "the key 't' is given twice";
         QTest::newRow("unknown sample key") << "sample:temperature=1" << "unknown key 'temperature' for sample; its keys are dry, dryallow";
+        // (moved from test_compare, where the first spec errors were)
+        QTest::newRow("unknown kind") << "nucleus:p=0.9" << "unknown kind 'nucleus'";
+        QTest::newRow("empty") << "" << "unknown kind ''";
+        QTest::newRow("unknown beam key") << "beam:width=4" << "unknown key 'width' for beam; its keys are dp, es, g, k, lp, nrng, rep";
+        QTest::newRow("unknown sample key (2)") << "sample:temp=0.7" << "unknown key 'temp' for sample";
+        QTest::newRow("width zero") << "beam:k=0" << "k must be between 1 and 64; got 0";
+        QTest::newRow("width words") << "beam:k=four" << "k must be a whole number; got 'four'";
+        QTest::newRow("lp not a number") << "beam:lp=x" << "lp must be a number; got 'x'";
+        QTest::newRow("bad early stopping") << "beam:es=maybe" << "early-stopping mode 'maybe'";
+        QTest::newRow("temperature words") << "sample:t=hot" << "t must be a number; got 'hot'";
+        QTest::newRow("temperature negative") << "sample:t=-1" << "--temperature must be between 0 and 100";
+        QTest::newRow("top-p zero") << "sample:p=0" << "--top-p must be greater than 0";
+        QTest::newRow("min-p above one") << "sample:minp=2" << "--min-p must be between 0 and 1";
+        QTest::newRow("top-k negative") << "sample:k=-3" << "k must be between 0 and";
+        QTest::newRow("seed fraction") << "sample:seed=1.5" << "seed must be a whole number";
+        QTest::newRow("greedy sampling settings") << "greedy:t=1" << "unknown key 't' for greedy; its keys are freq, lastn, nrng, pres, rep";
+        QTest::newRow("no value") << "sample:t" << "setting 't' needs a value";
+        QTest::newRow("empty value") << "sample:t=" << "t must be a number; got ''";
+        QTest::newRow("nothing after colon") << "sample:" << "nothing after ':'";
+        QTest::newRow("double comma") << "sample:t=0.7,,p=0.9" << "empty setting between commas";
     }
     void errorsNameSpecAndKey() {
         QFETCH(QString, spec);
