@@ -73,6 +73,25 @@ class TestGuiStrategies : public QObject {
         QVERIFY(QTest::qWaitFor([&] { return done.count() == 1; }, 120000));
     }
 
+    // Searches with the page's beam panel until no search is left (one the page queued behind it
+    // too); returns how many searches ended (treeDone), or -1 on a timeout.
+    static int searchAndWait(StrategiesPage* page, int timeoutMs = 60000) {
+        QSignalSpy done(page, &StrategiesPage::treeDone);
+        if (!QTest::qWaitFor([&] { return page->beamPanel()->searchButton()->isEnabled(); }, timeoutMs)) return -1;
+        page->searchTree();
+        if (!QTest::qWaitFor([&] { return done.count() >= 1 && !page->searching(); }, timeoutMs)) return -1;
+        return static_cast<int>(done.count());
+    }
+
+    // The engine's own search for a beam spec of the panel, on the page's prompt.
+    BeamResult engineSearch(StrategiesPage* page, const QString& spec) const {
+        BeamOptions o = beamOptionsOf(parseRunSpec(spec.toStdString()));
+        o.maxNewTokens = page->beamPanel()->maxTokens();
+        o.endTokens = endOfGenerationTokens(model_->tokenizer());
+        return beamSearchModel(*model_, *backend_, encode(page->promptEdit()->toPlainText()), o, KvType::F16,
+                               defaultSessionContext(model_->hparams()));
+    }
+
     CompareResult engineCompare(const QStringList& specs, const QString& prompt, int maxTokens) {
         std::vector<RunSpec> runs;
         for (const QString& s : specs) runs.push_back(parseRunSpec(s.toStdString()));
@@ -217,17 +236,10 @@ private slots:
         panel->diverseCheck()->setChecked(false);
         panel->widthSpin()->setValue(width);
         panel->lengthPenaltySpin()->setValue(lengthPenalty);
-        QSignalSpy done(page, &StrategiesPage::treeDone);
-        QTRY_VERIFY_WITH_TIMEOUT(panel->searchButton()->isEnabled(), 30000);
-        page->searchTree();
-        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
+        QCOMPARE(searchAndWait(page), 1);
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
 
-        BeamOptions o = beamOptionsOf(parseRunSpec(panel->plainSpec().toStdString()));
-        o.maxNewTokens = panel->maxTokens();
-        o.endTokens = endOfGenerationTokens(model_->tokenizer());
-        const BeamResult ref = beamSearchModel(*model_, *backend_, encode(page->promptEdit()->toPlainText()), o, KvType::F16,
-                                               defaultSessionContext(model_->hparams()));
+        const BeamResult ref = engineSearch(page, panel->plainSpec());
         const widgets::BeamTreeData& tree = panel->plain().tree;
         QCOMPARE(tree.nodes.size(), static_cast<qsizetype>(ref.tree.nodes.size()));
         QCOMPARE(panel->view()->nodeCount(), tree.nodes.size());
@@ -261,16 +273,8 @@ private slots:
         panel->maxTokensSpin()->setValue(64);
         for (double lp : {-2.0, 0.0, 3.0}) {
             panel->lengthPenaltySpin()->setValue(lp);
-            QSignalSpy done(page, &StrategiesPage::treeDone);
-            QTRY_VERIFY_WITH_TIMEOUT(panel->searchButton()->isEnabled(), 30000);
-            page->searchTree();
-            QTRY_VERIFY_WITH_TIMEOUT(done.count() >= 1, 60000);
-            QTRY_VERIFY_WITH_TIMEOUT(!page->searching(), 60000);
-            BeamOptions o = beamOptionsOf(parseRunSpec(panel->plainSpec().toStdString()));
-            o.maxNewTokens = panel->maxTokens();
-            o.endTokens = endOfGenerationTokens(model_->tokenizer());
-            const BeamResult ref = beamSearchModel(*model_, *backend_, encode(page->promptEdit()->toPlainText()), o,
-                                                   KvType::F16, defaultSessionContext(model_->hparams()));
+            QVERIFY(searchAndWait(page) >= 1);
+            const BeamResult ref = engineSearch(page, panel->plainSpec());
             QCOMPARE(panel->plain().hypotheses.size(), static_cast<qsizetype>(ref.hypotheses.size()));
             for (size_t i = 0; i < ref.hypotheses.size(); ++i) {
                 QCOMPARE(panel->plain().hypotheses[static_cast<qsizetype>(i)].tokens.size(),
@@ -300,10 +304,7 @@ private slots:
         QStringList best;
         for (double lp : {-1.0, 3.0}) {
             panel->lengthPenaltySpin()->setValue(lp);
-            QSignalSpy done(page, &StrategiesPage::treeDone);
-            QTRY_VERIFY_WITH_TIMEOUT(panel->searchButton()->isEnabled(), 60000);
-            page->searchTree();
-            QTRY_VERIFY_WITH_TIMEOUT(done.count() >= 1 && !page->searching(), 120000);
+            QVERIFY(searchAndWait(page, 120000) >= 1);
             QVERIFY(!panel->plain().hypotheses.isEmpty());
             best << panel->plain().hypotheses.front().text;
         }
@@ -341,17 +342,10 @@ private slots:
         panel->diverseCheck()->setChecked(true);
         panel->groupsSpin()->setValue(2);
         panel->diversityPenaltySpin()->setValue(0.1);   // small: penalised tokens stay among the candidates
-        QSignalSpy done(page, &StrategiesPage::treeDone);
-        QTRY_VERIFY_WITH_TIMEOUT(panel->searchButton()->isEnabled(), 30000);
-        page->searchTree();
-        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
+        QCOMPARE(searchAndWait(page), 1);
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
         QCOMPARE(panel->diverseSpec(), panel->plainSpec() + QStringLiteral(",g=2,dp=0.1"));
-        BeamOptions o = beamOptionsOf(parseRunSpec(panel->diverseSpec().toStdString()));
-        o.maxNewTokens = panel->maxTokens();
-        o.endTokens = endOfGenerationTokens(model_->tokenizer());
-        const BeamResult ref = beamSearchModel(*model_, *backend_, encode(page->promptEdit()->toPlainText()), o, KvType::F16,
-                                               defaultSessionContext(model_->hparams()));
+        const BeamResult ref = engineSearch(page, panel->diverseSpec());
         const widgets::BeamTreeData& tree = panel->diverse().tree;
         QCOMPARE(tree.groups, 2);
         QCOMPARE(tree.nodes.size(), static_cast<qsizetype>(ref.tree.nodes.size()));
