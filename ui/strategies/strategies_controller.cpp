@@ -78,6 +78,13 @@ std::vector<std::vector<TokenId>> hypothesisTokens(const BeamResult& r) {
     return out;
 }
 
+// How alike a search's final beams are; a single beam counts as overlap 1 (nothing differs).
+PairwiseSimilarity beamsSimilarity(const BeamResult& r) {
+    PairwiseSimilarity s = pairwiseSimilarity(hypothesisTokens(r));
+    if (s.pairs == 0) s.meanOverlap = 1.0;
+    return s;
+}
+
 QList<BeamHypothesisView> hypothesesOf(const Tokenizer& tok, const BeamResult& r) {
     QList<BeamHypothesisView> out;
     for (const BeamHypothesis& h : r.hypotheses) {
@@ -142,8 +149,8 @@ ColumnResult StrategiesController::columnOf(int column, const RunResult& r) cons
     c.kvBytesSavedWithin = r.kvBytesSavedWithin;
     if (r.spec.kind == RunKind::Beam) {
         c.hypotheses = hypothesesOf(tok, r.beam);
-        const PairwiseSimilarity s = pairwiseSimilarity(hypothesisTokens(r.beam));
-        c.beamsOverlap = s.pairs > 0 ? s.meanOverlap : 1.0;
+        const PairwiseSimilarity s = beamsSimilarity(r.beam);
+        c.beamsOverlap = s.meanOverlap;
         c.beamsSharedPrefix = s.meanSharedPrefix;
     }
     return c;
@@ -297,10 +304,7 @@ TableResult StrategiesController::measureTable(const std::vector<TokenId>& promp
         row.seedsOverlap = sim.meanOverlap;
         row.seedsSharedPrefix = sim.meanSharedPrefix;
         row.pooledDistinct2 = pooledDistinctN(outs, 2);
-        if (r.spec.kind == RunKind::Beam) {
-            const PairwiseSimilarity b = pairwiseSimilarity(hypothesisTokens(r.beam));
-            row.beamsOverlap = b.pairs > 0 ? b.meanOverlap : 1.0;
-        }
+        if (r.spec.kind == RunKind::Beam) row.beamsOverlap = beamsSimilarity(r.beam).meanOverlap;
         row.looped = r.repetition.found;
         row.length = static_cast<int>(r.tokens.size());
         for (const RunToken& t : r.steps)
@@ -335,11 +339,10 @@ TreeResult StrategiesController::treeOf(const BeamResult& r, const BeamOptions& 
         }
     }
     out.hypotheses = hypothesesOf(tok, r);
-    const auto seqs = hypothesisTokens(r);
-    const PairwiseSimilarity s = pairwiseSimilarity(seqs);
-    out.beamsOverlap = s.pairs > 0 ? s.meanOverlap : 1.0;
+    const PairwiseSimilarity s = beamsSimilarity(r);
+    out.beamsOverlap = s.meanOverlap;
     out.beamsSharedPrefix = s.meanSharedPrefix;
-    out.pooledDistinct2 = pooledDistinctN(seqs, 2);
+    out.pooledDistinct2 = pooledDistinctN(hypothesisTokens(r), 2);
     out.ms = ms;
     out.diverse = options.groups > 1;
     out.stop = QString::fromLatin1(beamStopName(r.stop));
