@@ -40,13 +40,17 @@ int runGenerate(Args& args) {
     const auto tracePath = args.value("--trace");
     const bool noKvCache = args.flag("--no-kv-cache");  // recompute the whole prefix every step (the lesson)
     opt.traceTopN = static_cast<int>(args.integer("--top-n", 64, 1, 1 << 20));
+    opt.traceAttention = args.flag("--trace-attention");
     args.finish();
+    if (opt.traceAttention && !tracePath) throw Error("generate: --trace-attention writes into the trace; give --trace FILE.jsonl too");
     if (strategy != "greedy" && strategy != "sample" && strategy != "beam")
         throw Error("generate: --strategy must be greedy, sample or beam; got '" + strategy + "'");
     if (strategy == "greedy") opt.sampler.temperature = 0.0f;
     if (beam.nBest > beam.width) throw Error("generate: --n-best must be at most --beams");
     if (strategy != "beam" && (beam.groups != 1 || beam.diversityPenalty != 0.0))
         throw Error("generate: --beam-groups and --diversity-penalty need --strategy beam");
+    if (strategy == "beam" && opt.traceAttention)
+        throw Error("generate: --trace-attention traces greedy and sampled runs, not --strategy beam");
     if (strategy == "beam") {
         // The repetition options beam search applies (HF's repetition_penalty and
         // no_repeat_ngram_size, over the whole history); the sampling ones do not apply.

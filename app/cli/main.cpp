@@ -33,7 +33,7 @@ commands:
   generate    --prompt T [--chat] [--system S] [--max-tokens N] [--temperature X] [--top-k K]
               [--top-p P] [--seed S] [--threads N] [--ctx N] [--kv-type f16|f32|q8_0] [--no-bos] [--quiet]
               [--strategy greedy|sample|beam] [--beams K] [--length-penalty A] [--early-stopping true|false|never]
-              [--n-best N] [--beam-groups G] [--diversity-penalty X] [--trace FILE.jsonl] [--top-n N] [--no-kv-cache]
+              [--n-best N] [--beam-groups G] [--diversity-penalty X] [--trace FILE.jsonl] [--trace-attention] [--top-n N] [--no-kv-cache]
               (sampler stages: see 'sample'; beam search applies --repeat-penalty and --no-repeat-ngram over the
               whole history; --beam-groups G splits the beams into G diverse groups, --beams divisible by G)
   bench       [-p 512] [-n 128] [--threads N] [--reps 3] [--kv-type f16|f32|q8_0] [--no-kv-cache] [--json]

@@ -120,7 +120,7 @@ void load(const uint8_t* base, size_t strideBytes, KvType type, int64_t n, int64
 }  // namespace
 
 void causalAttention(const float* q, float* out, int64_t T, int64_t pos0, const KvBlockPool& cache, SeqId seq, int64_t layer,
-                     const AttentionShape& s, ThreadPool& pool, AttentionScratch& scratch) {
+                     const AttentionShape& s, ThreadPool& pool, AttentionScratch& scratch, float* lastWeights) {
     // nCtx: the scores' row stride, the most positions any query of this call sees.
     const int64_t D = s.headDim, G = s.nHead / s.nHeadKv, qDim = s.nHead * D, nCtx = pos0 + T;
     const KvType type = cache.type();
@@ -160,6 +160,8 @@ void causalAttention(const float* q, float* out, int64_t T, int64_t pos0, const 
                 }
             }
             for (int64_t h = 0; h < G; ++h) ops::softmax(scores + h * nCtx, nPos);
+            if (lastWeights && t == T - 1)  // nPos == nCtx here; each thread writes its own heads
+                for (int64_t h = 0; h < G; ++h) std::copy(scores + h * nCtx, scores + h * nCtx + nPos, lastWeights + (kvh * G + h) * nCtx);
 
             // out (G, D) = scores · V
             float* og = out + t * qDim + kvh * G * D;

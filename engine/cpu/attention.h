@@ -27,7 +27,9 @@ struct AttentionScratch {
 // Queries q (T, nHead * headDim) at positions pos0 .. pos0 + T - 1 attend to sequence seq's
 // positions [0, pos0 + t]; writes out (T, nHead * headDim). The cache must already hold seq's rows
 // up to pos0 + T - 1 for `layer` (its block table covering them).
+// lastWeights, when not null, receives the softmax weights of the last query token:
+//   (nHead, pos0 + T), head h's row at h * (pos0 + T).
 void causalAttention(const float* q, float* out, int64_t T, int64_t pos0, const KvBlockPool& cache, SeqId seq, int64_t layer,
-                     const AttentionShape& shape, ThreadPool& pool, AttentionScratch& scratch);
+                     const AttentionShape& shape, ThreadPool& pool, AttentionScratch& scratch, float* lastWeights = nullptr);
 
 }  // namespace dlab

@@ -57,9 +57,9 @@ protected:
                                     bool allLogits) override {
         const int64_t n = static_cast<int64_t>(tokens.size());
         if (n == 0) throw Error("nothing to evaluate: the batch holds no tokens");
-        if (hp_.arch == Arch::Gpt2 && pos0 + n > hp_.nCtxTrain)
+        if (hp_.arch == Arch::Gpt2 && cache.positionOf(seq, pos0 + n - 1) >= hp_.nCtxTrain)
             throw Error("GPT-2 models have learned positions for " + std::to_string(hp_.nCtxTrain) +
-                        " tokens only; the batch would reach position " + std::to_string(pos0 + n));
+                        " tokens only; the batch would reach position " + std::to_string(cache.positionOf(seq, pos0 + n - 1) + 1));
         for (TokenId t : tokens)
             if (t < 0 || t >= hp_.nVocab)
                 throw Error("token id " + std::to_string(t) + " is outside the vocabulary of " + std::to_string(hp_.nVocab) +
@@ -75,7 +75,8 @@ protected:
             const bool last = begin + len == n;
             try {
                 const LogitRows rows = allLogits ? LogitRows::All : last ? LogitRows::Last : LogitRows::None;
-                runChunk(tokens.data() + begin, len, pos0 + begin, cache, seq, rows);
+                float* weights = last && attentionOut_ ? prepareAttentionOut(pos0 + n) : nullptr;
+                runChunk(tokens.data() + begin, len, pos0 + begin, cache, seq, rows, weights);
             } catch (...) {
                 cache.truncate(seq, std::min(len0, cache.length(seq)));  // frees the blocks prepared for this call
                 throw;
@@ -90,6 +91,18 @@ protected:
     }
 
 private:
+    // Shapes the requested AttentionWeights for a last token at slot nSlots - 1; returns its buffer.
+    float* prepareAttentionOut(int64_t nSlots) {
+        AttentionWeights& w = *attentionOut_;
+        w.nLayer = hp_.nLayer;
+        w.nHead = hp_.nHead;
+        w.nHeadKv = hp_.nHeadKv;
+        w.nSlots = nSlots;
+        w.querySlot = nSlots - 1;
+        w.perHead.assign(static_cast<size_t>(hp_.nLayer * hp_.nHead * nSlots), 0.0f);
+        return w.perHead.data();
+    }
+
     void ensureScratch(int64_t T) {
         auto fit = [](std::vector<float>& b, size_t n) { if (b.size() < n) b.resize(n); };
         fit(st_.x, T * hp_.nEmbd);
@@ -108,7 +121,9 @@ private:
 
     enum class LogitRows { None, Last, All };
 
-    void runChunk(const TokenId* tokens, int64_t T, int64_t pos0, KvBlockPool& cache, SeqId seq, LogitRows logitRows) {
+    // attention: (nLayer, nHead, pos0 + T) weights of the chunk's last token, or null.
+    void runChunk(const TokenId* tokens, int64_t T, int64_t pos0, KvBlockPool& cache, SeqId seq, LogitRows logitRows,
+                  float* attention) {
         ensureScratch(T);
         const int64_t E = hp_.nEmbd;
         float* x = st_.x.data();
@@ -118,7 +133,7 @@ private:
             dequantizeRow(model_.tokenEmbedding(), tokens[t], x + t * E);
             if (hp_.arch == Arch::Gpt2) {
                 float* pe = st_.proj.data();  // (nEmbd) scratch: the learned position embedding
-                dequantizeRow(model_.positionEmbedding(), pos0 + t, pe);
+                dequantizeRow(model_.positionEmbedding(), cache.positionOf(seq, pos0 + t), pe);
                 ops::addInPlace(x + t * E, pe, E);
             }
         }
@@ -127,12 +142,13 @@ private:
                                    hp_.rope == RopeStyle::NeoX};
         if (hp_.rope != RopeStyle::None)
             for (int64_t t = 0; t < T; ++t)
-                ops::ropeCache(st_.ropeCos.data() + t * (hp_.nRot / 2), st_.ropeSin.data() + t * (hp_.nRot / 2), pos0 + t, rope);
+                ops::ropeCache(st_.ropeCos.data() + t * (hp_.nRot / 2), st_.ropeSin.data() + t * (hp_.nRot / 2),
+                               cache.positionOf(seq, pos0 + t), rope);
 
         for (int64_t il = 0; il < hp_.nLayer; ++il) {
             if (cancelled()) throw Cancelled();
             const LayerWeights& L = model_.layers()[il];
-            attentionBlock(L, il, T, pos0, cache, seq, rope);
+            attentionBlock(L, il, T, pos0, cache, seq, rope, attention ? attention + il * hp_.nHead * (pos0 + T) : nullptr);
             feedForwardBlock(L, T);
         }
 
@@ -175,7 +191,7 @@ private:
     }
 
     void attentionBlock(const LayerWeights& L, int64_t il, int64_t T, int64_t pos0, KvBlockPool& cache, SeqId seq,
-                        const ops::RopeParams& rope) {
+                        const ops::RopeParams& rope, float* lastWeights) {
         const int64_t E = hp_.nEmbd, qDim = hp_.qDim(), kvDim = hp_.kvDim(), D = hp_.headDim;
         float* x = st_.x.data();
         float* xn = st_.xn.data();
@@ -214,7 +230,7 @@ private:
         }
 
         causalAttention(q, st_.att.data(), T, pos0, cache, seq, il,
-                        AttentionShape{hp_.nHead, hp_.nHeadKv, D, 1.0f / std::sqrt(float(D))}, pool_, st_.attention);
+                        AttentionShape{hp_.nHead, hp_.nHeadKv, D, 1.0f / std::sqrt(float(D))}, pool_, st_.attention, lastWeights);
 
         mm(L.wo, st_.att.data(), T, st_.proj.data());
         addBias(st_.proj.data(), L.bo, T);

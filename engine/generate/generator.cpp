@@ -43,9 +43,12 @@ GenerateResult generate(const Model& model, Backend& backend, KvCache& cache, co
     r.promptTokens = static_cast<int>(prompt.size());
     const ScopedCancelFlag flag(backend, cancel);   // the caller's flag comes back when this returns
 
+    const bool withAttention = tracing && options.traceAttention;
+    AttentionWeights attention;  // of the token whose logits are sampled next
     auto t0 = std::chrono::steady_clock::now();
     std::span<const float> logits;
     try {
+        if (withAttention) backend.requestAttention(&attention);
         logits = backend.forward(prompt, cache, false);
     } catch (const Cancelled&) {
         r.stop = StopReason::Cancelled;
@@ -71,7 +74,9 @@ GenerateResult generate(const Model& model, Backend& backend, KvCache& cache, co
             t.chosenProbability = sampled.probability;
             t.raw = sampled.raw;
             t.stages = std::move(sampled.stages);
-            t.kv = kvTraceStats(cache.pool().stats(), cache.size());
+            const KvStats kv = cache.pool().stats();
+            t.kv = kvTraceStats(kv, cache.size());
+            if (withAttention) t.attention = stepAttention(attention, kv);
             t.forwardMs = forwardMs;
             t.sampleMs = msSince(s0);
             options.onTrace(t);
@@ -90,6 +95,7 @@ GenerateResult generate(const Model& model, Backend& backend, KvCache& cache, co
         try {
             const TokenId one[1] = {next};
             const auto f0 = std::chrono::steady_clock::now();
+            if (withAttention) backend.requestAttention(&attention);
             logits = backend.forward(one, cache, false);
             forwardMs = msSince(f0);
         } catch (const Cancelled&) {

@@ -20,6 +20,10 @@ struct GenerateOptions {
     // traceTopN candidates each); leave empty to skip the snapshot work.
     std::function<void(const StepTrace&)> onTrace;
     int traceTopN = 64;
+    // With onTrace: every step's trace also carries the attention weights of the token that
+    // produced its logits and the pool's blocks (StepTrace::attention). Off by default: it costs a
+    // copy of nLayer * nHead * positions floats per step and makes each trace line large.
+    bool traceAttention = false;
 };
 
 enum class StopReason { MaxTokens, EndOfGeneration, ContextFull, Cancelled, Callback };

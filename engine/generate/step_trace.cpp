@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/json_writer.h"
+#include "model/attention_weights.h"
 #include "model/kv_stats.h"
 #include "tokenizer/utf8.h"
 
@@ -81,9 +82,45 @@ std::string stepTraceJson(const StepTrace& t, const TokenText& tokenText) {
     w.field("blocksShared", t.kv.blocksShared).field("bytesInUse", t.kv.bytesInUse).field("bytesSaved", t.kv.bytesSaved);
     w.endObject();
 
+    if (!t.attention.empty()) {
+        const StepAttention& a = t.attention;
+        w.key("attention").beginObject();
+        w.field("layers", a.nLayer).field("kvHeads", a.nHeadKv).field("slots", a.nSlots);
+        w.key("perKvGroup").beginArray();  // [layer][kv head][slot]
+        for (int64_t l = 0; l < a.nLayer; ++l) {
+            w.beginArray();
+            for (int64_t h = 0; h < a.nHeadKv; ++h) {
+                w.beginArray();
+                const float* row = a.perKvGroup.data() + (l * a.nHeadKv + h) * a.nSlots;
+                for (int64_t s = 0; s < a.nSlots; ++s) w.value(tidy(row[s]));
+                w.endArray();
+            }
+            w.endArray();
+        }
+        w.endArray();
+        w.key("blocks").beginArray();
+        for (const StepAttention::Block& b : a.blocks) {
+            w.beginObject().field("block", b.block).field("filled", b.filled).field("refs", static_cast<int64_t>(b.sequences.size()));
+            w.key("sequences").beginArray();
+            for (int32_t q : b.sequences) w.value(q);
+            w.endArray().endObject();
+        }
+        w.endArray();
+        w.endObject();
+    }
     w.field("forwardMs", t.forwardMs).field("sampleMs", t.sampleMs);
     w.endObject();
     return w.str();
+}
+
+StepAttention stepAttention(const AttentionWeights& w, const KvStats& s) {
+    StepAttention a;
+    a.nLayer = w.nLayer;
+    a.nHeadKv = w.nHeadKv;
+    a.nSlots = w.nSlots;
+    a.perKvGroup = w.perKvGroup();
+    for (const KvBlockStats& b : s.blocks) a.blocks.push_back({b.block, b.filled, b.sequences});
+    return a;
 }
 
 KvTraceStats kvTraceStats(const KvStats& s, int64_t positions) {

@@ -13,6 +13,7 @@
 namespace dlab {
 
 struct KvStats;
+struct AttentionWeights;
 
 enum class Phase { Prefill, Decode };
 const char* phaseName(Phase p);  // "prefill" | "decode"
@@ -28,6 +29,20 @@ struct KvTraceStats {
     int64_t bytesSaved = 0;      // what private copies of the shared blocks would add
 };
 
+// On request (GenerateOptions::traceAttention): what the step's forward pass attended to and how
+// the pool's blocks stood afterwards.
+struct StepAttention {
+    int64_t nLayer = 0, nHeadKv = 0, nSlots = 0;
+    std::vector<float> perKvGroup;   // (nLayer, nHeadKv, slots) weights averaged over each group's query heads
+    struct Block {
+        int32_t block = 0;
+        int64_t filled = 0;          // positions holding data
+        std::vector<int32_t> sequences;  // who references it (refcount = size)
+    };
+    std::vector<Block> blocks;       // blocks in use, by index
+    bool empty() const { return perKvGroup.empty(); }
+};
+
 struct StepTrace {
     int step = 0;                // 0 = prefill, then 1, 2, ... per generated token
     int seq = 0;                 // which sequence (beam, branch); 0 for single-sequence runs
@@ -40,6 +55,7 @@ struct StepTrace {
     LogitSummary raw;            // the logits before any stage
     std::vector<StageSnapshot> stages;
     KvTraceStats kv;
+    StepAttention attention;     // empty unless requested
     double forwardMs = 0.0;      // the forward pass that produced these logits
     double sampleMs = 0.0;       // the sampler chain and the draw
 };
@@ -51,6 +67,9 @@ using TokenText = std::function<std::string(TokenId)>;
 // written as null; text that is not valid UTF-8 is written with U+FFFD in its place, and the raw
 // bytes are always in "bytes" (hex). With tokenText, every snapshot candidate gets a "text" too.
 std::string stepTraceJson(const StepTrace& trace, const TokenText& tokenText = {});
+
+// The recorded weights (grouped by KV head) and the pool's blocks, in trace form.
+StepAttention stepAttention(const AttentionWeights& weights, const KvStats& stats);
 
 // The pool's statistics in trace form, for sequence `positions` long.
 KvTraceStats kvTraceStats(const KvStats& stats, int64_t positions);

@@ -7,6 +7,7 @@
 #include <span>
 #include <string_view>
 
+#include "model/attention_weights.h"
 #include "model/kv_block_pool.h"
 #include "model/kv_cache.h"
 #include "model/model.h"
@@ -44,6 +45,14 @@ public:
     void setRecomputePrefix(bool on) { recomputePrefix_ = on; }
     bool recomputePrefix() const { return recomputePrefix_; }
 
+    // On request, never on the hot path: the next forward() also fills `out` with the attention
+    // weights of its last token (every layer and query head), then the request lapses. Costs one
+    // copy of nLayer * nHead * slots floats; a failed forward() leaves `out` unspecified.
+    void requestAttention(AttentionWeights* out) { attentionOut_ = out; }
+
+    // Tokens the last forward() evaluated: the batch, or the whole prefix too in no-cache mode.
+    int64_t lastEvaluated() const { return lastEvaluated_; }
+
 protected:
     // Evaluates tokens at positions pos0 .. pos0 + n - 1 of seq (pos0 <= length(seq)), writing
     // their K/V there, with forward()'s logits and error contract.
@@ -53,6 +62,8 @@ protected:
     bool cancelled() const { return cancel_ && cancel_->load(std::memory_order_relaxed); }
     const std::atomic<bool>* cancel_ = nullptr;
     bool recomputePrefix_ = false;
+    AttentionWeights* attentionOut_ = nullptr;  // evaluate() fills it for its last token when set
+    int64_t lastEvaluated_ = 0;
 };
 
 // exactMatmul: multiply f32 copies of the weights with unquantized activations (4 bytes per

@@ -60,6 +60,10 @@ SeqId KvBlockPool::fork(SeqId parent, int64_t atPosition) {
     Sequence child;
     child.blocks.assign(p.blocks.begin(), p.blocks.begin() + blocksFor(atPosition, blockSize_));
     child.tokens.assign(p.tokens.begin(), p.tokens.begin() + atPosition);
+    if (atPosition > p.sinkSlots) {
+        child.sinkSlots = p.sinkSlots;
+        child.evicted = p.evicted;
+    }
     for (int32_t b : child.blocks) ++refs_[b];
     const SeqId id = nextId_++;
     seqs_.emplace(id, std::move(child));
@@ -77,6 +81,7 @@ void KvBlockPool::truncate(SeqId seq, int64_t n) {
         throw Error("cannot truncate KV sequence " + std::to_string(seq) + " to " + std::to_string(n) + " positions: it holds " +
                     std::to_string(s.tokens.size()));
     s.tokens.resize(n);
+    if (n <= s.sinkSlots) s.sinkSlots = s.evicted = 0;  // what is left sits at its own positions again
     const size_t keep = blocksFor(n, blockSize_);
     for (size_t i = keep; i < s.blocks.size(); ++i) release(s.blocks[i]);
     if (s.blocks.size() > keep) s.blocks.resize(keep);
@@ -86,6 +91,31 @@ std::vector<SeqId> KvBlockPool::sequences() const {
     std::vector<SeqId> ids;
     for (const auto& [id, s] : seqs_) ids.push_back(id);
     return ids;
+}
+
+int64_t KvBlockPool::evict(SeqId seq, int64_t sinks, int64_t window) {
+    Sequence& s = get(seq);
+    if (sinks < 0 || window < 0)
+        throw Error("eviction needs sink and window sizes of at least 0 (got " + std::to_string(sinks) + " and " +
+                    std::to_string(window) + ")");
+    if (s.evicted > 0 && sinks != s.sinkSlots)
+        throw Error("KV sequence " + std::to_string(seq) + " already evicts with " + std::to_string(s.sinkSlots) +
+                    " sink positions; it cannot switch to " + std::to_string(sinks));
+    const int64_t len = static_cast<int64_t>(s.tokens.size());
+    const int64_t drop = len - sinks - window;
+    if (drop <= 0) return 0;
+    prepareWrite(seq, sinks, window);  // the destination slots become private before rows move in
+    for (int64_t slot = sinks; slot < sinks + window; ++slot)
+        for (int64_t l = 0; l < nLayer_; ++l) {
+            std::memcpy(kRow(seq, l, slot), kRow(seq, l, slot + drop), rowBytes_);
+            std::memcpy(vRow(seq, l, slot), vRow(seq, l, slot + drop), rowBytes_);
+        }
+    const int64_t evictedBefore = s.evicted;
+    s.tokens.erase(s.tokens.begin() + sinks, s.tokens.begin() + sinks + drop);
+    truncate(seq, sinks + window);  // releases the blocks past the kept slots (tokens already shortened)
+    s.sinkSlots = sinks;
+    s.evicted = evictedBefore + drop;
+    return drop;
 }
 
 void KvBlockPool::prepareWrite(SeqId seq, int64_t pos0, int64_t n) {

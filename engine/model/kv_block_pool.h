@@ -54,6 +54,23 @@ public:
     std::span<const int32_t> blockTable(SeqId seq) const { return get(seq).blocks; }
     std::vector<SeqId> sequences() const;
 
+    // --- eviction (StreamingLLM) -----------------------------------------------------------------
+    // Keeps the first `sinks` slots (the attention sinks) and the last `window` slots and drops the
+    // slots between them; returns how many were dropped (0 when the sequence is not longer than
+    // sinks + window). The kept rows move down to slots [sinks, sinks + window) (copy-on-write if
+    // another sequence shares their blocks) and keep the positions they were computed at: keys are
+    // stored after RoPE, so a query at its true position sees each kept key at its true distance.
+    // New tokens continue at the next position in the text, not at the next slot. A sequence
+    // evicts with one sink count for life; throws dlab::Error for another one or negative sizes.
+    int64_t evict(SeqId seq, int64_t sinks, int64_t window);
+    // The position in the text of a cached slot (slot == position until something was evicted);
+    // slot may be length(seq), the next token's slot.
+    int64_t positionOf(SeqId seq, int64_t slot) const {
+        const Sequence& s = get(seq);
+        return slot < s.sinkSlots ? slot : slot + s.evicted;
+    }
+    int64_t evicted(SeqId seq) const { return get(seq).evicted; }
+
     // --- writing (the backend's side) ---------------------------------------------------------
     // Makes positions [pos0, pos0 + n) writable for seq (pos0 <= length): allocates blocks and
     // copies shared ones. Throws dlab::Error past the context limit or when the pool has too few
@@ -80,7 +97,9 @@ public:
 private:
     struct Sequence {
         std::vector<int32_t> blocks;   // logical block -> pool block
-        std::vector<TokenId> tokens;   // one per cached position
+        std::vector<TokenId> tokens;   // one per cached slot
+        int64_t sinkSlots = 0;         // slots before this keep their position; later ones are
+        int64_t evicted = 0;           //   `evicted` positions further on in the text
     };
     const Sequence& get(SeqId seq) const;
     Sequence& get(SeqId seq);
