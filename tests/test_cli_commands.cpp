@@ -1,5 +1,6 @@
 // The command-line tool's commands do what they say, on a tiny model and a vocabulary-only file.
 #include <QJsonArray>
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -182,6 +183,70 @@ private slots:
         const double ppl = words.value(1).toDouble();
         // A random-weights model is close to uniform over its 320 tokens, never better than 1.
         QVERIFY2(ppl > 1.0 && ppl < 2.0 * kTinyVocabSize, r.out.constData());
+    }
+
+    void kvGrowthTimesBothModes() {
+        const Run r = cli({"kv-growth", "--model", tinyModel(), "--prompt", "the cat", "--steps", "6", "--threads", "2", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray rows = QJsonDocument::fromJson(r.out).array();
+        QCOMPARE(rows.size(), 6);
+        for (int i = 1; i < rows.size(); ++i) {
+            const QJsonObject o = rows[i].toObject();
+            QCOMPARE(o["computed"].toInt(), 1);                                  // with the cache: the new token only
+            QCOMPARE(o["withoutCacheComputed"].toInt(), o["positions"].toInt());  // without: every position again
+            QVERIFY(o["withCacheMs"].toDouble() > 0 && o["withoutCacheMs"].toDouble() > 0);
+        }
+    }
+
+    void kvDtypesReportsF32AsItsOwnReference() {
+        // The tiny model's heads are 16 wide: q8_0 (blocks of 32) does not fit it, f16 does.
+        const Run r = cli({"kv-dtypes", "--model", tinyModel(), "--prompt", "the cat", "--steps", "6", "--types", "f16", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray rows = QJsonDocument::fromJson(r.out).array();
+        QCOMPARE(rows.size(), 2);
+        QCOMPARE(rows[0].toObject()["type"].toString(), QString("f32"));
+        QCOMPARE(rows[0].toObject()["meanKl"].toDouble(), 0.0);
+        QCOMPARE(rows[1].toObject()["type"].toString(), QString("f16"));
+        QCOMPARE(rows[1].toObject()["bytesPerPosition"].toInt() * 2, rows[0].toObject()["bytesPerPosition"].toInt());
+        QCOMPARE(rows[1].toObject()["steps"].toInt(), 6);
+    }
+
+    void kvEvictRunsThreePolicies() {
+        const std::string path = test::scratchDir() + "/evict.txt";
+        std::ofstream(path) << QByteArray("the quick brown fox jumps over the lazy dog. ").repeated(8).toStdString();
+        const Run r = cli({"kv-evict", "--model", tinyModel(), "--file", QString::fromStdString(path), "--tokens", "64", "--cache", "16",
+                           "--sinks", "2", "--threads", "2", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray rows = QJsonDocument::fromJson(r.out).array();
+        QCOMPARE(rows.size(), 3);
+        QCOMPARE(rows[0].toObject()["maxSlots"].toInt(), 63);
+        QCOMPARE(rows[1].toObject()["maxSlots"].toInt(), 16);
+        QCOMPARE(rows[2].toObject()["maxSlots"].toInt(), 16);
+        QCOMPARE(rows[0].toObject()["meanKl"].toDouble(), 0.0);
+        QVERIFY(rows[1].toObject()["meanKl"].toDouble() > 0.0);
+    }
+
+    void generateWritesAttentionIntoTheTrace() {
+        const QString trace = QString::fromStdString(test::scratchDir() + "/attention.jsonl");
+        const Run r = cli({"generate", "--model", tinyModel(), "--prompt", "the cat", "--max-tokens", "3", "--temperature", "0",
+                           "--trace", trace, "--trace-attention", "--quiet"});
+        QCOMPARE(r.exitCode, 0);
+        QFile f(trace);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        int lines = 0;
+        while (!f.atEnd()) {
+            const QJsonObject o = QJsonDocument::fromJson(f.readLine()).object();
+            const QJsonObject a = o["attention"].toObject();
+            QCOMPARE(a["slots"].toInt(), o["pos"].toInt());
+            const QJsonArray layers = a["perKvGroup"].toArray();
+            QCOMPARE(layers.size(), a["layers"].toInt());
+            double sum = 0;
+            for (const QJsonValue v : layers[0].toArray()[0].toArray()) sum += v.toDouble();
+            QVERIFY(std::abs(sum - 1.0) < 1e-5);
+            QVERIFY(!a["blocks"].toArray().isEmpty());
+            ++lines;
+        }
+        QCOMPARE(lines, 3);
     }
 };
 

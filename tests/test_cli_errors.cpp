@@ -127,6 +127,13 @@ private slots:
         QTest::newRow("generate: KV cache larger than memory") << QStringList{"generate", "--ctx", "16777216", "--prompt", "hi"} << "generate: --ctx 16777216 needs 360.0 GiB of KV cache \\(f16\\) but this machine has [\\d.]+ GiB of memory; use a smaller --ctx";
         QTest::newRow("branch: KV cache larger than memory") << QStringList{"branch", "--ctx", "16777216", "--prompt", "hi"} << "branch: --ctx 16777216 needs 360.0 GiB";
         QTest::newRow("kv past 2^63 bytes") << QStringList{"kv", "--preset", "llama2-7b", "--context", "1073741824", "--batch", "20000"} << "more than 8 EiB";
+        QTest::newRow("trace-attention without trace") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--trace-attention"} << "generate: --trace-attention writes into the trace; give --trace FILE.jsonl too";
+        QTest::newRow("trace-attention with beam") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--strategy", "beam", "--trace", m("t.jsonl"), "--trace-attention"} << "--trace-attention traces greedy and sampled runs, not --strategy beam";
+        QTest::newRow("kv-growth --at bad list") << QStringList{"kv-growth", "--model", tiny, "--at", "64,x"} << "--at takes positions between 1 and 1048576 separated by commas; 'x' is not one";
+        QTest::newRow("kv-dtypes q8_0 on 16-wide heads") << QStringList{"kv-dtypes", "--model", tiny, "--types", "q8_0"} << "a q8_0 KV cache needs a head size that is a multiple of 32 \\(this model's is 16\\)";
+        QTest::newRow("kv-dtypes unknown type") << QStringList{"kv-dtypes", "--model", tiny, "--types", "f16,q5"} << "q5";
+        QTest::newRow("kv-evict without --file") << QStringList{"kv-evict", "--model", tiny} << "kv-evict: --file TEXT is required";
+        QTest::newRow("kv-evict sinks >= cache") << QStringList{"kv-evict", "--model", tiny, "--file", m("x.txt"), "--sinks", "8", "--cache", "8"} << "kv-evict: --sinks must be smaller than --cache \\(8\\)";
         QTest::newRow("non-UTF-8 prompt file") << QStringList{"tokenize", "--model", tiny, "--file", m("not-utf8.txt")} << "UTF-8";
         QTest::newRow("non-UTF-8 prompt") << QStringList{"sh", "-c", "exec \"$0\" generate --model \"$1\" --prompt \"$(printf 'caf\\351')\"", QString::fromStdString(test::cliPath()), tiny} << "UTF-8";
         // Diverse beam search and the richer run specs (issue 9).

@@ -265,7 +265,7 @@ private slots:
         KvRunOptions o;
         o.steps = 12;
         o.sampler.temperature = 0.0f;
-        o.recordAttention = true;
+        o.attentionEvery = 1;
         o.blockSize = 8;
         const KvRunResult cached = runKvExplorer(*model, *be, kPrompt, o);
         o.withoutCache = true;

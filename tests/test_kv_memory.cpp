@@ -100,6 +100,38 @@ private slots:
         QCOMPARE(o["bytes_per_position"].toDouble(), double(512 << 10));
         QCOMPARE(o["blocks"].toDouble(), 512.0);
     }
+
+    // The lesson's numbers (inference chapter and serving page), from the calculator's functions.
+    void lessonNumbers() {
+        const double GiB = double(1LL << 30);
+        const KvShape l2 = findKvPreset("llama2-7b");
+        const int64_t perSeq = kvCacheBytes(l2, 4096, KvType::F16);
+        QCOMPARE(perSeq, 2LL << 30);                                        // "≈ 2 GB per sequence"
+        QCOMPARE(sequencesThatFit(40 * GiB, 0, double(perSeq)), 20);        // "roughly 20 concurrent sequences" in 40 GB
+        QCOMPARE(sequencesThatFit(40 * GiB, weightsBytes(l2), double(perSeq)), 13);  // after 13.5 GB of f16 weights
+        QCOMPARE(kvCacheBytes(findKvPreset("llama3-8b"), 128 * 1024, KvType::F16), 16LL << 30);   // 16 GB at 128K
+        QCOMPARE(kvCacheBytes(findKvPreset("llama3-70b"), 128 * 1024, KvType::F16), 40LL << 30);  // 40 GB at 128K
+        QCOMPARE(sequencesThatFit(24 * GiB, 30 * GiB, 1.0), 0);             // weights alone do not fit
+        QCOMPARE(gpuSizesGiB(), (std::vector<int>{24, 40, 80, 141}));
+    }
+
+    void headLayouts_data() {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<int>("layout");
+        QTest::addColumn<qint64>("kvHeads");
+        QTest::newRow("Llama 3 8B as trained (GQA 8)") << "llama3-8b" << int(KvHeadLayout::AsTrained) << 8LL;
+        QTest::newRow("Llama 3 8B as MHA") << "llama3-8b" << int(KvHeadLayout::Mha) << 32LL;
+        QTest::newRow("Llama 3 8B as MQA") << "llama3-8b" << int(KvHeadLayout::Mqa) << 1LL;
+        QTest::newRow("SmolLM2 as MHA") << "smollm2-135m" << int(KvHeadLayout::Mha) << 9LL;
+    }
+    void headLayouts() {
+        QFETCH(QString, preset);
+        QFETCH(int, layout);
+        QFETCH(qint64, kvHeads);
+        const KvShape s = withHeadLayout(findKvPreset(preset.toStdString()), KvHeadLayout(layout));
+        QCOMPARE(qint64(s.nHeadKv), kvHeads);
+        QCOMPARE(qint64(kvBytesPerPosition(s, KvType::F16)), 2 * s.nLayer * kvHeads * s.headDim * 2);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestKvMemory)

@@ -11,6 +11,7 @@
 #include "cmd_compare.h"
 #include "cmd_branch.h"
 #include "cmd_kv.h"
+#include "cmd_kv_lab.h"
 #include "cmd_sample.h"
 #include "commands.h"
 #include "interrupt.h"
@@ -44,6 +45,11 @@ commands:
               generate, then force another token at STEP and continue; the prefix's KV blocks are shared
   kv          --preset NAME | --model M [--context N] [--dtype f16|f32|q8_0] [--batch B] [--block-size 16] [--json] | --list
               KV-cache memory: 2 · layers · kv_heads · head_dim · positions · bytes
+  kv-growth   [--prompt T | --file F] [--steps 64] [--at 64,256,1024 [--reps 9]] [--kv-type f16] [--json]
+              per-step forward time with the cache, with the attention-weight request, and without the cache
+  kv-dtypes   [--prompt T] [--steps 64] [--types f16,q8_0] [--exact] [--json]   KL of f16 / q8_0 KV caches from f32 on the same greedy text
+  kv-evict    --file F [--tokens 1024] [--cache 128] [--sinks 4] [--kv-type f16] [--json]
+              perplexity of sink + window eviction (StreamingLLM) against plain window eviction
   compare     --prompt T [--chat] --run SPEC [--run SPEC ...] [--max-tokens 32] [--threads N] [--ctx N]
               [--kv-type f16|f32|q8_0] [--block-size 16] [--json] [--trace FILE.jsonl] [--top-n 8]
               one prefill, runs forked from it side by side; --trace writes every step, its --top-n
@@ -73,7 +79,7 @@ int main(int argc, char** argv) {
     const std::map<std::string, std::function<int(Args&)>> commands = {
         {"info", runInfo}, {"tokenize", runTokenize}, {"detokenize", runDetokenize}, {"generate", runGenerate},
         {"bench", runBench}, {"perplexity", runPerplexity}, {"sample", runSample}, {"kv", runKv}, {"branch", runBranch},
-        {"compare", runCompare},
+        {"compare", runCompare}, {"kv-growth", runKvGrowth}, {"kv-dtypes", runKvDtypes}, {"kv-evict", runKvEvict},
     };
     try {
 #ifdef DLAB_HAS_TINY_MODEL

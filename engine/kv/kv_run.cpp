@@ -44,10 +44,11 @@ double klDivergence(const std::vector<float>& logP, const std::vector<float>& lo
 }
 
 KvRunResult runKvExplorer(const Model& model, Backend& backend, const std::vector<TokenId>& prompt, const KvRunOptions& o,
-                          const std::function<void(const KvRunStep&)>& onStep, bool keepLogProbs) {
+                          const std::function<void(KvRunStep&)>& onStep, bool keepLogProbs) {
     const HParams& hp = model.hparams();
     if (prompt.empty()) throw Error("the prompt is empty; give at least one token of text");
     if (o.steps < 1 || o.steps > 1 << 16) throw Error("the KV run needs between 1 and 65536 steps (got " + std::to_string(o.steps) + ")");
+    if (o.attentionEvery < 0) throw Error("attentionEvery must be 0 (none) or more (got " + std::to_string(o.attentionEvery) + ")");
     if (o.sequences < 1 || o.sequences > 64)
         throw Error("the KV run takes 1 to 64 sequences (got " + std::to_string(o.sequences) + ")");
     if (!o.forcedTokens.empty() && static_cast<int>(o.forcedTokens.size()) < o.steps)
@@ -111,7 +112,7 @@ KvRunResult runKvExplorer(const Model& model, Backend& backend, const std::vecto
         const SeqId first = pool.newSequence();
         r.sequences.push_back(first);
         AttentionWeights att;
-        if (o.recordAttention) backend.requestAttention(&att);
+        if (o.attentionEvery > 0) backend.requestAttention(&att);
         auto t0 = std::chrono::steady_clock::now();
         std::span<const float> logits = backend.forward(prompt, pool, first, false);
         const double prefillMs = msSince(t0);
@@ -129,7 +130,8 @@ KvRunResult runKvExplorer(const Model& model, Backend& backend, const std::vecto
             std::vector<std::vector<float>> stepLogits(o.sequences);
             int64_t computed0 = 0;
             for (int i = 0; i < o.sequences; ++i) {
-                if (i == 0 && o.recordAttention) backend.requestAttention(&stepAtt);
+                const bool wanted = o.attentionEvery > 0 && (step % o.attentionEvery == 0 || step + 1 == o.steps);
+                if (i == 0 && wanted) backend.requestAttention(&stepAtt);
                 const TokenId one[1] = {next[i]};
                 const auto f0 = std::chrono::steady_clock::now();
                 const auto l = backend.forward(one, pool, r.sequences[i], false);

@@ -26,7 +26,9 @@ struct KvRunOptions {
     KvType type = KvType::F16;
     int64_t blockSize = 16;
     int64_t contextLength = 0;       // positions per sequence; 0 = prompt + steps
-    bool recordAttention = false;    // sequence 0's attention weights at every step
+    // Sequence 0's attention weights at every k-th step and the last (0 = none, 1 = every step):
+    // nLayer * nHead * positions floats a step (30 * 9 * 1,024 * 4 B = 1.1 MB for SmolLM2 at 1K).
+    int attentionEvery = 0;
     bool withoutCache = false;       // recompute every prefix each step (Backend::setRecomputePrefix)
     std::vector<TokenId> forcedTokens;  // when given, sequence 0 takes these instead of sampling (teacher forcing)
     const std::atomic<bool>* cancel = nullptr;
@@ -41,7 +43,7 @@ struct KvRunStep {
     int64_t bytesInUse = 0, blocksUsed = 0, blocksShared = 0;  // the whole pool after the step
     double forwardMs = 0.0;          // sequence 0's forward pass
     double allSequencesMs = 0.0;     // every sequence's forward pass of this step
-    AttentionWeights attention;      // empty unless recordAttention
+    AttentionWeights attention;      // empty unless recorded at this step (attentionEvery)
 };
 
 struct KvRunResult {
@@ -56,10 +58,11 @@ struct KvRunResult {
 };
 
 // Throws dlab::Error for bad options or a prompt that does not fit; a raised cancel flag ends the
-// run early with what it has (cancelled = true). onStep sees each step as it completes.
+// run early with what it has (cancelled = true). onStep sees each step as it completes and may
+// move its attention weights out (the result then keeps the step without them).
 // keepLogProbs keeps sequence 0's distributions (4 * nVocab bytes a step) for the compression lesson.
 KvRunResult runKvExplorer(const Model& model, Backend& backend, const std::vector<TokenId>& prompt, const KvRunOptions& options,
-                          const std::function<void(const KvRunStep&)>& onStep = {}, bool keepLogProbs = false);
+                          const std::function<void(KvRunStep&)>& onStep = {}, bool keepLogProbs = false);
 
 // log-softmax of logits into out (same length).
 void logSoftmax(std::span<const float> logits, std::vector<float>& out);

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "core/error.h"
+#include "gguf/gguf_file.h"
 
 namespace dlab {
 
@@ -12,15 +13,15 @@ namespace dlab {
 // num_key_value_heads, hidden_size / num_attention_heads, max_position_embeddings).
 const std::vector<KvShape>& kvPresets() {
     static const std::vector<KvShape> presets = {
-        {"Llama 2 7B", "llama2-7b", 32, 32, 32, 128, 4096},
-        {"Llama 2 13B", "llama2-13b", 40, 40, 40, 128, 4096},
-        {"Llama 3 8B", "llama3-8b", 32, 32, 8, 128, 8192},
-        {"Llama 3 70B", "llama3-70b", 80, 64, 8, 128, 8192},
-        {"Mistral 7B", "mistral-7b", 32, 32, 8, 128, 32768},
-        {"Qwen2.5 0.5B", "qwen2.5-0.5b", 24, 14, 2, 64, 32768},
-        {"Qwen2.5 7B", "qwen2.5-7b", 28, 28, 4, 128, 32768},
-        {"SmolLM2 135M", "smollm2-135m", 30, 9, 3, 64, 8192},
-        {"GPT-2 124M", "gpt2", 12, 12, 12, 64, 1024},
+        {"Llama 2 7B", "llama2-7b", 32, 32, 32, 128, 4096, 6.74e9},
+        {"Llama 2 13B", "llama2-13b", 40, 40, 40, 128, 4096, 13.0e9},
+        {"Llama 3 8B", "llama3-8b", 32, 32, 8, 128, 8192, 8.03e9},
+        {"Llama 3 70B", "llama3-70b", 80, 64, 8, 128, 8192, 70.6e9},
+        {"Mistral 7B", "mistral-7b", 32, 32, 8, 128, 32768, 7.24e9},
+        {"Qwen2.5 0.5B", "qwen2.5-0.5b", 24, 14, 2, 64, 32768, 0.494e9},
+        {"Qwen2.5 7B", "qwen2.5-7b", 28, 28, 4, 128, 32768, 7.62e9},
+        {"SmolLM2 135M", "smollm2-135m", 30, 9, 3, 64, 8192, 0.135e9},
+        {"GPT-2 124M", "gpt2", 12, 12, 12, 64, 1024, 0.124e9},
     };
     return presets;
 }
@@ -43,6 +44,36 @@ const KvShape& findKvPreset(const std::string& name) {
 
 KvShape kvShapeOf(const HParams& hp, const std::string& name) {
     return {name, name, hp.nLayer, hp.nHead, hp.nHeadKv, hp.headDim, hp.nCtxTrain};
+}
+
+KvShape kvShapeOf(const HParams& hp, const GgufFile& file, const std::string& name) {
+    KvShape s = kvShapeOf(hp, name);
+    for (const GgufTensor& t : file.tensors()) {
+        s.parameters += static_cast<double>(t.elements());
+        s.weightBytes += static_cast<double>(t.nbytes);
+    }
+    return s;
+}
+
+KvShape withHeadLayout(const KvShape& s, KvHeadLayout layout) {
+    KvShape out = s;
+    if (layout == KvHeadLayout::Mha) out.nHeadKv = s.nHead;
+    if (layout == KvHeadLayout::Mqa) out.nHeadKv = 1;
+    return out;
+}
+
+double weightsBytes(const KvShape& s, double bytesPerWeight) {
+    return s.weightBytes > 0 ? s.weightBytes : s.parameters * bytesPerWeight;
+}
+
+const std::vector<int>& gpuSizesGiB() {
+    static const std::vector<int> sizes = {24, 40, 80, 141};
+    return sizes;
+}
+
+int64_t sequencesThatFit(double capacityBytes, double reservedBytes, double bytesPerSequence) {
+    if (bytesPerSequence <= 0 || capacityBytes <= reservedBytes) return 0;
+    return static_cast<int64_t>((capacityBytes - reservedBytes) / bytesPerSequence);
 }
 
 namespace {
