@@ -820,7 +820,7 @@ private slots:
         QVERIFY(std::abs(w24 / w141 - 24.0 / 141.0) < 0.01);
         QCOMPARE(view.barGeometry(0).kv.width(), view.barGeometry(3).kv.width());   // 10 GB is 10 GB on every GPU
         QVERIFY(view.tooltipAt(view.barGeometry(2).capacity.center()).contains(QStringLiteral("20 sequences fit")));
-        QVERIFY(view.gigabytes(0.27e9) == QStringLiteral("0.27 GB"));
+        QVERIFY(view.gigabytes(0.27 * double(1LL << 30)) == QStringLiteral("0.27 GiB"));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, view.setBars({{"bad", 24e9, -1, 0, {}}}));
     }
 

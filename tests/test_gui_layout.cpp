@@ -26,6 +26,8 @@
 #include "ui/lessons/lesson_panel.h"
 #include "ui/app/main_window.h"
 #include "ui/playground/playground_page.h"
+#include "ui/kv/kv_compression_panel.h"
+#include "ui/kv/kv_page.h"
 #include "ui/strategies/beam_tree_panel.h"
 #include "ui/strategies/comparison_table_model.h"
 #include "ui/strategies/strategies_page.h"
@@ -261,6 +263,13 @@ class TestGuiLayout : public QObject {
             out += check(tag + QStringLiteral("-strategies-%1").arg(i), QStringLiteral("strategies"));
         }
         strategies->viewTabs()->setCurrentIndex(0);
+        auto* kv = w_->page<ui::KvPage>();
+        w_->tabs()->setCurrentWidget(kv);
+        for (int i = 0; i < kv->tabs()->count(); ++i) {
+            kv->tabs()->setCurrentIndex(i);
+            out += check(tag + QStringLiteral("-kv-%1").arg(i), QStringLiteral("kv"));
+        }
+        kv->tabs()->setCurrentIndex(0);
         w_->tabs()->setCurrentWidget(page);
         w_->lessonsDock()->show();
         out += check(tag + QStringLiteral("-lessons"), QStringLiteral("lessons"));
@@ -313,6 +322,21 @@ private slots:
         strategies->beamPanel()->maxTokensSpin()->setValue(10);
         strategies->searchTree();
         QVERIFY(QTest::qWaitFor([&] { return searched.count() == 1; }, 120000));
+        // The KV page after a run with three continuations and its no-cache timings, both compression tables filled.
+        auto* kv = w_->page<ui::KvPage>();
+        w_->tabs()->setCurrentWidget(kv);
+        kv->stepsSpin()->setValue(24);
+        QSignalSpy kvRan(kv, &ui::KvPage::noCacheDone);
+        QTRY_VERIFY(kv->runButton()->isEnabled());
+        kv->run();
+        QVERIFY(QTest::qWaitFor([&] { return kvRan.count() == 1; }, 180000));
+        kv->compressionPanel()->typeStepsSpin()->setValue(8);
+        QSignalSpy typed(kv, &ui::KvPage::typesDone);
+        emit kv->compressionPanel()->typesRequested(8, false);
+        QVERIFY(QTest::qWaitFor([&] { return typed.count() == 1; }, 120000));
+        QSignalSpy evicted(kv, &ui::KvPage::evictionDone);
+        emit kv->compressionPanel()->evictionRequested(kv->compressionPanel()->evictionText(), 96, 32, 4);
+        QVERIFY(QTest::qWaitFor([&] { return evicted.count() == 1; }, 120000));
         w_->tabs()->setCurrentWidget(page);
 
         // A lesson in the dock (shown per case).

@@ -47,9 +47,9 @@ QColor MemoryBarsView::kvColor() const { return probabilityAccent(palette()); }
 QColor MemoryBarsView::overflowColor() const { return hasDarkBase(palette()) ? QColor(0xff, 0x6b, 0x6b) : QColor(0xc6, 0x28, 0x28); }
 
 QString MemoryBarsView::gigabytes(double bytes) const {
-    const double gb = bytes / 1e9;
-    const int decimals = gb >= 10 ? 0 : gb >= 1 ? 1 : 2;
-    return tr("%1 GB").arg(locale().toString(gb, 'f', decimals));
+    const double gib = bytes / double(1LL << 30);
+    const int decimals = gib >= 10 ? 0 : gib >= 1 ? 1 : 2;
+    return tr("%1 GiB").arg(locale().toString(gib, 'f', decimals));
 }
 
 // --- layout ---------------------------------------------------------------------------------------
@@ -167,7 +167,7 @@ void MemoryBarsView::paintEvent(QPaintEvent*) {
         p.drawRect(item.swatch.adjusted(0, 0, -1, -1));
         text(item.text, Qt::AlignLeft | Qt::AlignVCenter, item.label, pal.color(QPalette::WindowText));
     }
-    // A segment's GB inside it: "weights 0.27 GB", else "0.27 GB", else nothing (the tooltip has it).
+    // A segment's GiB inside it: "weights 0.27 GB", else "0.27 GB", else nothing (the tooltip has it).
     auto segmentText = [&](const QRect& r, const QString& name, double bytes, const QColor& fill) {
         for (const QString& s : {tr("%1 %2", "segment name and size").arg(name, gigabytes(bytes)), gigabytes(bytes)})
             if (textWidth(fm, s) + fm.averageCharWidth() <= r.width() && lineHeight(fm) <= r.height()) {

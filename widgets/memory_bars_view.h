@@ -39,7 +39,8 @@ public:
     QColor weightsColor() const;
     QColor kvColor() const;
     QColor overflowColor() const;
-    // "12.3 GB": how the view writes a byte count (decimal gigabytes, as GPU capacities are sold).
+    // "12.3 GiB": how the view writes a byte count. Binary units, as the KV lesson's numbers are
+    // (Llama 2 7B at 4,096 tokens: 2 GiB) and as the cards hold them (an A100 40GB has 40 GiB).
     QString gigabytes(double bytes) const;
     // Every text the last paint drew, as landed (tests: nothing clipped, nothing overlapping).
     const QList<QRect>& lastTextRects() const { return textRects_; }

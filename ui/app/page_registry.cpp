@@ -1,6 +1,7 @@
 #include "ui/app/page_registry.h"
 
 #include "ui/chat/chat_page.h"
+#include "ui/kv/kv_page.h"
 #include "ui/playground/playground_page.h"
 #include "ui/strategies/strategies_page.h"
 
@@ -18,6 +19,7 @@ const std::vector<PageFactory>& registeredPages() {
         make<PlaygroundPage>(),
         make<ChatPage>(),
         make<StrategiesPage>(),
+        make<KvPage>(),
     };
     return pages;
 }

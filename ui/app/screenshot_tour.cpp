@@ -2,6 +2,8 @@
 
 #include <QAbstractButton>
 #include <QCheckBox>
+#include <QComboBox>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QDockWidget>
 #include <QCoreApplication>
@@ -20,6 +22,12 @@
 #include "ui/app/main_window.h"
 #include "ui/playground/playground_page.h"
 #include "ui/app/presentation_mode.h"
+#include "ui/kv/kv_blocks_panel.h"
+#include "ui/kv/kv_calculator_panel.h"
+#include "ui/kv/kv_compression_panel.h"
+#include "ui/kv/kv_growth_panel.h"
+#include "ui/kv/kv_heatmap_panel.h"
+#include "ui/kv/kv_page.h"
 #include "ui/strategies/beam_tree_panel.h"
 #include "ui/strategies/strategies_page.h"
 
@@ -119,6 +127,62 @@ int takeScreenshots(MainWindow& w, const QString& directory) {
     shoot(QStringLiteral("strategies-table-zh_CN.png"));
     w.setLanguage(QStringLiteral("en"));
     strategies->viewTabs()->setCurrentIndex(0);
+
+    // The KV cache page: three continuations to almost 2,048 positions (the heatmap at full size),
+    // the no-cache timings, the compression lessons and the calculator.
+    KvPage* kv = w.page<KvPage>();
+    w.tabs()->setCurrentWidget(kv);
+    kv->promptEdit()->setPlainText(QStringLiteral("The key and value vectors of every token are kept so that"));
+    kv->stepsSpin()->setValue(2000);
+    kv->sequencesSpin()->setValue(3);
+    kv->noCacheCheck()->setChecked(true);
+    kv->tabs()->setCurrentWidget(kv->growthPanel());
+    kv->run();
+    waitUntil([&] { return !kv->busy(); }, 900000);
+    shoot(QStringLiteral("kv-growth.png"));
+    kv->tabs()->setCurrentWidget(kv->heatmapPanel());
+    kv->heatmapPanel()->setQuantity(KvCellQuantity::Attention);
+    kv->heatmapPanel()->setRows(KvHeatmapRows::Layers);
+    shoot(QStringLiteral("kv-heatmap.png"));
+    kv->heatmapPanel()->setRows(KvHeatmapRows::KvHeads);
+    shoot(QStringLiteral("kv-heatmap-gqa.png"));
+    w.setTheme(QStringLiteral("dark"));
+    shoot(QStringLiteral("kv-heatmap-dark.png"));
+    w.setTheme(QStringLiteral("system"));
+    kv->heatmapPanel()->setRows(KvHeatmapRows::Layers);
+    // A short run for the block table: blocks readable, sharing visible.
+    kv->stepsSpin()->setValue(40);
+    kv->noCacheCheck()->setChecked(false);
+    kv->run();
+    waitUntil([&] { return !kv->busy(); }, 120000);
+    kv->tabs()->setCurrentWidget(kv->blocksPanel());
+    shoot(QStringLiteral("kv-blocks.png"));
+    w.setLanguage(QStringLiteral("de"));
+    shoot(QStringLiteral("kv-blocks-de.png"));
+    w.setLanguage(QStringLiteral("en"));
+    kv->tabs()->setCurrentWidget(kv->compressionPanel());
+    kv->compressionPanel()->typeStepsSpin()->setValue(64);
+    kv->compressionPanel()->exactCheck()->setChecked(false);
+    kv->compressionPanel()->typesButton()->click();
+    waitUntil([&] { return !kv->busy(); }, 300000);
+    kv->compressionPanel()->tokensSpin()->setValue(1024);
+    kv->compressionPanel()->cacheSpin()->setValue(128);
+    kv->compressionPanel()->sinksSpin()->setValue(4);
+    kv->compressionPanel()->evictButton()->click();
+    waitUntil([&] { return !kv->busy(); }, 600000);
+    shoot(QStringLiteral("kv-compression.png"));
+    kv->tabs()->setCurrentWidget(kv->calculatorPanel());
+    kv->calculatorPanel()->modelCombo()->setCurrentIndex(kv->calculatorPanel()->modelCombo()->findText(QStringLiteral("Llama 2 7B")));
+    kv->calculatorPanel()->contextSpin()->setValue(4096);
+    shoot(QStringLiteral("kv-calculator.png"));
+    w.setLanguage(QStringLiteral("zh_CN"));
+    shoot(QStringLiteral("kv-calculator-zh_CN.png"));
+    w.setLanguage(QStringLiteral("en"));
+    kv->tabs()->setCurrentWidget(kv->heatmapPanel());
+    const QSize before = w.size();
+    w.resize(1024, 700);
+    shoot(QStringLiteral("kv-heatmap-1024.png"));
+    w.resize(before);
 
     // The same pages dark, in German and in Chinese.
     w.setTheme(QStringLiteral("dark"));

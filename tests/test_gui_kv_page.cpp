@@ -1,0 +1,404 @@
+// Issue 10, the KV cache page, offscreen, on a tiny random model (heads 32 wide, so q8_0 works).
+// Every expectation is the engine's own result for the same request, computed here beside the page:
+//  * the growth panel's steps are the engine's (positions, rows computed and reused, bytes); the
+//    no-cache timings computed every row again;
+//  * heatmap cells equal the engine's numbers for every quantity and both row modes (attention
+//    per layer and per KV head, bytes, sharing, norms, q8_0 quantization error against f32);
+//  * the block table view equals the pool (tables, reference counts), the summaries its report;
+//  * the calculator equals the formula for every preset and head layout;
+//  * the dtype and eviction tables hold the experiments' results; Stop ends a long one at once;
+//  * bad input is one sentence; export writes PNG and SVG.
+#include <QtTest>
+#include <QtWidgets>
+
+#include <cmath>
+
+#include "generate/session.h"
+#include "gguf/tiny_model.h"
+#include "kv/kv_allocation.h"
+#include "kv/kv_cell_stats.h"
+#include "kv/kv_run.h"
+#include "model/backend.h"
+#include "model/kv_memory.h"
+#include "model/model.h"
+#include "test_paths.h"
+#include "ui/app/app_settings.h"
+#include "ui/app/main_window.h"
+#include "ui/kv/kv_blocks_panel.h"
+#include "ui/kv/kv_calculator_panel.h"
+#include "ui/kv/kv_compression_panel.h"
+#include "ui/kv/kv_controller.h"
+#include "ui/kv/kv_growth_panel.h"
+#include "ui/kv/kv_heatmap_data.h"
+#include "ui/kv/kv_heatmap_panel.h"
+#include "ui/kv/kv_page.h"
+#include "widgets/kv_block_table_view.h"
+#include "widgets/kv_heatmap_view.h"
+#include "widgets/line_chart_view.h"
+#include "widgets/memory_bars_view.h"
+
+using namespace dlab;
+using dlab::ui::KvPage;
+using dlab::ui::MainWindow;
+
+namespace {
+bool close(float a, float b, float tol = 1e-4f) {
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+    return std::abs(a - b) <= tol * std::max(1.0f, std::abs(b));
+}
+}  // namespace
+
+class TestGuiKvPage : public QObject {
+    Q_OBJECT
+
+    QString tinyPath_;
+    std::unique_ptr<Model> model_;
+    std::unique_ptr<Backend> backend_;
+
+    static std::unique_ptr<MainWindow> openWindow(const QString& path, QStringList* errors) {
+        auto w = std::make_unique<MainWindow>(path);
+        w->setErrorReporter([errors](const QString& m) { errors->append(m); });
+        w->resize(1280, 820);
+        w->show();
+        return w;
+    }
+
+    static KvPage* front(MainWindow& w) {
+        auto* page = w.page<KvPage>();
+        w.tabs()->setCurrentWidget(page);
+        return page;
+    }
+
+    static void runAndWait(KvPage* page) {
+        QSignalSpy done(page, &KvPage::runDone);
+        QSignalSpy noCache(page, &KvPage::noCacheDone);
+        QVERIFY(QTest::qWaitFor([&] { return page->runButton()->isEnabled(); }, 30000));
+        page->run();
+        QVERIFY(QTest::qWaitFor([&] { return done.count() == 1; }, 120000));
+        if (page->noCacheCheck()->isChecked()) QVERIFY(QTest::qWaitFor([&] { return noCache.count() == 1; }, 120000));
+    }
+
+    // The engine's run for the page's request, as the controller sets it up.
+    KvRunResult reference(const ui::KvRunRequest& r, KvType type) const {
+        const Tokenizer& tok = model_->tokenizer();
+        KvRunOptions o;
+        o.steps = r.steps;
+        o.sequences = r.sequences;
+        o.type = type;
+        o.blockSize = r.blockSize;
+        o.contextLength = defaultSessionContext(model_->hparams());
+        o.sampler.temperature = r.sequences > 1 ? 0.8f : 0.0f;
+        o.sampler.topK = 0;
+        o.sampler.topP = 1.0f;
+        o.sampler.seed = 1;
+        o.attentionEvery = 1;
+        return runKvExplorer(*model_, *backend_, tok.encode(r.prompt.toStdString(), tok.addsBosByDefault(), false), o);
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY2(!qEnvironmentVariable("DLAB_SETTINGS").isEmpty(), "run through CTest: DLAB_SETTINGS keeps the user's settings safe");
+        tinyPath_ = QString::fromStdString(test::scratchDir() + "/kv-page-tiny.gguf");
+        TinyModelSpec spec;
+        spec.nEmbd = 128;
+        spec.nHead = 4;
+        spec.nHeadKv = 2;
+        spec.nFf = 256;
+        writeTinyModel(spec, tinyPath_.toStdString());
+        model_ = Model::load(tinyPath_.toStdString());
+        backend_ = makeCpuBackend(*model_, 2);
+    }
+
+    void init() { ui::openSettings()->clear(); }
+
+    void runShowsTheEnginesNumbers() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        KvPage* page = front(*w);
+        page->promptEdit()->setPlainText(QStringLiteral("the quick brown fox jumps over"));
+        page->stepsSpin()->setValue(12);
+        page->sequencesSpin()->setValue(3);
+        page->blockSizeCombo()->setCurrentIndex(page->blockSizeCombo()->findData(8));
+        page->dtypeCombo()->setCurrentIndex(page->dtypeCombo()->findData(QStringLiteral("f16")));
+        runAndWait(page);
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+        const ui::KvRunView& v = page->lastRun();
+        const KvRunResult ref = reference(page->request(), KvType::F16);
+        const KvBlockPool& pool = *ref.pool;
+        const SeqId s0 = ref.sequences[0];
+
+        // Growth: the engine's steps.
+        const auto& steps = page->growthPanel()->steps();
+        QCOMPARE(steps.size(), qsizetype(ref.steps.size()));
+        for (int i = 0; i < steps.size(); ++i) {
+            QCOMPARE(steps[i].positions, ref.steps[i].positions);
+            QCOMPARE(steps[i].computed, ref.steps[i].computed);
+            QCOMPARE(steps[i].reused, ref.steps[i].reused);
+            QCOMPARE(steps[i].bytesInUse, ref.steps[i].bytesInUse);
+            QCOMPARE(steps[i].withoutCacheComputed, steps[i].positions);   // without the cache: every row again
+            QVERIFY(steps[i].withoutCacheMs > 0);
+        }
+        QCOMPARE(page->growthPanel()->stepChart()->seriesCount(), 2);
+        QCOMPARE(page->growthPanel()->stepChart()->points(1).size(), qsizetype(ref.steps.size() - 1));
+
+        // Heatmap: attention at the last recorded step, per KV head and per layer.
+        QCOMPARE(v.attention.size(), qsizetype(ref.steps.size()));
+        const AttentionWeights& last = ref.steps.back().attention;
+        const std::vector<float> group = last.perKvGroup(), mean = last.meanOverHeads();
+        ui::KvHeatmapPanel* hp = page->heatmapPanel();
+        hp->setQuantity(ui::KvCellQuantity::Attention);
+        hp->setRows(ui::KvHeatmapRows::KvHeads);
+        hp->setAttentionIndex(static_cast<int>(v.attention.size()) - 1);
+        const widgets::HeatmapGrid& g = hp->view()->grid();
+        QCOMPARE(g.rows, int(model_->hparams().nLayer * model_->hparams().nHeadKv));
+        QCOMPARE(g.cols, int(pool.length(s0)));
+        for (int r = 0; r < g.rows; ++r)
+            for (int c = 0; c < last.nSlots; ++c) QVERIFY(close(g.at(r, c), 100.0f * group[r * last.nSlots + c]));
+        hp->setRows(ui::KvHeatmapRows::Layers);
+        for (int r = 0; r < hp->view()->grid().rows; ++r)
+            for (int c = 0; c < last.nSlots; ++c) QVERIFY(close(hp->view()->grid().at(r, c), 100.0f * mean[r * last.nSlots + c]));
+        // An earlier step: positions not yet cached are empty.
+        hp->setAttentionIndex(0);
+        QVERIFY(std::isnan(hp->view()->grid().at(0, int(ref.steps[0].positions))));
+        QVERIFY(close(hp->view()->grid().at(0, 0), 100.0f * ref.steps[0].attention.meanOverHeads()[0]));
+
+        // Bytes and sharing per block; norms per position.
+        hp->setQuantity(ui::KvCellQuantity::Bytes);
+        QCOMPARE(hp->view()->grid().quantity, ui::kvCellQuantityName(ui::KvCellQuantity::Bytes));
+        const auto table0 = pool.blockTable(s0);
+        QCOMPARE(hp->view()->grid().cols, int(table0.size()));
+        QCOMPARE(hp->view()->grid().colsPerLabel, 8);
+        const KvStats st = pool.stats();
+        for (size_t b = 0; b < table0.size(); ++b) {
+            int64_t filled = 0;
+            for (const KvBlockStats& bs : st.blocks)
+                if (bs.block == table0[b]) filled = bs.filled;
+            QCOMPARE(hp->view()->grid().at(1, int(b)), float(filled * 2 * pool.rowBytes()));
+        }
+        hp->setQuantity(ui::KvCellQuantity::Sharing);
+        for (size_t b = 0; b < table0.size(); ++b) QCOMPARE(hp->view()->grid().at(0, int(b)), float(pool.refCount(table0[b])));
+        QCOMPARE(hp->view()->grid().at(0, 0), 3.0f);   // the prompt's first block: all three continuations
+        hp->setQuantity(ui::KvCellQuantity::KeyNorm);
+        hp->setRows(ui::KvHeatmapRows::KvHeads);
+        const KvCellStats cells = kvCellStats(pool, s0, model_->hparams().headDim);
+        for (int r = 0; r < hp->view()->grid().rows; ++r)
+            for (int c = 0; c < cells.nSlots; ++c) QVERIFY(close(hp->view()->grid().at(r, c), cells.kNorm[r * cells.nSlots + c]));
+        // Hover text: the token at the position and the query heads of the KV head.
+        const QString tip = hp->view()->tooltipText(1, 2);
+        QVERIFY2(tip.contains(QStringLiteral("query heads 2–3")), qPrintable(tip));
+
+        // Blocks: the view holds the pool.
+        const widgets::BlockTableData& bt = page->blocksPanel()->view()->data();
+        QCOMPARE(bt.sequences.size(), size_t(3));
+        for (size_t i = 0; i < 3; ++i) {
+            const auto t = pool.blockTable(ref.sequences[i]);
+            QCOMPARE(bt.sequences[i].blocks, std::vector<int32_t>(t.begin(), t.end()));
+            QCOMPARE(bt.sequences[i].positions, pool.length(ref.sequences[i]));
+        }
+        for (int64_t b = 0; b < pool.nBlocks(); ++b) QCOMPARE(bt.refCount[b], pool.refCount(int32_t(b)));
+        const KvAllocationReport rep = kvAllocationReport(pool, defaultSessionContext(model_->hparams()));
+        QCOMPARE(v.allocation.pagedBytes, rep.pagedBytes);
+        QCOMPARE(v.allocation.contiguousBytes, rep.contiguousBytes);
+        QCOMPARE(v.allocation.bytesSavedBySharing, rep.bytesSavedBySharing);
+        QVERIFY(page->blocksPanel()->contiguousLabel()->text().contains(ui::kvBytesText(double(rep.contiguousBytes))));
+        QVERIFY(page->blocksPanel()->pagedLabel()->text().contains(ui::kvBytesText(double(rep.bytesSavedBySharing))));
+
+        // f16 has no quantization-error cells to show against itself... but against f32 it does.
+        QVERIFY(!v.kError.empty());
+    }
+
+    void quantErrorIsAgainstAnF32Run() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        KvPage* page = front(*w);
+        page->stepsSpin()->setValue(6);
+        page->sequencesSpin()->setValue(1);
+        page->noCacheCheck()->setChecked(false);
+        page->dtypeCombo()->setCurrentIndex(page->dtypeCombo()->findData(QStringLiteral("q8_0")));
+        runAndWait(page);
+        const KvRunResult q8 = reference(page->request(), KvType::Q8_0);
+        ui::KvRunRequest f32req = page->request();
+        const KvRunResult f32 = reference(f32req, KvType::F32);
+        KvCellStats cells = kvCellStats(*q8.pool, q8.sequences[0], model_->hparams().headDim);
+        addKvQuantError(cells, *q8.pool, q8.sequences[0], *f32.pool, f32.sequences[0], model_->hparams().headDim);
+        ui::KvHeatmapPanel* hp = page->heatmapPanel();
+        hp->setQuantity(ui::KvCellQuantity::ValueError);
+        hp->setRows(ui::KvHeatmapRows::KvHeads);
+        const widgets::HeatmapGrid& g = hp->view()->grid();
+        QCOMPARE(g.cols, int(cells.nSlots));
+        float mx = 0;
+        for (int r = 0; r < g.rows; ++r)
+            for (int c = 0; c < g.cols; ++c) {
+                QVERIFY(close(g.at(r, c), 100.0f * cells.vError[r * g.cols + c]));
+                mx = std::max(mx, g.at(r, c));
+            }
+        QVERIFY(mx > 0.0f);
+        // With an f32 cache there is nothing to compare: an empty heatmap that says why.
+        page->dtypeCombo()->setCurrentIndex(page->dtypeCombo()->findData(QStringLiteral("f32")));
+        runAndWait(page);
+        hp->setQuantity(ui::KvCellQuantity::KeyError);
+        QVERIFY(hp->view()->grid().isEmpty());
+        QVERIFY(hp->view()->placeholderText().contains(QStringLiteral("f32")));
+    }
+
+    void calculatorEqualsTheFormula_data() {
+        QTest::addColumn<int>("preset");
+        QTest::addColumn<int>("layout");
+        for (size_t i = 0; i < kvPresets().size(); ++i)
+            for (int l : {int(KvHeadLayout::AsTrained), int(KvHeadLayout::Mha), int(KvHeadLayout::Mqa)})
+                QTest::newRow(qPrintable(QString::fromStdString(kvPresets()[i].key) + "/" + QString::number(l))) << int(i) << l;
+    }
+    void calculatorEqualsTheFormula() {
+        QFETCH(int, preset);
+        QFETCH(int, layout);
+        ui::KvCalculatorPanel panel;
+        panel.resize(900, 500);
+        panel.modelCombo()->setCurrentIndex(panel.modelCombo()->findData(preset));
+        panel.layoutCombo()->setCurrentIndex(panel.layoutCombo()->findData(layout));
+        panel.contextSpin()->setValue(4096);
+        panel.batchSpin()->setValue(3);
+        const KvShape& p = kvPresets()[preset];
+        const int64_t heads = layout == int(KvHeadLayout::Mha) ? p.nHead : layout == int(KvHeadLayout::Mqa) ? 1 : p.nHeadKv;
+        const double perPos = 2.0 * p.nLayer * heads * p.headDim * 2;   // f16
+        const auto r = panel.result();
+        QCOMPARE(r.bytesPerPosition, perPos);
+        QCOMPARE(r.bytesPerSequence, perPos * 4096);
+        QCOMPARE(r.kvBytes, perPos * 4096 * 3);
+        QCOMPARE(r.weightsBytes, p.parameters * 2);
+        const double GiB = double(1LL << 30);
+        for (int i = 0; i < 4; ++i) {
+            const double cap = gpuSizesGiB()[i] * GiB;
+            QCOMPARE(r.kvOnlyFit[i], qint64(std::floor(cap / (perPos * 4096))));
+            QCOMPARE(r.withWeightsFit[i], cap > p.parameters * 2 ? qint64(std::floor((cap - p.parameters * 2) / (perPos * 4096))) : 0);
+        }
+        QCOMPARE(int(panel.bars()->bars().size()), 4);
+        QCOMPARE(panel.bars()->bars()[1].kvBytes, r.kvBytes);
+        // The lesson: Llama 2 7B, 4,096 tokens, f16 -> 2 GiB a sequence, 20 in 40 GiB.
+        if (p.key == "llama2-7b" && layout == int(KvHeadLayout::AsTrained)) {
+            QCOMPARE(r.bytesPerSequence, double(2LL << 30));
+            QCOMPARE(r.kvOnlyFit[1], qint64(20));
+        }
+    }
+
+    void calculatorOffersTheLoadedModel() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        KvPage* page = front(*w);
+        ui::KvCalculatorPanel* calc = page->calculatorPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(calc->modelCombo()->itemData(0).toInt() == -1, 10000);
+        calc->modelCombo()->setCurrentIndex(0);
+        calc->contextSpin()->setValue(100);
+        const HParams& hp = model_->hparams();
+        QCOMPARE(calc->result().bytesPerPosition, double(2 * hp.nLayer * hp.nHeadKv * hp.headDim * 2));
+        double fileBytes = 0;
+        for (const GgufTensor& t : model_->file().tensors()) fileBytes += double(t.nbytes);
+        QCOMPARE(calc->result().weightsBytes, fileBytes);
+    }
+
+    void compressionTablesHoldTheExperiments() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        KvPage* page = front(*w);
+        page->tabs()->setCurrentWidget(page->compressionPanel());
+        ui::KvCompressionPanel* c = page->compressionPanel();
+        c->typeStepsSpin()->setValue(8);
+        QSignalSpy types(page, &KvPage::typesDone);
+        QVERIFY(QTest::qWaitFor([&] { return c->typesButton()->isEnabled(); }, 10000));
+        c->typesButton()->click();
+        QVERIFY(QTest::qWaitFor([&] { return types.count() == 1; }, 60000));
+        QCOMPARE(c->typesTable()->rowCount(), 3);
+        QCOMPARE(c->typesTable()->item(0, 0)->text(), QStringLiteral("f32"));
+        QCOMPARE(c->typesTable()->item(0, 2)->text(), QStringLiteral("0"));
+        QCOMPARE(c->typesTable()->item(2, 0)->text(), QStringLiteral("q8_0"));
+        QCOMPARE(c->klChart()->seriesCount(), 2);
+
+        c->tokensSpin()->setValue(64);
+        c->cacheSpin()->setValue(16);
+        c->sinksSpin()->setValue(2);
+        QSignalSpy evicted(page, &KvPage::evictionDone);
+        c->evictButton()->click();
+        QVERIFY(QTest::qWaitFor([&] { return evicted.count() == 1; }, 60000));
+        QCOMPARE(c->evictionTable()->rowCount(), 3);
+        QCOMPARE(c->evictionTable()->item(0, 1)->text(), QStringLiteral("63"));
+        QCOMPARE(c->evictionTable()->item(1, 1)->text(), QStringLiteral("16"));
+        QCOMPARE(c->evictionTable()->item(2, 1)->text(), QStringLiteral("16"));
+        QCOMPARE(c->evictionTable()->item(0, 4)->text(), QStringLiteral("0.0000"));
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+
+    void stopEndsALongEvictionAtOnce() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        KvPage* page = front(*w);
+        page->tabs()->setCurrentWidget(page->compressionPanel());
+        ui::KvCompressionPanel* c = page->compressionPanel();
+        c->tokensSpin()->setValue(8000);
+        c->cacheSpin()->setValue(256);
+        QSignalSpy evicted(page, &KvPage::evictionDone);
+        QVERIFY(QTest::qWaitFor([&] { return c->evictButton()->isEnabled(); }, 10000));
+        c->evictButton()->click();
+        QTest::qWait(300);
+        QElapsedTimer t;
+        t.start();
+        page->stop();
+        QVERIFY(QTest::qWaitFor([&] { return evicted.count() == 1; }, 10000));
+        QVERIFY2(t.elapsed() < 2000, qPrintable(QString::number(t.elapsed())));
+        QVERIFY(c->evictionNote()->text().contains(QStringLiteral("Stopped early")));
+        QVERIFY(page->runButton()->isEnabled());
+    }
+
+    void badInputIsOneSentence_data() {
+        QTest::addColumn<QString>("prompt");
+        QTest::addColumn<int>("steps");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("empty prompt") << QString() << 4 << "The prompt is empty: write a few words for the model to continue.";
+        QTest::newRow("past the context") << QStringLiteral("hello") << 2000
+                                          << "The prompt (4 tokens) and 2000 steps need 2004 positions, but the model's context holds 128: lower the steps";
+    }
+    void badInputIsOneSentence() {
+        QFETCH(QString, prompt);
+        QFETCH(int, steps);
+        QFETCH(QString, message);
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        KvPage* page = front(*w);
+        page->promptEdit()->setPlainText(prompt);
+        page->stepsSpin()->setValue(steps);
+        QSignalSpy done(page, &KvPage::runDone);
+        page->run();
+        QVERIFY(QTest::qWaitFor([&] { return done.count() == 1; }, 30000));
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(errors[0].startsWith(message), qPrintable(errors[0]));
+        QVERIFY(!errors[0].contains(QLatin1Char('\n')));
+        QVERIFY(page->runButton()->isEnabled());
+    }
+
+    void exportWritesPngAndSvg() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        KvPage* page = front(*w);
+        page->stepsSpin()->setValue(6);
+        page->noCacheCheck()->setChecked(false);
+        runAndWait(page);
+        page->tabs()->setCurrentWidget(page->heatmapPanel());
+        const QString dir = QString::fromStdString(test::scratchDir());
+        page->exportCurrentTab(dir + "/kv-heatmap.png");
+        page->exportCurrentTab(dir + "/kv-heatmap.svg");
+        QImage png(dir + "/kv-heatmap.png");
+        QVERIFY(!png.isNull() && png.width() > 100);
+        QFile svg(dir + "/kv-heatmap.svg");
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        QVERIFY(svg.readAll().contains("<svg"));
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, page->exportCurrentTab("/nonexistent-dir/x.png"));
+    }
+};
+
+QTEST_MAIN(TestGuiKvPage)
+#include "test_gui_kv_page.moc"

@@ -1,0 +1,92 @@
+#include "ui/kv/kv_blocks_panel.h"
+
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+#include "widgets/kv_block_table_view.h"
+
+namespace dlab::ui {
+
+QString kvBytesText(double bytes) {
+    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (bytes >= 1024.0 && u < 4) {
+        bytes /= 1024.0;
+        ++u;
+    }
+    return u == 0 ? QStringLiteral("%1 B").arg(bytes, 0, 'f', 0) : QStringLiteral("%1 %2").arg(bytes, 0, 'f', bytes < 10 ? 2 : 1).arg(QLatin1String(units[u]));
+}
+
+KvBlocksPanel::KvBlocksPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    auto* numbers = new QHBoxLayout;
+    paged_ = new QLabel(this);
+    paged_->setWordWrap(true);
+    paged_->setObjectName(QStringLiteral("kvPagedSummary"));
+    contiguous_ = new QLabel(this);
+    contiguous_->setWordWrap(true);
+    contiguous_->setObjectName(QStringLiteral("kvContiguousSummary"));
+    paged_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    contiguous_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    numbers->addWidget(paged_, 1);
+    numbers->addWidget(contiguous_, 1);
+    layout->addLayout(numbers);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    view_ = new widgets::KvBlockTableView;
+    view_->setObjectName(QStringLiteral("kvBlockTable"));
+    scroll->setWidget(view_);
+    layout->addWidget(scroll, 1);
+    retranslate();
+}
+
+void KvBlocksPanel::clear() {
+    run_.reset();
+    view_->clear();
+    retranslate();
+}
+
+void KvBlocksPanel::setRun(const KvRunPtr& v) {
+    run_ = v;
+    view_->setData(v ? v->blocks : widgets::BlockTableData{});
+    retranslate();
+}
+
+void KvBlocksPanel::retranslate() {
+    if (!run_) {
+        paged_->setText(tr("Run a prompt (with several continuations to see blocks shared) to fill the pool."));
+        contiguous_->clear();
+        return;
+    }
+    const KvAllocationReport& a = run_->allocation;
+    paged_->setText(tr("<b>Paged (this run's pool)</b><br>%n sequence(s), %1 positions in %2 blocks of %3: %4 in use. "
+                       "Unused slots in partly filled blocks: %5 (%6 %). Sharing saved %7: without copy-on-write every "
+                       "sequence would hold its own copy of the shared blocks.",
+                       nullptr, int(a.sequences))
+                        .arg(a.positions)
+                        .arg(a.pagedBlocks)
+                        .arg(a.blockSize)
+                        .arg(kvBytesText(double(a.pagedBytes)))
+                        .arg(kvBytesText(double(a.pagedUnusedBytes)))
+                        .arg(100.0 * a.pagedWasteFraction(), 0, 'f', 1)
+                        .arg(kvBytesText(double(a.bytesSavedBySharing))));
+    contiguous_->setText(tr("<b>Contiguous (reserve the whole context)</b><br>%1 positions reserved per sequence: %2 for "
+                            "%n sequence(s), of which %3 (%4 %) hold nothing. That is %5× the paged pool's bytes; "
+                            "paging wastes at most one partly filled block per sequence.",
+                            nullptr, int(a.sequences))
+                             .arg(a.contextLength)
+                             .arg(kvBytesText(double(a.contiguousBytes)))
+                             .arg(kvBytesText(double(a.contiguousUnusedBytes)))
+                             .arg(100.0 * a.contiguousWasteFraction(), 0, 'f', 1)
+                             .arg(a.pagedBytes > 0 ? double(a.contiguousBytes) / double(a.pagedBytes) : 0.0, 0, 'f', 1));
+}
+
+void KvBlocksPanel::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::LanguageChange) retranslate();
+}
+
+}  // namespace dlab::ui

@@ -1,0 +1,46 @@
+#pragma once
+// Paged blocks: the block table of every sequence of the run (shared copy-on-write blocks
+// highlighted, the pool's free blocks, each last block's unused slots), beside the same sequences
+// in a contiguous allocator that reserves the whole context per sequence — the paged-attention
+// paper's comparison, computed from this run's pool (kv/kv_allocation.h).
+#include <QWidget>
+
+#include "ui/kv/kv_types.h"
+
+QT_BEGIN_NAMESPACE
+class QLabel;
+QT_END_NAMESPACE
+
+namespace dlab::widgets {
+class KvBlockTableView;
+}
+
+namespace dlab::ui {
+
+class KvBlocksPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit KvBlocksPanel(QWidget* parent = nullptr);
+
+    void clear();
+    void setRun(const KvRunPtr& v);
+    widgets::KvBlockTableView* view() const { return view_; }
+    QLabel* pagedLabel() const { return paged_; }
+    QLabel* contiguousLabel() const { return contiguous_; }
+
+protected:
+    void changeEvent(QEvent* e) override;
+
+private:
+    void retranslate();
+
+    KvRunPtr run_;
+    QLabel* paged_ = nullptr;
+    QLabel* contiguous_ = nullptr;
+    widgets::KvBlockTableView* view_ = nullptr;
+};
+
+// "12.3 KiB" / "4.50 MiB": how the KV page writes byte counts (binary units).
+QString kvBytesText(double bytes);
+
+}  // namespace dlab::ui

@@ -1,0 +1,149 @@
+#include "widgets/line_chart_view.h"
+
+#include <QChart>
+#include <QEvent>
+#include <QLegend>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "widgets/palette_colors.h"
+
+namespace dlab::widgets {
+
+QColor seriesColour(const QPalette& pal, int index) {
+    // Okabe–Ito hues (readable for colour-blind viewers), lightened on a dark base.
+    static const QColor hues[] = {QColor(0, 114, 178), QColor(213, 94, 0), QColor(0, 158, 115), QColor(204, 121, 167),
+                                  QColor(230, 159, 0), QColor(86, 180, 233)};
+    QColor c = hues[index % 6];
+    return hasDarkBase(pal) ? c.lighter(140) : c;
+}
+
+LineChartView::LineChartView(QWidget* parent) : QChartView(parent) {
+    setRenderHint(QPainter::Antialiasing);
+    chart()->setAnimationOptions(QChart::NoAnimation);
+    chart()->legend()->setAlignment(Qt::AlignBottom);
+    chart()->setMargins(QMargins(4, 4, 4, 4));
+    x_ = new QValueAxis(this);
+    y_ = new QValueAxis(this);
+    logY_ = new QLogValueAxis(this);
+    logY_->setBase(10);
+    logY_->setLabelFormat(QStringLiteral("%g"));
+    x_->setLabelFormat(QStringLiteral("%d"));
+    y_->setLabelFormat(QStringLiteral("%g"));
+    chart()->addAxis(x_, Qt::AlignBottom);
+    chart()->addAxis(y_, Qt::AlignLeft);
+    setMinimumHeight(fontMetrics().height() * 10);
+    applyTheme();
+}
+
+void LineChartView::setTitles(const QString& title, const QString& xTitle, const QString& yTitle) {
+    title_ = title;
+    xTitle_ = xTitle;
+    yTitle_ = yTitle;
+    chart()->setTitle(title);
+    x_->setTitleText(xTitle);
+    y_->setTitleText(yTitle);
+    logY_->setTitleText(yTitle);
+}
+
+void LineChartView::setLogY(bool on) {
+    if (log_ == on) return;
+    log_ = on;
+    QAbstractAxis* from = on ? static_cast<QAbstractAxis*>(y_) : logY_;
+    QAbstractAxis* to = on ? static_cast<QAbstractAxis*>(logY_) : y_;
+    for (QLineSeries* s : series_) s->detachAxis(from);
+    chart()->removeAxis(from);
+    chart()->addAxis(to, Qt::AlignLeft);
+    for (QLineSeries* s : series_) s->attachAxis(to);
+    rebuildAxes();
+}
+
+void LineChartView::setSeries(const QList<LineSeriesData>& data) {
+    while (series_.size() > data.size()) {
+        QLineSeries* s = series_.takeLast();
+        dashed_.removeLast();
+        chart()->removeSeries(s);
+        delete s;
+    }
+    while (series_.size() < data.size()) {
+        auto* s = new QLineSeries(this);
+        chart()->addSeries(s);
+        s->attachAxis(x_);
+        s->attachAxis(log_ ? static_cast<QAbstractAxis*>(logY_) : y_);
+        series_ << s;
+        dashed_ << false;
+    }
+    for (int i = 0; i < data.size(); ++i) {
+        series_[i]->setName(data[i].name);
+        QList<QPointF> pts;
+        for (const QPointF& p : data[i].points)
+            if (std::isfinite(p.x()) && std::isfinite(p.y()) && (!log_ || p.y() > 0)) pts << p;
+        series_[i]->replace(pts);
+        dashed_[i] = data[i].dashed;
+    }
+    applyTheme();
+    rebuildAxes();
+}
+
+QList<QPointF> LineChartView::points(int series) const { return series_.value(series) ? series_[series]->points() : QList<QPointF>(); }
+QString LineChartView::seriesName(int series) const { return series_.value(series) ? series_[series]->name() : QString(); }
+
+void LineChartView::rebuildAxes() {
+    double x0 = std::numeric_limits<double>::max(), x1 = -x0, y0 = x0, y1 = -x0;
+    for (QLineSeries* s : series_)
+        for (const QPointF& p : s->points()) {
+            x0 = std::min(x0, p.x());
+            x1 = std::max(x1, p.x());
+            y0 = std::min(y0, p.y());
+            y1 = std::max(y1, p.y());
+        }
+    if (x0 > x1) { x0 = 0; x1 = 1; y0 = log_ ? 1 : 0; y1 = log_ ? 10 : 1; }
+    if (x1 == x0) x1 = x0 + 1;
+    x_->setRange(x0, x1);
+    if (log_) {
+        logY_->setRange(std::pow(10.0, std::floor(std::log10(y0))), std::pow(10.0, std::ceil(std::log10(std::max(y1, y0 * 1.01)))));
+    } else {
+        y_->setRange(std::min(0.0, y0), y1 > 0 ? y1 * 1.05 : 1.0);
+        y_->applyNiceNumbers();
+    }
+}
+
+void LineChartView::applyTheme() {
+    const QPalette& pal = palette();
+    chart()->setTheme(hasDarkBase(pal) ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    chart()->setBackgroundBrush(pal.color(QPalette::Base));
+    chart()->setTitleBrush(pal.color(QPalette::Text));
+    chart()->legend()->setLabelColor(pal.color(QPalette::Text));
+    const QFont base = font();
+    QFont bold = base;
+    bold.setBold(true);
+    chart()->setTitleFont(bold);
+    chart()->legend()->setFont(base);
+    for (QAbstractAxis* a : {static_cast<QAbstractAxis*>(x_), static_cast<QAbstractAxis*>(y_), static_cast<QAbstractAxis*>(logY_)}) {
+        a->setLabelsFont(base);
+        a->setTitleFont(base);
+        a->setLabelsColor(pal.color(QPalette::Text));
+        a->setTitleBrush(pal.color(QPalette::Text));
+    }
+    // setTheme resets titles' fonts only; texts stay. Series colours go on after the theme.
+    for (int i = 0; i < series_.size(); ++i) {
+        QPen pen(seriesColour(pal, i), 2.0);
+        if (dashed_[i]) pen.setStyle(Qt::DashLine);
+        series_[i]->setPen(pen);
+    }
+}
+
+void LineChartView::changeEvent(QEvent* e) {
+    QChartView::changeEvent(e);
+    if (e->type() == QEvent::PaletteChange || e->type() == QEvent::FontChange) {
+        applyTheme();
+        setMinimumHeight(fontMetrics().height() * 10);
+    }
+}
+
+}  // namespace dlab::widgets

@@ -1,0 +1,57 @@
+#pragma once
+// A small line chart for measured series (per-step times, bytes per step, per-token loss): named
+// series of (x, y) points, two axis titles, optional log y. Follows the widget's font (presentation
+// mode) and palette (light / dark) as the distribution chart does. Points are replaced in bulk.
+#include <QChartView>
+#include <QColor>
+#include <QList>
+#include <QPointF>
+#include <QString>
+
+QT_BEGIN_NAMESPACE
+class QLineSeries;
+class QValueAxis;
+class QLogValueAxis;
+QT_END_NAMESPACE
+
+namespace dlab::widgets {
+
+struct LineSeriesData {
+    QString name;
+    QList<QPointF> points;
+    bool dashed = false;
+};
+
+class LineChartView : public QChartView {
+    Q_OBJECT
+public:
+    explicit LineChartView(QWidget* parent = nullptr);
+
+    void setTitles(const QString& title, const QString& xTitle, const QString& yTitle);
+    void setLogY(bool on);
+    // Replaces every series; the axes fit the finite points (y from 0 on a linear axis).
+    void setSeries(const QList<LineSeriesData>& series);
+    int seriesCount() const { return static_cast<int>(series_.size()); }
+    QList<QPointF> points(int series) const;
+    QString seriesName(int series) const;
+
+protected:
+    void changeEvent(QEvent* e) override;
+
+private:
+    void applyTheme();
+    void rebuildAxes();
+
+    QList<QLineSeries*> series_;
+    QList<bool> dashed_;
+    QValueAxis* x_ = nullptr;
+    QValueAxis* y_ = nullptr;
+    QLogValueAxis* logY_ = nullptr;
+    bool log_ = false;
+    QString title_, xTitle_, yTitle_;
+};
+
+// Distinct line colours that read on the palette's base (index wraps).
+QColor seriesColour(const QPalette& pal, int index);
+
+}  // namespace dlab::widgets
