@@ -67,6 +67,63 @@
     </message>
 </context>
 <context>
+    <name>dlab::ui::KvBlocksPanel</name>
+    <message numerus="yes">
+        <source>&lt;b&gt;Paged (this run&apos;s pool)&lt;/b&gt;&lt;br&gt;%n sequence(s), %1 positions in %2 blocks of %3: %4 in use. Unused slots in partly filled blocks: %5 (%6 %). Sharing saved %7: without copy-on-write every sequence would hold its own copy of the shared blocks.</source>
+        <translation>
+            <numerusform>&lt;b&gt;Paged (this run&apos;s pool)&lt;/b&gt;&lt;br&gt;%n sequence, %1 positions in %2 blocks of %3: %4 in use. Unused slots in partly filled blocks: %5 (%6 %). Sharing saved %7: without copy-on-write every sequence would hold its own copy of the shared blocks.</numerusform>
+            <numerusform>&lt;b&gt;Paged (this run&apos;s pool)&lt;/b&gt;&lt;br&gt;%n sequences, %1 positions in %2 blocks of %3: %4 in use. Unused slots in partly filled blocks: %5 (%6 %). Sharing saved %7: without copy-on-write every sequence would hold its own copy of the shared blocks.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Contiguous (reserve the whole context)&lt;/b&gt;&lt;br&gt;%1 positions reserved per sequence: %2 for %n sequence(s), of which %3 (%4 %) hold nothing. That is %5× the paged pool&apos;s bytes; paging wastes at most one partly filled block per sequence.</source>
+        <translation>
+            <numerusform>&lt;b&gt;Contiguous (reserve the whole context)&lt;/b&gt;&lt;br&gt;%1 positions reserved per sequence: %2 for %n sequence, of which %3 (%4 %) hold nothing. That is %5× the paged pool&apos;s bytes; paging wastes at most one partly filled block per sequence.</numerusform>
+            <numerusform>&lt;b&gt;Contiguous (reserve the whole context)&lt;/b&gt;&lt;br&gt;%1 positions reserved per sequence: %2 for %n sequences, of which %3 (%4 %) hold nothing. That is %5× the paged pool&apos;s bytes; paging wastes at most one partly filled block per sequence.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::KvCalculatorPanel</name>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1 per position&lt;/b&gt; (2 × %2 layers × %3 KV heads × %4 × %5 bytes), &lt;b&gt;%6 per sequence&lt;/b&gt; of %7 positions, &lt;b&gt;%8 for %n sequence(s)&lt;/b&gt;. Weights: %9%10.</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1 per position&lt;/b&gt; (2 × %2 layers × %3 KV heads × %4 × %5 bytes), &lt;b&gt;%6 per sequence&lt;/b&gt; of %7 positions, &lt;b&gt;%8 for %n sequence&lt;/b&gt;. Weights: %9%10.</numerusform>
+            <numerusform>&lt;b&gt;%1 per position&lt;/b&gt; (2 × %2 layers × %3 KV heads × %4 × %5 bytes), &lt;b&gt;%6 per sequence&lt;/b&gt; of %7 positions, &lt;b&gt;%8 for %n sequences&lt;/b&gt;. Weights: %9%10.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::KvGrowthPanel</name>
+    <message numerus="yes">
+        <source>%n step(s); the cache holds %1 positions in %2 KiB. With the cache each decode step computed 1 new K/V row per layer and read the rest back.</source>
+        <translation>
+            <numerusform>%n step; the cache holds %1 positions in %2 KiB. With the cache each decode step computed 1 new K/V row per layer and read the rest back.</numerusform>
+            <numerusform>%n steps; the cache holds %1 positions in %2 KiB. With the cache each decode step computed 1 new K/V row per layer and read the rest back.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::KvHeatmapPanel</name>
+    <message numerus="yes">
+        <source>Attention was recorded at %n step(s) of this run; the slider walks through them.</source>
+        <translation>
+            <numerusform>Attention was recorded at %n step of this run; the slider walks through them.</numerusform>
+            <numerusform>Attention was recorded at %n steps of this run; the slider walks through them.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::KvPage</name>
+    <message numerus="yes">
+        <source>%n sequence(s), %1 positions in sequence 1, measured in %2 ms. It continued: “%3”</source>
+        <translation>
+            <numerusform>%n sequence, %1 positions in sequence 1, measured in %2 ms. It continued: “%3”</numerusform>
+            <numerusform>%n sequences, %1 positions in sequence 1, measured in %2 ms. It continued: “%3”</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>dlab::ui::MainWindow</name>
     <message numerus="yes">
         <source>%n thread(s)</source>
@@ -132,6 +189,13 @@
         <translation>
             <numerusform>Switched to another branch: %n token generated on it. Step or Run continues it.</numerusform>
             <numerusform>Switched to another branch: %n tokens generated on it. Step or Run continues it.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Step %1 of %2 · KV cache %3 in %n block(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
         </translation>
     </message>
 </context>
@@ -204,6 +268,37 @@
         <translation>
             <numerusform>min-p keeps %n token (beyond the %1 shown)</numerusform>
             <numerusform>min-p keeps %n tokens (beyond the %1 shown)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dlab::widgets::KvBlockTableView</name>
+    <message numerus="yes">
+        <source>Paged cache: each sequence&apos;s block table (logical block → pool block, %n position(s) per block)</source>
+        <translation>
+            <numerusform>Paged cache: each sequence&apos;s block table (logical block → pool block, %n position per block)</numerusform>
+            <numerusform>Paged cache: each sequence&apos;s block table (logical block → pool block, %n positions per block)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The pool: %n block(s)</source>
+        <translation>
+            <numerusform>The pool: %n block</numerusform>
+            <numerusform>The pool: %n blocks</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n position(s)</source>
+        <translation>
+            <numerusform>%1: %n position</numerusform>
+            <numerusform>%1: %n positions</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n block(s) in its table</source>
+        <translation>
+            <numerusform>%n block in its table</numerusform>
+            <numerusform>%n blocks in its table</numerusform>
         </translation>
     </message>
 </context>

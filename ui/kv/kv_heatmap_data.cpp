@@ -8,8 +8,10 @@ namespace dlab::ui {
 namespace {
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
-const char* const kContext = "KvHeatmapData";
-QString tr(const char* s) { return QCoreApplication::translate(kContext, s); }
+// The translation context of this file's strings (it has no QObject).
+struct KvHeatmapData {
+    Q_DECLARE_TR_FUNCTIONS(KvHeatmapData)
+};
 
 bool perBlock(KvCellQuantity q) { return q == KvCellQuantity::Bytes || q == KvCellQuantity::Sharing; }
 
@@ -39,13 +41,13 @@ std::vector<float> rowsOf(const std::vector<float>& cells, const KvRunView& v, q
 
 QString kvCellQuantityName(KvCellQuantity q) {
     switch (q) {
-        case KvCellQuantity::Attention: return tr("attention received");
-        case KvCellQuantity::Bytes: return tr("bytes held");
-        case KvCellQuantity::Sharing: return tr("sequences sharing the block");
-        case KvCellQuantity::KeyNorm: return tr("key norm");
-        case KvCellQuantity::ValueNorm: return tr("value norm");
-        case KvCellQuantity::KeyError: return tr("key quantization error");
-        case KvCellQuantity::ValueError: return tr("value quantization error");
+        case KvCellQuantity::Attention: return KvHeatmapData::tr("attention received");
+        case KvCellQuantity::Bytes: return KvHeatmapData::tr("bytes held");
+        case KvCellQuantity::Sharing: return KvHeatmapData::tr("sequences sharing the block");
+        case KvCellQuantity::KeyNorm: return KvHeatmapData::tr("key norm");
+        case KvCellQuantity::ValueNorm: return KvHeatmapData::tr("value norm");
+        case KvCellQuantity::KeyError: return KvHeatmapData::tr("key quantization error");
+        case KvCellQuantity::ValueError: return KvHeatmapData::tr("value quantization error");
     }
     return {};
 }
@@ -58,9 +60,9 @@ widgets::HeatmapGrid kvHeatmapGrid(const KvRunView& v, KvCellQuantity q, KvHeatm
     for (qint64 l = 0; l < v.nLayer; ++l) {
         if (heads) {
             g.groupStarts.push_back(static_cast<int>(l * v.nHeadKv));
-            for (qint64 h = 0; h < v.nHeadKv; ++h) g.rowLabels << tr("L%1 kv%2").arg(l).arg(h);
+            for (qint64 h = 0; h < v.nHeadKv; ++h) g.rowLabels << KvHeatmapData::tr("L%1 kv%2").arg(l).arg(h);
         } else {
-            g.rowLabels << tr("L%1").arg(l);
+            g.rowLabels << KvHeatmapData::tr("L%1").arg(l);
         }
     }
     g.quantity = kvCellQuantityName(q);
