@@ -63,9 +63,12 @@ class TestGuiKvPage : public QObject {
         return w;
     }
 
+    // The page in front with a prompt that fits the tiny model's 128 positions (the default
+    // prompt is 145 byte-level tokens there).
     static KvPage* front(MainWindow& w) {
         auto* page = w.page<KvPage>();
         w.tabs()->setCurrentWidget(page);
+        page->promptEdit()->setPlainText(QStringLiteral("the key and the value"));
         return page;
     }
 
@@ -158,6 +161,14 @@ private slots:
         hp->setRows(ui::KvHeatmapRows::Layers);
         for (int r = 0; r < hp->view()->grid().rows; ++r)
             for (int c = 0; c < last.nSlots; ++c) QVERIFY(close(hp->view()->grid().at(r, c), 100.0f * mean[r * last.nSlots + c]));
+        // Log colours: the same weights, floored at 1 % of an even share (100 / slots %).
+        hp->logCheck()->setChecked(true);
+        QCOMPARE(hp->view()->grid().scale, widgets::HeatmapGrid::Scale::Log);
+        QCOMPARE(hp->view()->grid().minValue, 1.0f / float(last.nSlots));
+        for (int c = 0; c < last.nSlots; ++c)
+            QVERIFY(close(hp->view()->grid().at(0, c), std::max(100.0f * mean[c], 1.0f / float(last.nSlots))));
+        hp->logCheck()->setChecked(false);
+        QCOMPARE(hp->view()->grid().scale, widgets::HeatmapGrid::Scale::Linear);
         // An earlier step: positions not yet cached are empty.
         hp->setAttentionIndex(0);
         QVERIFY(std::isnan(hp->view()->grid().at(0, int(ref.steps[0].positions))));

@@ -105,6 +105,7 @@ void LineChartView::rebuildAxes() {
     if (x0 > x1) { x0 = 0; x1 = 1; y0 = log_ ? 1 : 0; y1 = log_ ? 10 : 1; }
     if (x1 == x0) x1 = x0 + 1;
     x_->setRange(x0, x1);
+    if (x1 - x0 > 10) x_->applyNiceNumbers();   // ticks at 0, 500, 1000 rather than 499, 999
     if (log_) {
         logY_->setRange(std::pow(10.0, std::floor(std::log10(y0))), std::pow(10.0, std::ceil(std::log10(std::max(y1, y0 * 1.01)))));
     } else {

@@ -128,30 +128,41 @@ int takeScreenshots(MainWindow& w, const QString& directory) {
     w.setLanguage(QStringLiteral("en"));
     strategies->viewTabs()->setCurrentIndex(0);
 
-    // The KV cache page: three continuations to almost 2,048 positions (the heatmap at full size),
-    // the no-cache timings, the compression lessons and the calculator.
+    // The KV cache page: one sequence to almost 2,048 positions for the heatmap at full size, a
+    // 256-step run with its no-cache timings for the growth charts, three continuations for the
+    // block table; then the compression lessons and the calculator.
     KvPage* kv = w.page<KvPage>();
     w.tabs()->setCurrentWidget(kv);
-    kv->promptEdit()->setPlainText(QStringLiteral("The key and value vectors of every token are kept so that"));
-    kv->stepsSpin()->setValue(2000);
-    kv->sequencesSpin()->setValue(3);
-    kv->noCacheCheck()->setChecked(true);
-    kv->tabs()->setCurrentWidget(kv->growthPanel());
+    kv->promptEdit()->setPlainText(KvPage::defaultPrompt());
+    kv->stepsSpin()->setValue(1990);
+    kv->sequencesSpin()->setValue(1);
+    kv->noCacheCheck()->setChecked(false);
+    kv->tabs()->setCurrentWidget(kv->heatmapPanel());
     kv->run();
     waitUntil([&] { return !kv->busy(); }, 900000);
-    shoot(QStringLiteral("kv-growth.png"));
-    kv->tabs()->setCurrentWidget(kv->heatmapPanel());
     kv->heatmapPanel()->setQuantity(KvCellQuantity::Attention);
     kv->heatmapPanel()->setRows(KvHeatmapRows::Layers);
     shoot(QStringLiteral("kv-heatmap.png"));
+    kv->heatmapPanel()->logCheck()->setChecked(true);
     kv->heatmapPanel()->setRows(KvHeatmapRows::KvHeads);
     shoot(QStringLiteral("kv-heatmap-gqa.png"));
     w.setTheme(QStringLiteral("dark"));
     shoot(QStringLiteral("kv-heatmap-dark.png"));
     w.setTheme(QStringLiteral("system"));
+    kv->heatmapPanel()->logCheck()->setChecked(false);
     kv->heatmapPanel()->setRows(KvHeatmapRows::Layers);
-    // A short run for the block table: blocks readable, sharing visible.
+    const QSize before = w.size();
+    w.resize(1024, 700);
+    shoot(QStringLiteral("kv-heatmap-1024.png"));
+    w.resize(before);
+    kv->stepsSpin()->setValue(256);
+    kv->noCacheCheck()->setChecked(true);
+    kv->tabs()->setCurrentWidget(kv->growthPanel());
+    kv->run();
+    waitUntil([&] { return !kv->busy(); }, 900000);
+    shoot(QStringLiteral("kv-growth.png"));
     kv->stepsSpin()->setValue(40);
+    kv->sequencesSpin()->setValue(3);
     kv->noCacheCheck()->setChecked(false);
     kv->run();
     waitUntil([&] { return !kv->busy(); }, 120000);
@@ -178,11 +189,6 @@ int takeScreenshots(MainWindow& w, const QString& directory) {
     w.setLanguage(QStringLiteral("zh_CN"));
     shoot(QStringLiteral("kv-calculator-zh_CN.png"));
     w.setLanguage(QStringLiteral("en"));
-    kv->tabs()->setCurrentWidget(kv->heatmapPanel());
-    const QSize before = w.size();
-    w.resize(1024, 700);
-    shoot(QStringLiteral("kv-heatmap-1024.png"));
-    w.resize(before);
 
     // The same pages dark, in German and in Chinese.
     w.setTheme(QStringLiteral("dark"));

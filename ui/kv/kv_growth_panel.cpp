@@ -87,8 +87,10 @@ void KvGrowthPanel::setNoCacheFinished(bool stopped) {
 void KvGrowthPanel::redraw() {
     QList<QPointF> kib, positions, with, without, totalWith, totalWithout;
     double tw = 0, two = 0;
+    const bool mib = !steps_.isEmpty() && steps_.last().bytesInUse > (16LL << 20);
+    const double unit = mib ? 1024.0 * 1024.0 : 1024.0;
     for (const KvStepPoint& p : steps_) {
-        kib << QPointF(p.step, p.bytesInUse / 1024.0);
+        kib << QPointF(p.step, p.bytesInUse / unit);
         positions << QPointF(p.step, double(p.positions));
         if (p.step > 0) with << QPointF(p.step, p.forwardMs);   // step 0 is the prompt's prefill: another scale
         tw += p.forwardMs;
@@ -99,7 +101,8 @@ void KvGrowthPanel::redraw() {
             totalWithout << QPointF(p.step, two);
         }
     }
-    bytes_->setSeries({{tr("KV bytes in use (KiB)"), kib, false}});
+    bytes_->setTitles(tr("Cache size per step"), tr("step"), mib ? tr("MiB") : tr("KiB"));
+    bytes_->setSeries({{mib ? tr("KV bytes in use (MiB)") : tr("KV bytes in use (KiB)"), kib, false}});
     perStep_->setSeries({{tr("with the cache"), with, false}, {tr("without the cache"), without, true}});
     total_->setSeries({{tr("with the cache"), totalWith, false}, {tr("without the cache"), totalWithout, true}});
     redrawReuse();
@@ -109,10 +112,10 @@ void KvGrowthPanel::redraw() {
         return;
     }
     const KvStepPoint& last = steps_.last();
-    QString text = tr("%n step(s); the cache holds %1 positions in %2 KiB. With the cache each decode step computed "
+    QString text = tr("%n step(s); the cache holds %1 positions in %2 MiB. With the cache each decode step computed "
                       "1 new K/V row per layer and read the rest back.", nullptr, int(steps_.size()))
                        .arg(last.positions)
-                       .arg(last.bytesInUse / 1024.0, 0, 'f', 1);
+                       .arg(last.bytesInUse / (1024.0 * 1024.0), 0, 'f', 2);
     int measured = 0;
     for (const KvStepPoint& p : steps_) measured += p.withoutCacheMs >= 0;
     if (measured > 1) {

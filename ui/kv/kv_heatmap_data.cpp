@@ -1,5 +1,6 @@
 #include "ui/kv/kv_heatmap_data.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -52,7 +53,7 @@ QString kvCellQuantityName(KvCellQuantity q) {
     return {};
 }
 
-widgets::HeatmapGrid kvHeatmapGrid(const KvRunView& v, KvCellQuantity q, KvHeatmapRows rows, int attentionIndex) {
+widgets::HeatmapGrid kvHeatmapGrid(const KvRunView& v, KvCellQuantity q, KvHeatmapRows rows, int attentionIndex, bool logScale) {
     widgets::HeatmapGrid g;
     if (v.nLayer <= 0 || v.nSlots <= 0) return g;
     const bool heads = rows == KvHeatmapRows::KvHeads;
@@ -103,12 +104,22 @@ widgets::HeatmapGrid kvHeatmapGrid(const KvRunView& v, KvCellQuantity q, KvHeatm
             for (int r = 0; r < g.rows; ++r)
                 for (qint64 s = 0; s < std::min<qint64>(a.nSlots, g.cols); ++s) g.values[r * g.cols + s] = cells[r * a.nSlots + s];
             g.unit = QStringLiteral("%");
-            g.scale = widgets::HeatmapGrid::Scale::Log;   // sinks and recency span orders of magnitude
+            if (logScale) {
+                g.scale = widgets::HeatmapGrid::Scale::Log;
+                float hi = 0;
+                for (float x : g.values)
+                    if (std::isfinite(x)) hi = std::max(hi, x);
+                g.minValue = std::min(hi, 1.0f / float(a.nSlots));   // 1 % of 100 / slots %
+                g.maxValue = std::max(hi, g.minValue);
+                for (float& x : g.values)
+                    if (std::isfinite(x)) x = std::max(x, g.minValue);   // weights below the floor draw at it
+            }
             return g;
         }
         case KvCellQuantity::KeyNorm:
         case KvCellQuantity::ValueNorm:
             g.values = rowsOf(q == KvCellQuantity::KeyNorm ? v.kNorm : v.vNorm, v, v.nSlots, rows, Combine::L2, 1.0f);
+            if (logScale) g.scale = widgets::HeatmapGrid::Scale::Log;
             return g;
         case KvCellQuantity::KeyError:
         case KvCellQuantity::ValueError: {
@@ -116,6 +127,13 @@ widgets::HeatmapGrid kvHeatmapGrid(const KvRunView& v, KvCellQuantity q, KvHeatm
             if (e.empty()) return {};
             g.values = rowsOf(e, v, v.nSlots, rows, Combine::Mean, 100.0f);
             g.unit = QStringLiteral("%");
+            if (logScale) {
+                g.scale = widgets::HeatmapGrid::Scale::Log;
+                float lo = 0;
+                for (float x : g.values)
+                    if (x > 0 && (lo == 0 || x < lo)) lo = x;
+                for (float& x : g.values) x = std::max(x, lo);   // an exact row (error 0) draws at the smallest error
+            }
             return g;
         }
         default: break;

@@ -20,7 +20,10 @@ enum class KvHeatmapRows { Layers, KvHeads };
 
 // attentionIndex: which of v.attention (ignored for other quantities). An empty grid when the run
 // has no such numbers (no recorded attention, an f32 cache's errors).
-widgets::HeatmapGrid kvHeatmapGrid(const KvRunView& v, KvCellQuantity q, KvHeatmapRows rows, int attentionIndex);
+// logScale: colours on a log scale; for attention its floor is 1 % of the uniform weight (100 / slots %),
+// so the many near-zero weights do not stretch the scale over twenty decades.
+widgets::HeatmapGrid kvHeatmapGrid(const KvRunView& v, KvCellQuantity q, KvHeatmapRows rows, int attentionIndex,
+                                   bool logScale = false);
 
 // The translated name of a quantity, for the selector and the legend.
 QString kvCellQuantityName(KvCellQuantity q);

@@ -1,5 +1,6 @@
 #include "ui/kv/kv_heatmap_panel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
 #include <QHBoxLayout>
@@ -40,6 +41,9 @@ KvHeatmapPanel::KvHeatmapPanel(QWidget* parent) : QWidget(parent), run_(std::mak
     controls->addWidget(quantity_);
     controls->addWidget(rowsLabel_);
     controls->addWidget(rows_);
+    log_ = new QCheckBox(this);
+    log_->setObjectName(QStringLiteral("kvLogScale"));
+    controls->addWidget(log_);
     controls->addWidget(stepLabel_);
     controls->addWidget(step_, 1);
     layout->addLayout(controls);
@@ -53,6 +57,7 @@ KvHeatmapPanel::KvHeatmapPanel(QWidget* parent) : QWidget(parent), run_(std::mak
     connect(quantity_, &QComboBox::currentIndexChanged, this, &KvHeatmapPanel::rebuild);
     connect(rows_, &QComboBox::currentIndexChanged, this, &KvHeatmapPanel::rebuild);
     connect(step_, &QSlider::valueChanged, this, &KvHeatmapPanel::rebuild);
+    connect(log_, &QCheckBox::toggled, this, &KvHeatmapPanel::rebuild);
     retranslate();
 }
 
@@ -86,7 +91,9 @@ void KvHeatmapPanel::rebuild() {
         stepLabel_->setText(tr("Step %1:").arg(run_->attention[index].step));
     else
         stepLabel_->setText(tr("Step:"));
-    widgets::HeatmapGrid g = kvHeatmapGrid(*run_, q, rows(), index);
+    log_->setEnabled(q == KvCellQuantity::Attention || q == KvCellQuantity::KeyNorm || q == KvCellQuantity::ValueNorm ||
+                     q == KvCellQuantity::KeyError || q == KvCellQuantity::ValueError);
+    widgets::HeatmapGrid g = kvHeatmapGrid(*run_, q, rows(), index, log_->isChecked() && log_->isEnabled());
     if (g.isEmpty()) {
         view_->clear();
         if (run_->nSlots == 0) view_->setPlaceholderText(tr("Run a prompt to fill the cache."));
@@ -125,6 +132,8 @@ void KvHeatmapPanel::retranslate() {
     quantityLabel_->setText(tr("&Show:"));
     rowsLabel_->setText(tr("&Rows:"));
     for (int i = 0; i < quantity_->count(); ++i) quantity_->setItemText(i, kvCellQuantityName(KvCellQuantity(quantity_->itemData(i).toInt())));
+    log_->setText(tr("&Log colours"));
+    log_->setToolTip(tr("Colours on a log scale: small attention weights (down to 1 % of an even share) become distinguishable"));
     rows_->setItemText(0, tr("Layers"));
     rows_->setItemText(1, tr("Layers × KV heads"));
     rebuild();

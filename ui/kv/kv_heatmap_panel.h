@@ -9,6 +9,7 @@
 #include "ui/kv/kv_types.h"
 
 QT_BEGIN_NAMESPACE
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QSlider;
@@ -38,6 +39,7 @@ public:
     QComboBox* quantityCombo() const { return quantity_; }
     QComboBox* rowsCombo() const { return rows_; }
     QSlider* stepSlider() const { return step_; }
+    QCheckBox* logCheck() const { return log_; }
     QLabel* noteLabel() const { return note_; }
 
 protected:
@@ -52,6 +54,7 @@ private:
     QComboBox* quantity_ = nullptr;
     QComboBox* rows_ = nullptr;
     QSlider* step_ = nullptr;
+    QCheckBox* log_ = nullptr;
     QLabel* quantityLabel_ = nullptr;
     QLabel* rowsLabel_ = nullptr;
     QLabel* stepLabel_ = nullptr;

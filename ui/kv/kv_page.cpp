@@ -49,6 +49,14 @@ KvPage::KvPage(QWidget* parent) : Page(parent) {
 
 KvPage::~KvPage() = default;
 
+QString KvPage::defaultPrompt() {
+    // Longer than two blocks of 16, so continuations share whole blocks (a prompt inside one block
+    // is copied on the first write by every continuation, and nothing stays shared).
+    return QStringLiteral("A language model writes one token at a time. For every token it has read, each layer keeps a key "
+                          "and a value vector in a cache, so that the next token only has to compute its own. Watch the "
+                          "cache as the model continues:");
+}
+
 QString KvPage::title() const { return tr("&KV cache"); }
 
 QString KvPage::toolTip() const {
@@ -62,7 +70,7 @@ void KvPage::build() {
     promptLabel_ = new QLabel(this);
     prompt_ = new QPlainTextEdit(this);
     prompt_->setObjectName(QStringLiteral("kvPrompt"));
-    prompt_->setPlainText(QStringLiteral("The key and value vectors of every token are kept so that"));
+    prompt_->setPlainText(defaultPrompt());
     prompt_->setMaximumHeight(prompt_->fontMetrics().lineSpacing() * 3 + 12);
     promptLabel_->setBuddy(prompt_);
     steps_ = new QSpinBox(this);

@@ -40,6 +40,8 @@ public:
     explicit KvPage(QWidget* parent = nullptr);
     ~KvPage() override;
 
+    static QString defaultPrompt();
+
     QString pageId() const override { return QStringLiteral("kv"); }
     QString title() const override;
     QString toolTip() const override;
