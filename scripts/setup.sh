@@ -3,13 +3,14 @@
 # Idempotent: installs only what is missing. Used by run.sh and test.sh.
 # fonts-noto-cjk: without a CJK font every 简体中文 label is empty boxes; qt6-translations-l10n: Qt's
 # own buttons and dialogs (Cancel, file dialogs, key names) in German and Chinese. test_gui_translations checks both.
+# nlohmann-json3-dev: the saved sessions' JSON (engine/session/session_file).
 # qt6-svg-dev: export of the beam tree and the charts to SVG (QSvgGenerator).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${DLAB_BUILD_DIR:-$ROOT/build}"
 
 PACKAGES=(build-essential cmake ninja-build pkg-config git python3 python3-pip ca-certificates
-          libeigen3-dev libspdlog-dev libfmt-dev libpcre2-dev
+          libeigen3-dev libspdlog-dev libfmt-dev libpcre2-dev nlohmann-json3-dev
           qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
           qt6-svg-dev libgl-dev libxkbcommon-dev fonts-noto-cjk qt6-translations-l10n
           clang libclang-rt-14-dev xvfb xauth time)

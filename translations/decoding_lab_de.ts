@@ -1240,6 +1240,14 @@
             <numerusform>&lt;b&gt;Zusammenhängend (ganzen Kontext reservieren)&lt;/b&gt;&lt;br&gt;%1 Positionen je Sequenz reserviert: %2 für %n Sequenzen, davon halten %3 (%4 %) nichts. Das ist das %5-Fache der Bytes des seitenweisen Pools; Paging verschwendet höchstens einen teilweise gefüllten Block je Sequenz.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>sequence</source>
+        <translation type="unfinished">Sequenz</translation>
+    </message>
+    <message>
+        <source>continuation %1</source>
+        <translation type="unfinished">Fortsetzung %1</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::KvCalculatorPanel</name>
@@ -1485,14 +1493,6 @@
         <translation>Der Prompt (%1 Tokens) und %2 Schritte brauchen %3 Positionen, der Kontext des Modells fasst aber %4: verringern Sie die Schritte oder kürzen Sie den Prompt.</translation>
     </message>
     <message>
-        <source>sequence</source>
-        <translation>Sequenz</translation>
-    </message>
-    <message>
-        <source>continuation %1</source>
-        <translation>Fortsetzung %1</translation>
-    </message>
-    <message>
         <source>The text has %1 tokens; the experiment was asked to read %2. Choose a longer text or fewer tokens.</source>
         <translation>Der Text hat %1 Tokens; das Experiment soll %2 lesen. Wählen Sie einen längeren Text oder weniger Tokens.</translation>
     </message>
@@ -1530,13 +1530,6 @@
     <message>
         <source>Run a prompt: every step&apos;s cache size and forward-pass time appear here, measured.</source>
         <translation>Starten Sie einen Prompt: Cachegröße und Zeit des Vorwärtsdurchlaufs jedes Schritts erscheinen hier, gemessen.</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n step(s); the cache holds %1 positions in %2 KiB. With the cache each decode step computed 1 new K/V row per layer and read the rest back.</source>
-        <translation>
-            <numerusform>%n Schritt; der Cache hält %1 Positionen in %2 KiB. Mit Cache berechnete jeder Dekodierschritt 1 neue K/V-Zeile je Schicht und las den Rest zurück.</numerusform>
-            <numerusform>%n Schritte; der Cache hält %1 Positionen in %2 KiB. Mit Cache berechnete jeder Dekodierschritt 1 neue K/V-Zeile je Schicht und las den Rest zurück.</numerusform>
-        </translation>
     </message>
     <message>
         <source>Without it, step %1 recomputed all %2 positions: %3 ms against %4 ms, and %5 ms in total against %6 ms over the %7 steps measured.</source>
@@ -1606,6 +1599,21 @@
         <source>Run a prompt to see the cache grow.</source>
         <translation>Starten Sie einen Prompt, um den Cache wachsen zu sehen.</translation>
     </message>
+    <message>
+        <source>MiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KV bytes in use (MiB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n step(s); the cache holds %1 positions in %2 MiB. With the cache each decode step computed 1 new K/V row per layer and read the rest back.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::KvHeatmapPanel</name>
@@ -1663,6 +1671,14 @@
     <message>
         <source>Layers × KV heads</source>
         <translation>Schichten × KV-Köpfe</translation>
+    </message>
+    <message>
+        <source>&amp;Log colours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Colours on a log scale: small attention weights (down to 1 % of an even share) become distinguishable</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2121,59 +2137,59 @@ In seinen Metadaten: %2
 %3</translation>
     </message>
     <message>
-        <source>Open &amp;Session…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Replay a saved session: every step as it was recorded, with or without its model</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine gespeicherte Sitzung wiedergeben: jeden Schritt so, wie er aufgezeichnet wurde – mit oder ohne das Modell</translation>
     </message>
     <message>
         <source>&amp;Save Session…</source>
-        <translation type="unfinished"></translation>
+        <translation>Sitzung &amp;speichern…</translation>
     </message>
     <message>
         <source>Save the front page&apos;s session (prompt, settings, every step&apos;s numbers) to replay it later</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Sitzung der vorderen Seite speichern (Prompt, Einstellungen, die Zahlen jedes Schritts), um sie später wiederzugeben</translation>
     </message>
     <message>
         <source>There is no page to save a session from.</source>
-        <translation type="unfinished"></translation>
+        <translation>Es gibt keine Seite, deren Sitzung gespeichert werden könnte.</translation>
     </message>
     <message>
         <source>%1: the session was recorded on the “%2” page, which this version of Decoding Lab does not have.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: Die Sitzung wurde auf der Seite „%2“ aufgezeichnet, die diese Version von Decoding Lab nicht hat.</translation>
     </message>
     <message>
         <source>Saved the session to %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Sitzung in %1 gespeichert</translation>
     </message>
     <message>
         <source>Save session</source>
-        <translation type="unfinished"></translation>
+        <translation>Sitzung speichern</translation>
     </message>
     <message>
         <source>Decoding Lab sessions (*.dlab)</source>
-        <translation type="unfinished"></translation>
+        <translation>Decoding-Lab-Sitzungen (*.dlab)</translation>
     </message>
     <message>
         <source>Open session</source>
-        <translation type="unfinished"></translation>
+        <translation>Sitzung öffnen</translation>
     </message>
     <message>
         <source>Decoding Lab sessions (*.dlab);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>Decoding-Lab-Sitzungen (*.dlab);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Open S&amp;ession…</source>
+        <translation>S&amp;itzung öffnen…</translation>
     </message>
 </context>
 <context>
     <name>dlab::ui::Page</name>
     <message>
         <source>The %1 page does not save sessions.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Seite „%1“ speichert keine Sitzungen.</translation>
     </message>
     <message>
         <source>%1: the %2 page cannot show saved sessions.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: Die Seite „%2“ kann keine gespeicherten Sitzungen anzeigen.</translation>
     </message>
 </context>
 <context>
@@ -2409,46 +2425,46 @@ In seinen Metadaten: %2
     </message>
     <message>
         <source>The playground has no steps to save yet: press Step or Run first.</source>
-        <translation type="unfinished"></translation>
+        <translation>Im Playground gibt es noch keine Schritte zum Speichern: zuerst „Schritt“ oder „Ausführen“ drücken.</translation>
     </message>
     <message>
         <source>%1 was recorded on another page, not the playground.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 wurde auf einer anderen Seite aufgezeichnet, nicht im Playground.</translation>
     </message>
     <message>
         <source>This branch of the session has no recorded steps.</source>
-        <translation type="unfinished"></translation>
+        <translation>Dieser Zweig der Sitzung hat keine aufgezeichneten Schritte.</translation>
     </message>
     <message>
         <source>The recorded step before this one (PageUp)</source>
-        <translation type="unfinished"></translation>
+        <translation>Der aufgezeichnete Schritt davor (Bild auf)</translation>
     </message>
     <message>
         <source>The recorded step after this one (PageDown)</source>
-        <translation type="unfinished"></translation>
+        <translation>Der aufgezeichnete Schritt danach (Bild ab)</translation>
     </message>
     <message>
         <source>Replaying %1 (recorded on %2); Reset to leave the replay.</source>
-        <translation type="unfinished"></translation>
+        <translation>Wiedergabe von %1 (aufgezeichnet mit %2); „Zurücksetzen“ beendet die Wiedergabe.</translation>
     </message>
     <message>
         <source>Everything shown comes from the file: the steps as they were computed. Step, Run, the sampler settings and branching need the model and are off while replaying; click a token to see its step.</source>
-        <translation type="unfinished"></translation>
+        <translation>Alles Angezeigte stammt aus der Datei: die Schritte so, wie sie berechnet wurden. Schritt, Ausführen, die Sampler-Einstellungen und Verzweigen brauchen das Modell und sind während der Wiedergabe aus; ein Klick auf ein Token zeigt seinen Schritt.</translation>
     </message>
     <message>
         <source>No steps</source>
-        <translation type="unfinished"></translation>
+        <translation>Keine Schritte</translation>
     </message>
     <message numerus="yes">
         <source>Step %1 of %2 · KV cache %3 in %n block(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Schritt %1 von %2 · KV-Cache %3 in %n Block</numerusform>
+            <numerusform>Schritt %1 von %2 · KV-Cache %3 in %n Blöcken</numerusform>
         </translation>
     </message>
     <message>
         <source>After this step the KV cache held %1 positions in %2 blocks, %3 of them shared between branches (sharing saved %4).</source>
-        <translation type="unfinished"></translation>
+        <translation>Nach diesem Schritt hielt der KV-Cache %1 Positionen in %2 Blöcken, %3 davon zwischen Zweigen geteilt (das Teilen sparte %4).</translation>
     </message>
 </context>
 <context>

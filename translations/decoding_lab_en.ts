@@ -96,10 +96,10 @@
 <context>
     <name>dlab::ui::KvGrowthPanel</name>
     <message numerus="yes">
-        <source>%n step(s); the cache holds %1 positions in %2 KiB. With the cache each decode step computed 1 new K/V row per layer and read the rest back.</source>
-        <translation>
-            <numerusform>%n step; the cache holds %1 positions in %2 KiB. With the cache each decode step computed 1 new K/V row per layer and read the rest back.</numerusform>
-            <numerusform>%n steps; the cache holds %1 positions in %2 KiB. With the cache each decode step computed 1 new K/V row per layer and read the rest back.</numerusform>
+        <source>%n step(s); the cache holds %1 positions in %2 MiB. With the cache each decode step computed 1 new K/V row per layer and read the rest back.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
         </translation>
     </message>
 </context>
@@ -193,9 +193,9 @@
     </message>
     <message numerus="yes">
         <source>Step %1 of %2 · KV cache %3 in %n block(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Step %1 of %2 · KV cache %3 in %n block</numerusform>
+            <numerusform>Step %1 of %2 · KV cache %3 in %n blocks</numerusform>
         </translation>
     </message>
 </context>

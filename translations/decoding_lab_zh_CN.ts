@@ -1230,6 +1230,14 @@
             <numerusform>&lt;b&gt;连续分配（预留整个上下文）&lt;/b&gt;&lt;br&gt;每个序列预留 %1 个位置：%n 个序列共 %2，其中 %3（%4 %）没有存放任何内容。这是分页块池字节数的 %5 倍；分页每个序列最多浪费一个部分填充的块。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>sequence</source>
+        <translation type="unfinished">序列</translation>
+    </message>
+    <message>
+        <source>continuation %1</source>
+        <translation type="unfinished">续写 %1</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::KvCalculatorPanel</name>
@@ -1474,14 +1482,6 @@
         <translation>提示词（%1 个词元）加 %2 步需要 %3 个位置，但模型的上下文只有 %4 个：请减少步数或缩短提示词。</translation>
     </message>
     <message>
-        <source>sequence</source>
-        <translation>序列</translation>
-    </message>
-    <message>
-        <source>continuation %1</source>
-        <translation>续写 %1</translation>
-    </message>
-    <message>
         <source>The text has %1 tokens; the experiment was asked to read %2. Choose a longer text or fewer tokens.</source>
         <translation>该文本有 %1 个词元；实验要求读取 %2 个。请选择更长的文本或更少的词元。</translation>
     </message>
@@ -1519,12 +1519,6 @@
     <message>
         <source>Run a prompt: every step&apos;s cache size and forward-pass time appear here, measured.</source>
         <translation>运行一个提示词：每一步的缓存大小和前向计算时间会显示在这里，都是实测值。</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n step(s); the cache holds %1 positions in %2 KiB. With the cache each decode step computed 1 new K/V row per layer and read the rest back.</source>
-        <translation>
-            <numerusform>%n 步；缓存在 %2 KiB 中保存 %1 个位置。使用缓存时，每个解码步每层只计算 1 行新的 K/V，其余从缓存读回。</numerusform>
-        </translation>
     </message>
     <message>
         <source>Without it, step %1 recomputed all %2 positions: %3 ms against %4 ms, and %5 ms in total against %6 ms over the %7 steps measured.</source>
@@ -1594,6 +1588,20 @@
         <source>Run a prompt to see the cache grow.</source>
         <translation>运行一个提示词，观察缓存的增长。</translation>
     </message>
+    <message>
+        <source>MiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KV bytes in use (MiB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n step(s); the cache holds %1 positions in %2 MiB. With the cache each decode step computed 1 new K/V row per layer and read the rest back.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::KvHeatmapPanel</name>
@@ -1650,6 +1658,14 @@
     <message>
         <source>Layers × KV heads</source>
         <translation>层 × KV 头</translation>
+    </message>
+    <message>
+        <source>&amp;Log colours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Colours on a log scale: small attention weights (down to 1 % of an even share) become distinguishable</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2104,59 +2120,59 @@ In its metadata: %2
 %3</translation>
     </message>
     <message>
-        <source>Open &amp;Session…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Replay a saved session: every step as it was recorded, with or without its model</source>
-        <translation type="unfinished"></translation>
+        <translation>回放已保存的会话：每一步都按录制时的样子显示，有没有模型都可以</translation>
     </message>
     <message>
         <source>&amp;Save Session…</source>
-        <translation type="unfinished"></translation>
+        <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
         <source>Save the front page&apos;s session (prompt, settings, every step&apos;s numbers) to replay it later</source>
-        <translation type="unfinished"></translation>
+        <translation>保存当前页面的会话（提示词、设置、每一步的数值），以便之后回放</translation>
     </message>
     <message>
         <source>There is no page to save a session from.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有可以保存会话的页面。</translation>
     </message>
     <message>
         <source>%1: the session was recorded on the “%2” page, which this version of Decoding Lab does not have.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：该会话录制于“%2”页面，而此版本的 Decoding Lab 没有这个页面。</translation>
     </message>
     <message>
         <source>Saved the session to %1</source>
-        <translation type="unfinished"></translation>
+        <translation>会话已保存到 %1</translation>
     </message>
     <message>
         <source>Save session</source>
-        <translation type="unfinished"></translation>
+        <translation>保存会话</translation>
     </message>
     <message>
         <source>Decoding Lab sessions (*.dlab)</source>
-        <translation type="unfinished"></translation>
+        <translation>Decoding Lab 会话 (*.dlab)</translation>
     </message>
     <message>
         <source>Open session</source>
-        <translation type="unfinished"></translation>
+        <translation>打开会话</translation>
     </message>
     <message>
         <source>Decoding Lab sessions (*.dlab);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>Decoding Lab 会话 (*.dlab);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open S&amp;ession…</source>
+        <translation>打开会话(&amp;E)…</translation>
     </message>
 </context>
 <context>
     <name>dlab::ui::Page</name>
     <message>
         <source>The %1 page does not save sessions.</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”页面不保存会话。</translation>
     </message>
     <message>
         <source>%1: the %2 page cannot show saved sessions.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：“%2”页面无法显示已保存的会话。</translation>
     </message>
 </context>
 <context>
@@ -2386,45 +2402,45 @@ In its metadata: %2
     </message>
     <message>
         <source>The playground has no steps to save yet: press Step or Run first.</source>
-        <translation type="unfinished"></translation>
+        <translation>演练场还没有可保存的步骤：请先点击“单步”或“运行”。</translation>
     </message>
     <message>
         <source>%1 was recorded on another page, not the playground.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 是在其他页面上录制的，不是在演练场。</translation>
     </message>
     <message>
         <source>This branch of the session has no recorded steps.</source>
-        <translation type="unfinished"></translation>
+        <translation>会话的这个分支没有录制的步骤。</translation>
     </message>
     <message>
         <source>The recorded step before this one (PageUp)</source>
-        <translation type="unfinished"></translation>
+        <translation>上一个录制的步骤（PageUp）</translation>
     </message>
     <message>
         <source>The recorded step after this one (PageDown)</source>
-        <translation type="unfinished"></translation>
+        <translation>下一个录制的步骤（PageDown）</translation>
     </message>
     <message>
         <source>Replaying %1 (recorded on %2); Reset to leave the replay.</source>
-        <translation type="unfinished"></translation>
+        <translation>正在回放 %1（录制于 %2）；点击“重置”退出回放。</translation>
     </message>
     <message>
         <source>Everything shown comes from the file: the steps as they were computed. Step, Run, the sampler settings and branching need the model and are off while replaying; click a token to see its step.</source>
-        <translation type="unfinished"></translation>
+        <translation>显示的一切都来自文件：即当时计算出的各个步骤。单步、运行、采样器设置和分叉都需要模型，回放期间不可用；点击一个词元即可查看它的那一步。</translation>
     </message>
     <message>
         <source>No steps</source>
-        <translation type="unfinished"></translation>
+        <translation>没有步骤</translation>
     </message>
     <message numerus="yes">
         <source>Step %1 of %2 · KV cache %3 in %n block(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>第 %1 步，共 %2 步 · KV 缓存 %3，共 %n 个块</numerusform>
         </translation>
     </message>
     <message>
         <source>After this step the KV cache held %1 positions in %2 blocks, %3 of them shared between branches (sharing saved %4).</source>
-        <translation type="unfinished"></translation>
+        <translation>这一步之后，KV 缓存在 %2 个块中保存了 %1 个位置，其中 %3 个块由各分支共享（共享节省了 %4）。</translation>
     </message>
 </context>
 <context>

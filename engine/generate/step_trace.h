@@ -27,6 +27,7 @@ struct KvTraceStats {
     int64_t blocksShared = 0;    // referenced by more than one sequence
     int64_t bytesInUse = 0;      // K and V of the blocks in use, all layers
     int64_t bytesSaved = 0;      // what private copies of the shared blocks would add
+    bool operator==(const KvTraceStats&) const = default;
 };
 
 // On request (GenerateOptions::traceAttention): what the step's forward pass attended to and how
@@ -38,9 +39,11 @@ struct StepAttention {
         int32_t block = 0;
         int64_t filled = 0;          // positions holding data
         std::vector<int32_t> sequences;  // who references it (refcount = size)
+        bool operator==(const Block&) const = default;
     };
     std::vector<Block> blocks;       // blocks in use, by index
     bool empty() const { return perKvGroup.empty(); }
+    bool operator==(const StepAttention&) const = default;
 };
 
 struct StepTrace {
@@ -58,6 +61,8 @@ struct StepTrace {
     StepAttention attention;     // empty unless requested
     double forwardMs = 0.0;      // the forward pass that produced these logits
     double sampleMs = 0.0;       // the sampler chain and the draw
+    // Exact, field by field (NaN never equals): a saved session's steps read back equal.
+    bool operator==(const StepTrace&) const = default;
 };
 
 // Text of a token for candidate lists; empty function = candidates carry ids only.

@@ -17,6 +17,7 @@ struct Candidate {
     TokenId id;
     float logit;  // after the stages applied so far; -inf = removed
     float p;      // softmax over the survivors, valid where a stage or snapshot says so
+    bool operator==(const Candidate&) const = default;   // exact (a saved session reads back equal)
 };
 
 // "a beats b": higher logit first, ties to the lower id. A strict total order, so every selection

@@ -56,6 +56,7 @@ struct SamplerParams {
 
     // Throws dlab::Error naming the option and its valid range.
     void validate() const;
+    bool operator==(const SamplerParams&) const = default;
 };
 
 // The stage names of an order, with "penalties" expanded. Throws for an unknown name or order.

@@ -18,6 +18,7 @@ struct StageSnapshot {
     float massKept = 1.0f;       // their total probability under the raw logits entering the chain
     float entropy = 0.0f;        // nats, of the renormalised survivors
     bool changed = false;        // the stage altered the candidates this step (false: off or nothing to do)
+    bool operator==(const StageSnapshot&) const = default;
 };
 
 // The step's raw logits before any stage.
@@ -27,6 +28,7 @@ struct LogitSummary {
     float maxLogit = 0.0f;
     double logSumExp = 0.0;  // log of the softmax normaliser: p_i = exp(logit_i - logSumExp)
     float entropy = 0.0f;    // nats
+    bool operator==(const LogitSummary&) const = default;
 };
 
 // Throws dlab::Error for an empty span, a NaN or +inf logit, or logits that are all -inf.

@@ -4,6 +4,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -21,7 +22,9 @@
 #include <QThread>
 #include <QTimer>
 
+#include "core/error.h"
 #include "model/model_locator.h"
+#include "session/session_file.h"
 #include "ui/app/app_settings.h"
 #include "ui/app/page_registry.h"
 #include "ui/engine/engine_context.h"
@@ -188,6 +191,12 @@ void MainWindow::buildMenus() {
     openAction_->setShortcut(QKeySequence::Open);
     recentMenu_ = fileMenu_->addMenu(QString());
     fileMenu_->addSeparator();
+    // Ctrl+Shift+O beside the model's Ctrl+O; Ctrl+S is free (the pages' keys are F-keys and Esc).
+    openSessionAction_ = fileMenu_->addAction(QString(), this, &MainWindow::openSession);
+    openSessionAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    saveSessionAction_ = fileMenu_->addAction(QString(), this, &MainWindow::saveSession);
+    saveSessionAction_->setShortcut(QKeySequence::Save);
+    fileMenu_->addSeparator();
     quitAction_ = fileMenu_->addAction(QString(), this, &QWidget::close);
     quitAction_->setShortcut(QKeySequence::Quit);
 
@@ -352,6 +361,10 @@ void MainWindow::retranslate() {
     fileMenu_->setTitle(tr("&File"));
     openAction_->setText(tr("&Open model…"));
     recentMenu_->setTitle(tr("Open &recent"));
+    openSessionAction_->setText(tr("Open S&ession…"));
+    openSessionAction_->setToolTip(tr("Replay a saved session: every step as it was recorded, with or without its model"));
+    saveSessionAction_->setText(tr("&Save Session…"));
+    saveSessionAction_->setToolTip(tr("Save the front page's session (prompt, settings, every step's numbers) to replay it later"));
     quitAction_->setText(tr("&Quit"));
     settingsMenu_->setTitle(tr("&Settings"));
     languageMenu_->setTitle(tr("&Language"));
@@ -506,6 +519,75 @@ void MainWindow::openModel() {
     const QString start = hasModel() ? QFileInfo(model_.path).absolutePath() : QString::fromStdString(modelDirectory());
     const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), start, tr("GGUF models (*.gguf);;All files (*)"));
     if (!path.isEmpty()) loadModel(path);
+}
+
+QString MainWindow::sessionFolder() const {
+    const QString last = openSettings()->value(QStringLiteral("session/folder")).toString();
+    return !last.isEmpty() && QFileInfo(last).isDir() ? last : QDir::homePath();
+}
+
+void MainWindow::saveSessionTo(const QString& path) {
+    const Page* page = currentPage();
+    if (!page) throw Error(tr("There is no page to save a session from.").toStdString());
+    const SavedSession session = page->saveSession();   // its own sentence when it has nothing
+    writeSessionFile(path.toStdString(), session);
+}
+
+void MainWindow::openSessionFrom(const QString& path) {
+    const SavedSession session = readSessionFile(path.toStdString());
+    const QString id = QString::fromStdString(session.page);
+    for (Page* page : pages_) {
+        if (page->pageId() != id) continue;
+        page->openSession(session, QFileInfo(path).fileName());
+        tabs_->setCurrentWidget(page);
+        return;
+    }
+    throw Error(tr("%1: the session was recorded on the “%2” page, which this version of Decoding Lab does not have.")
+                    .arg(path, id)
+                    .toStdString());
+}
+
+bool MainWindow::trySaveSessionTo(const QString& path) {
+    try {
+        saveSessionTo(path);
+    } catch (const std::exception& e) {
+        showError(QString::fromUtf8(e.what()));
+        return false;
+    }
+    statusBar()->showMessage(tr("Saved the session to %1").arg(path), 5000);
+    return true;
+}
+
+bool MainWindow::tryOpenSessionFrom(const QString& path) {
+    try {
+        openSessionFrom(path);
+    } catch (const std::exception& e) {
+        showError(QString::fromUtf8(e.what()));
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::saveSession() {
+    if (Page* page = currentPage(); page && !page->canSaveSession()) {
+        // Why not, before a file is asked for: the page's own sentence.
+        trySaveSessionTo(QString());
+        return;
+    }
+    QString path = QFileDialog::getSaveFileName(this, tr("Save session"), sessionFolder() + QStringLiteral("/session.dlab"),
+                                                tr("Decoding Lab sessions (*.dlab)"));
+    if (path.isEmpty()) return;
+    if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".dlab");
+    openSettings()->setValue(QStringLiteral("session/folder"), QFileInfo(path).absolutePath());
+    trySaveSessionTo(path);
+}
+
+void MainWindow::openSession() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), sessionFolder(),
+                                                      tr("Decoding Lab sessions (*.dlab);;All files (*)"));
+    if (path.isEmpty()) return;
+    openSettings()->setValue(QStringLiteral("session/folder"), QFileInfo(path).absolutePath());
+    tryOpenSessionFrom(path);
 }
 
 void MainWindow::cancelLoad() {

@@ -68,6 +68,16 @@ public:
     using ErrorReporter = std::function<void(const QString& message)>;
     void setErrorReporter(ErrorReporter reporter) { reportError_ = std::move(reporter); }
 
+    // File → Save Session… / Open Session… without their dialogs (tests). saveSessionTo() writes
+    // the front page's session (Page::saveSession); openSessionFrom() reads a file, hands it to the
+    // page whose id it names and brings that page to the front. Both throw dlab::Error with the
+    // sentence the menu shows; a failure changes nothing (the previous file, the pages' work).
+    void saveSessionTo(const QString& path);
+    void openSessionFrom(const QString& path);
+    // The same with a failure shown like every other error (showError); true when it worked.
+    bool trySaveSessionTo(const QString& path);
+    bool tryOpenSessionFrom(const QString& path);
+
     static constexpr int kMaxRecent = 8;
     static constexpr int kMaxThreads = 256;     // the CPU backend's limit
     static constexpr int kSaveDelayMs = 400;    // settings are written this long after the last change
@@ -75,6 +85,8 @@ public:
 public slots:
     void loadModel(const QString& path);
     void openModel();          // File → Open model…
+    void saveSession();        // File → Save Session…: asks for the file
+    void openSession();        // File → Open Session…
     void cancelLoad();
     void setThreads(int threads);   // reloads the model on the new backend settings
     void setLanguage(const QString& code);
@@ -115,6 +127,7 @@ private:
     void openLesson(int index);
     void applyLessonSetup(const QVariantMap& setup);
     void buildHelpMenu();
+    QString sessionFolder() const;   // where the session dialogs start: the last one used
 
     void buildPages();            // the registry's pages and their controllers on the engine context
     Page* lessonPage() const;     // the page the lessons set up (acceptsLessons), or nullptr
@@ -145,6 +158,8 @@ private:
     QAction* userGuideAction_ = nullptr;
     QAction* shortcutsAction_ = nullptr;
     QAction* openAction_ = nullptr;
+    QAction* openSessionAction_ = nullptr;
+    QAction* saveSessionAction_ = nullptr;
     QAction* quitAction_ = nullptr;
     QAction* aboutAction_ = nullptr;
     QAction* cpuAction_ = nullptr;

@@ -8,6 +8,7 @@
 #include <QWidget>
 
 #include "sampling/sampler_params.h"
+#include "session/saved_session.h"
 #include "ui/engine/engine_types.h"
 
 QT_BEGIN_NAMESPACE
@@ -57,6 +58,14 @@ public:
     virtual void applyLesson(const QVariantMap& /*setup*/) {}
     virtual void restoreBeforeLesson() {}
     virtual bool hasSetupBeforeLesson() const { return false; }
+
+    // Saved sessions (File → Save Session… / Open Session…, engine/session/session_file.h): a page
+    // that records what it computes hands it over, and shows a saved one without the engine (the
+    // shell picks the page whose pageId() is the file's page). Both throw dlab::Error with a
+    // sentence for the user; openSession() changes nothing when it throws.
+    virtual bool canSaveSession() const { return false; }   // something is recorded now
+    virtual dlab::SavedSession saveSession() const;
+    virtual void openSession(const dlab::SavedSession& session, const QString& fileName);
 
 signals:
     void statusChanged();            // status() changed

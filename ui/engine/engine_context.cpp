@@ -56,6 +56,7 @@ void EngineContext::loadModel(const QString& path, int threads) {
         s.path = path;
         s.internalName = name && name->type == GgufValueType::String ? QString::fromStdString(name->s) : QString();
         s.name = modelDisplayName(path);
+        modelName_ = s.name;
         s.arch = QString::fromStdString(model_->hparams().archName);
         s.parameters = model_->parameterCount();
         s.vocab = model_->hparams().nVocab;

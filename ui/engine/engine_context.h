@@ -42,6 +42,8 @@ public:
     bool hasModel() const { return model_ != nullptr; }
     const Model& model() const { return *model_; }   // hasModel() first
     Backend& backend() const { return *backend_; }
+    // What the user knows the loaded model as (ModelSummary::name: its file name), for saved sessions.
+    const QString& modelName() const { return modelName_; }
     // DRY's sequence breakers in the loaded model's tokens when DRY is on and none are given
     // (what a page cannot know).
     SamplerParams withModelDefaults(SamplerParams params) const;
@@ -72,6 +74,7 @@ private:
     std::unique_ptr<Model> model_;
     std::unique_ptr<Backend> backend_;
     std::vector<std::vector<TokenId>> dryBreakers_;   // defaultDryBreakers() in the loaded model's tokens
+    QString modelName_;
 };
 
 }  // namespace dlab::ui

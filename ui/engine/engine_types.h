@@ -7,9 +7,12 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
+
 #include "generate/step_trace.h"
 #include "sampling/sampler_chain.h"
 #include "sampling/sampler_params.h"
+#include "session/saved_session.h"
 #include "widgets/distribution_chart.h"
 #include "widgets/sampler_waterfall.h"
 #include "widgets/token_strip.h"
@@ -40,6 +43,19 @@ struct RepetitionView {
     int repeats = 0;          // whole repetitions
 };
 
+// The model's side of a saved session (engine/session/saved_session.h), made once per model and
+// shared by every step record: which model it is and every token's pieces, by id.
+struct RecordedModel {
+    SavedModel model;
+    std::vector<SavedToken> tokens;         // (vocabulary) index = id
+};
+
+// What File → Save Session keeps of a step (or of the token a branch forced), sent with its view.
+struct StepRecord {
+    SavedStep step;                         // the trace, its settings, the raw logits its views read
+    std::shared_ptr<const RecordedModel> model;
+};
+
 // What the playground shows for one step (or one re-sample of it), ready to draw.
 struct StepView {
     int step = -1;
@@ -55,6 +71,7 @@ struct StepView {
     RepetitionView repetition;              // over the whole strip of this branch
     qint64 contextUsed = 0;                 // positions of this branch (prompt + generated)
     qint64 kvBytes = 0;                     // KV cache bytes in use
+    std::shared_ptr<const StepRecord> record;   // set for steps and branches, null for re-samples and switches
 };
 
 // A branch replaced the strip from some step on: the whole strip of the new current branch.

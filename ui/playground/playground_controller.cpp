@@ -4,11 +4,12 @@
 #include <cmath>
 
 #include "core/error.h"
-#include "generate/repetition.h"
 #include "generate/session.h"
 #include "model/backend.h"
 #include "model/model.h"
+#include "session/saved_session.h"
 #include "ui/engine/step_views.h"
+#include "ui/playground/playground_views.h"
 
 namespace dlab::ui {
 
@@ -32,6 +33,28 @@ PlaygroundController::~PlaygroundController() = default;
 void PlaygroundController::dropSession() {
     session_.reset();
     strips_.clear();
+    recordedModel_.reset();   // the next model has other tokens
+}
+
+std::shared_ptr<const RecordedModel> PlaygroundController::recordedModel() {
+    if (recordedModel_) return recordedModel_;
+    // Once per model: every token's pieces, so a saved session labels what it shows without the model.
+    const Model& model = engine_.model();
+    const Tokenizer& tok = model.tokenizer();
+    auto m = std::make_shared<RecordedModel>();
+    m->model = {engine_.modelName().toStdString(), model.hparams().archName, model.hparams().nVocab, tok.bos()};
+    m->tokens.reserve(static_cast<size_t>(model.hparams().nVocab));
+    for (TokenId id = 0; id < model.hparams().nVocab; ++id)
+        m->tokens.push_back(id < tok.vocabSize() ? savedToken(tok, id) : SavedToken{id, {}, {}, false, false});
+    recordedModel_ = std::move(m);
+    return recordedModel_;
+}
+
+std::shared_ptr<const StepRecord> PlaygroundController::record(const StepTrace& trace, const SamplerParams& params, bool forced) {
+    auto r = std::make_shared<StepRecord>();
+    r->step = SavedStep{trace, params, savedRawLogits(session_->logits(trace.step), trace.stages), forced};
+    r->model = recordedModel();
+    return r;
 }
 
 SamplerParams PlaygroundController::withModelDefaults(SamplerParams p) const { return engine_.withModelDefaults(std::move(p)); }
@@ -39,22 +62,7 @@ SamplerParams PlaygroundController::withModelDefaults(SamplerParams p) const { r
 void PlaygroundController::setChartBars(int bars) { chartBars_ = std::clamp(bars, kMinChartBars, kMaxChartBars); }
 
 QList<widgets::StripToken> PlaygroundController::promptChips() const {
-    const Tokenizer& tok = engine_.model().tokenizer();
-    const std::vector<TokenId>& prompt = session_->prompt();
-    const QList<QString> texts = tokenTexts(tok, {}, prompt);
-    QList<widgets::StripToken> chips;
-    for (size_t i = 0; i < prompt.size(); ++i) {
-        widgets::StripToken t;
-        t.step = -1;
-        t.id = prompt[i];
-        t.p = -1.0;
-        const TokenType type = tok.tokenType(t.id);
-        t.special = type == TokenType::Control || t.id == tok.bos() || tok.isEndOfGeneration(t.id);
-        // Spaces as '␣' (as the chart and the table write them): " quick" is one token with its space.
-        t.text = t.special ? QString::fromStdString(tok.tokenToPiece(t.id, true)) : printableToken(texts[static_cast<qsizetype>(i)].toStdString());
-        chips << t;
-    }
-    return chips;
+    return ui::promptChips(engine_.model().tokenizer(), session_->prompt());
 }
 
 void PlaygroundController::emitBranches() {
@@ -138,14 +146,13 @@ void PlaygroundController::emitStep(const StepTrace& trace) {
     const size_t promptSize = session_->prompt().size();
     // The chosen token is the last one of the branch; everything before it sets the UTF-8 state.
     const std::span<const TokenId> before(all.data() + promptSize, all.size() - promptSize - 1);
-    QString text = tokenTexts(tok, before, std::span(&trace.chosen, 1)).front();
-    if (text.isEmpty() && tok.isEndOfGeneration(trace.chosen)) text = QString::fromStdString(tok.tokenToPiece(trace.chosen, true));
     QList<widgets::StripToken>& strip = strips_[session_->current()];
     strip.resize(trace.step);  // a step replaces anything at or after it (it cannot, but be exact)
-    strip << stripToken(tok, trace.step, trace.chosen, trace.chosenProbability, text, session_->logits(trace.step), trace.raw,
-                        trace.stages, kAlternatives);
+    strip << stepChip(tok, before, trace.step, trace.chosen, trace.chosenProbability, session_->logits(trace.step), trace.raw,
+                      trace.stages, false);
     StepView view = makeView(trace.step, trace.raw, trace.stages, trace.chosen, trace.chosenProbability, session_->samplerParams());
     addBranchState(view);
+    view.record = record(trace, session_->samplerParams(), false);
     emit stepDone(trace, view);
 }
 
@@ -214,17 +221,17 @@ void PlaygroundController::branch(int step, int token, const SamplerParams& para
         const auto& all = session_->tokens(id);
         const size_t promptSize = session_->prompt().size();
         const std::span<const TokenId> before(all.data() + promptSize, static_cast<size_t>(step));
-        QString text = tokenTexts(tok, before, std::span(all.data() + promptSize + step, 1)).front();
 
         // The forced token's probability under the page's settings, from the cached logits.
-        const SampleResult r = session_->resample(step, withModelDefaults(params));
+        const SamplerParams used = withModelDefaults(params);
+        const SampleResult r = session_->resample(step, used);
         float p = 0.0f;
         if (!r.stages.empty())
             for (const Candidate& c : r.stages.back().top)
                 if (c.id == token && std::isfinite(c.logit)) p = c.p;
 
         QList<widgets::StripToken> strip = strips_[parent].mid(0, step);
-        strip << stripToken(tok, step, token, p, text, session_->logits(step), r.raw, r.stages, kAlternatives, true);
+        strip << stepChip(tok, before, step, token, p, session_->logits(step), r.raw, r.stages, true);
         strips_[id] = strip;
 
         BranchView b;
@@ -233,6 +240,20 @@ void PlaygroundController::branch(int step, int token, const SamplerParams& para
         b.strip = strip;
         b.view = makeView(step, r.raw, r.stages, token, p, params);
         addBranchState(b.view);
+        // Recorded as a step of the new branch: the step's distribution with the forced token.
+        StepTrace forced;
+        forced.step = step;
+        forced.seq = id;
+        forced.pos = static_cast<int64_t>(promptSize) + step;
+        forced.phase = step == 0 ? Phase::Prefill : Phase::Decode;
+        forced.evaluated = 0;   // nothing was evaluated: the logits are the step's cached ones
+        forced.chosen = token;
+        forced.text = tok.tokenToPiece(token, true);
+        forced.chosenProbability = p;
+        forced.raw = r.raw;
+        forced.stages = r.stages;
+        forced.kv = kvTraceStats(session_->kvStats(), forced.pos);
+        b.view.record = record(forced, used, true);
         emit branched(b);
         emitBranches();
     } catch (const std::exception& e) {
@@ -256,40 +277,17 @@ void PlaygroundController::setSamplerParams(const SamplerParams& params) {
 
 StepView PlaygroundController::makeView(int step, const LogitSummary& raw, const std::vector<StageSnapshot>& stages, TokenId chosen,
                                 float chosenP, const SamplerParams& params) const {
-    const Tokenizer& tok = engine_.model().tokenizer();
-    const std::span<const float> logits = session_->logits(step);
-    StepView v;
-    v.step = step;
-    v.chosenText = printableToken(tok.tokenToPiece(chosen, true));
-    v.chosenProbability = chosenP;
-    const std::vector<int> top = topByLogit(logits, std::max(chartBars_, kPanelBars));
-    v.bars = distributionBars(tok, logits, raw, stages, top, chartBars_);
-    for (const auto& bar : v.bars) v.logits << logits[static_cast<size_t>(bar.id)];
-    v.cutoffs = distributionCutoffs(v.bars, logits, raw, stages, params.topK, params.topP, params.minP);
-    v.stages = stagePanels(tok, logits, raw, stages, top, kPanelBars);
-    return v;
+    return stepView(step, engine_.model().tokenizer(), session_->logits(step), raw, stages, chosen, chosenP, params, chartBars_);
 }
 
 void PlaygroundController::addBranchState(StepView& v) const {
-    const Tokenizer& tok = engine_.model().tokenizer();
     const BranchId current = session_->current();
     const auto& all = session_->tokens(current);
     const size_t promptSize = session_->prompt().size();
     const std::span<const TokenId> generated(all.data() + promptSize, all.size() - promptSize);
-    v.generatedText = QString::fromStdString(tok.decode(std::vector<TokenId>(generated.begin(), generated.end()), false));
     const auto strip = strips_.find(current);
-    if (strip != strips_.end() && v.step >= 0 && v.step < strip->second.size()) v.token = strip->second[v.step];
-
-    const RepetitionSpan loop = findRepetition(generated);
-    if (loop.found) {
-        v.repetition.found = true;
-        v.repetition.first = static_cast<int>(loop.start);
-        v.repetition.count = static_cast<int>(loop.length);
-        v.repetition.period = loop.period;
-        v.repetition.repeats = loop.repeats;
-    }
-    v.contextUsed = static_cast<qint64>(all.size());
-    v.kvBytes = session_->kvStats().bytesInUse;
+    ui::addBranchState(v, engine_.model().tokenizer(), generated, promptSize, strip != strips_.end() ? strip->second : QList<widgets::StripToken>{},
+                       session_->kvStats().bytesInUse);
 }
 
 }  // namespace dlab::ui

@@ -14,6 +14,7 @@
 
 #include "ui/engine/engine_context.h"
 #include "ui/engine/engine_types.h"
+#include "ui/playground/playground_views.h"
 
 namespace dlab {
 class Model;
@@ -36,8 +37,10 @@ public:
 
     static constexpr int kChartBars = 20;       // bars the chart shows unless setChartBars() says otherwise
     static constexpr int kMinChartBars = 5, kMaxChartBars = 50;
-    static constexpr int kAlternatives = 8;     // per strip token
-    static constexpr int kPanelBars = 8;        // per waterfall panel
+    static constexpr int kAlternatives = kChipAlternatives;   // per strip token
+    static constexpr int kPanelBars = kWaterfallBars;         // per waterfall panel
+    // A saved step keeps the best kSavedRawLogits raw logits: every bar a replay may draw.
+    static_assert(kMaxChartBars <= kSavedRawLogits && 2 * kAlternatives <= kSavedRawLogits);
 
 public slots:
     // Tokenizes the prompt (with the model's default BOS) and starts a fresh session; the first
@@ -84,6 +87,9 @@ private:
     // (what a step or a branch changes; a re-sample leaves it as it was).
     void addBranchState(StepView& view) const;
     void emitStep(const StepTrace& trace);
+    // A step's record for a saved session (the session's logits of that step give its raw logits).
+    std::shared_ptr<const StepRecord> record(const StepTrace& trace, const SamplerParams& params, bool forced);
+    std::shared_ptr<const RecordedModel> recordedModel();   // made on first use for the loaded model
     void emitBranches();
     SamplerParams withModelDefaults(SamplerParams params) const;
     void dropSession();   // the model is about to be replaced
@@ -99,6 +105,7 @@ private:
     // instead of reporting a second error for the same cause.
     bool startFailed_ = false;
     int chartBars_ = kChartBars;
+    std::shared_ptr<const RecordedModel> recordedModel_;
 };
 
 }  // namespace dlab::ui

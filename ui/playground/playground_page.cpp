@@ -12,6 +12,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QMenu>
+#include <QMouseEvent>
 #include <QRandomGenerator>
 #include <QScrollBar>
 #include <QSettings>
@@ -27,6 +28,7 @@
 #include "ui/playground/candidate_table_model.h"
 #include "ui/engine/engine_context.h"
 #include "ui/playground/playground_controller.h"
+#include "ui/playground/session_replay.h"
 #include "ui/playground/stage_order_model.h"
 #include "ui_playground_page.h"
 #include "widgets/distribution_chart.h"
@@ -77,6 +79,8 @@ PlaygroundPage::PlaygroundPage(QWidget* parent) : Page(parent), ui_(std::make_un
     strip_ = new widgets::TokenStrip;
     ui_->stripArea->setWidget(strip_);
     ui_->controlsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    buildReplayBar();
+    strip_->installEventFilter(this);   // a click on a chip shows its step while replaying
     fitControlsWidth();
     ui_->pageSplitter->setStretchFactor(0, 0);
     ui_->pageSplitter->setStretchFactor(1, 1);
@@ -241,6 +245,11 @@ bool PlaygroundPage::eventFilter(QObject* watched, QEvent* e) {
             return true;
         }
     }
+    if (watched == strip_ && replay_ && e->type() == QEvent::MouseButtonPress) {
+        const auto* me = static_cast<QMouseEvent*>(e);
+        const int index = strip_->tokenAt(me->position().toPoint());
+        if (me->button() == Qt::LeftButton && index >= 0) showRecordedStep(index);
+    }
     if (watched == ui_->viewTabs && (e->type() == QEvent::Resize || e->type() == QEvent::LayoutRequest ||
                                      e->type() == QEvent::FontChange || e->type() == QEvent::LanguageChange))
         QMetaObject::invokeMethod(this, &PlaygroundPage::placeViewOptions, Qt::QueuedConnection);
@@ -329,6 +338,10 @@ void PlaygroundPage::buildViewOptions() {
     connect(barsSpin_, &QSpinBox::valueChanged, this, [this](int n) {
         emit chartBarsChanged(n);
         emit settingsChanged();
+        if (replay_) {
+            showRecordedStep(currentStep_);   // drawn here: a replay has no engine to ask
+            return;
+        }
         if (currentStep_ >= 0 && !running_) {
             if (resampleInFlight_) resamplePending_ = true;
             else sendResample();   // the same step, drawn with the new number of bars
@@ -388,6 +401,10 @@ void PlaygroundPage::buildTextRow() {
     });
     connect(branchCombo_, &QComboBox::activated, this, [this](int index) {
         const int id = branchCombo_->itemData(index).toInt();
+        if (replay_) {
+            switchRecordedBranch(id);
+            return;
+        }
         if (!modelReady_ || stepInFlight_ || running_) return;
         for (const BranchEntry& b : branches_)
             if (b.id == id && b.current) return;
@@ -398,6 +415,14 @@ void PlaygroundPage::buildTextRow() {
 }
 
 void PlaygroundPage::showPromptTokens(const QList<widgets::StripToken>& tokens) {
+    if (replay_) return;   // a live session's, arriving after the replay began
+    std::vector<TokenId> ids;
+    for (const auto& t : tokens) ids.push_back(t.id);
+    recording_.setPromptTokens(std::move(ids));
+    setPromptChips(tokens);
+}
+
+void PlaygroundPage::setPromptChips(const QList<widgets::StripToken>& tokens) {
     promptStrip_->setTokens(tokens);
     int special = 0;
     for (const auto& t : tokens) special += t.special ? 1 : 0;
@@ -407,6 +432,10 @@ void PlaygroundPage::showPromptTokens(const QList<widgets::StripToken>& tokens) 
 }
 
 void PlaygroundPage::showBranches(const QList<BranchEntry>& branches) {
+    if (!replay_) setBranchEntries(branches);
+}
+
+void PlaygroundPage::setBranchEntries(const QList<BranchEntry>& branches) {
     branches_ = branches;
     retranslateBranches();
 }
@@ -546,6 +575,11 @@ void PlaygroundPage::resetSampler() {
 
 void PlaygroundPage::setModelReady(bool ready) {
     modelReady_ = ready;
+    if (replay_) {
+        // A model that finishes loading under a replay leaves it on screen: Reset leaves it.
+        updateEnabled();
+        return;
+    }
     status_ = {};
     status_.contextToolTip = tr("Positions used by the playground's current branch, of the context the session allows");
     emit statusChanged();
@@ -580,6 +614,7 @@ void PlaygroundPage::attachEngine(EngineContext* engine) {
     connect(c, &PlaygroundController::runFinished, this, &PlaygroundPage::runFinished);
     connect(c, &PlaygroundController::resampled, this, &PlaygroundPage::showResample);
     connect(c, &PlaygroundController::branched, this, [this](const BranchView& b) {
+        if (replay_) return;
         // The branch is shorter than the text it left: its own context and the blocks now in use.
         status_.contextUsed = b.view.contextUsed;
         status_.kvBytes = b.view.kvBytes;
@@ -587,6 +622,7 @@ void PlaygroundPage::attachEngine(EngineContext* engine) {
     });
     connect(c, &PlaygroundController::branched, this, &PlaygroundPage::showBranch);
     connect(c, &PlaygroundController::sessionEnded, this, [this] {
+        if (replay_) return;   // the live session a replay replaced: the replay's figures stay
         const QString tip = status_.contextToolTip;
         status_ = {};
         status_.contextToolTip = tip;
@@ -598,6 +634,7 @@ void PlaygroundPage::attachEngine(EngineContext* engine) {
 }
 
 void PlaygroundPage::noteStep(const StepTrace& trace, const StepView& view) {
+    if (replay_) return;
     PageStatus& st = status_;
     st.contextUsed = view.contextUsed;
     st.kvBytes = view.kvBytes;
@@ -626,6 +663,8 @@ void PlaygroundPage::restart() {
     if (stepInFlight_) discardStep_ = true;
     if (sessionStarted_) emit sessionDiscarded();
     sessionStarted_ = false;
+    recording_.clear();
+    if (replay_) leaveReplay();
     resampledToken_ = -1;
     applyResampleButton_->hide();
     stepInFlight_ = false;
@@ -653,12 +692,13 @@ void PlaygroundPage::restart() {
 void PlaygroundPage::startSessionIfNeeded() {
     if (sessionStarted_) return;
     sessionSeed_ = editedSeed_ = samplerParams().seed;
+    recording_.start(ui_->promptEdit->toPlainText());
     emit startSessionRequested(ui_->promptEdit->toPlainText(), samplerParams());
     sessionStarted_ = true;
 }
 
 void PlaygroundPage::step() {
-    if (!modelReady_ || stepInFlight_ || running_) return;
+    if (!modelReady_ || stepInFlight_ || running_ || replay_) return;
     startSessionIfNeeded();
     stepInFlight_ = true;
     updateEnabled();
@@ -666,7 +706,7 @@ void PlaygroundPage::step() {
 }
 
 void PlaygroundPage::run() {
-    if (!modelReady_ || stepInFlight_ || running_) return;
+    if (!modelReady_ || stepInFlight_ || running_ || replay_) return;
     startSessionIfNeeded();
     running_ = true;
     updateEnabled();
@@ -678,7 +718,7 @@ void PlaygroundPage::stop() {
 }
 
 void PlaygroundPage::startLoopDemo() {
-    if (!modelReady_ || running_ || stepInFlight_) return;
+    if (!modelReady_ || running_ || stepInFlight_ || replay_) return;
     saveSetupForRestore();
     // Greedy: temperature 0, no penalties, the default chain.
     applySetup({{QStringLiteral("prompt"), loopDemoPrompt()},
@@ -837,6 +877,8 @@ void PlaygroundPage::showStep(const StepTrace& trace, const StepView& view) {
         discardStep_ = false;
         return;
     }
+    if (replay_) return;
+    if (view.record) recording_.addStep(*view.record);
     stepInFlight_ = false;
     currentStep_ = view.step;
     lastKept_ = trace.stages.empty() ? 0 : trace.stages.back().kept;
@@ -870,7 +912,7 @@ void PlaygroundPage::updateViews(const StepView& view, int chosen) {
     candidateModel_->setRows(rows);
 }
 
-void PlaygroundPage::drawView(const StepView& view) {
+void PlaygroundPage::drawView(const StepView& view, bool followEnd) {
     if (running_) retranslateBranches();   // the branch list's counts, once per frame during Run
     lastChosen_ = view.token.id;
     resampledToken_ = -1;
@@ -879,11 +921,14 @@ void PlaygroundPage::drawView(const StepView& view) {
     plainText_->setPlainText(view.generatedText);
     showChosen(view, lastKept_, false);
     // Whether the loop came from greedy decoding is a fact of the run, not of the sliders later.
-    repetitionGreedy_ = samplerParams().temperature == 0.0f;
+    repetitionGreedy_ = (replay_ && view.step >= 0 && view.step < replay_->steps() ? replay_->step(view.step).sampler.temperature
+                                                                                   : samplerParams().temperature) == 0.0f;
     showRepetition(view.repetition);
-    // Follow the end of the text while it grows.
-    QScrollBar* bar = ui_->stripArea->verticalScrollBar();
-    bar->setValue(bar->maximum());
+    if (followEnd) {
+        // Follow the end of the text while it grows.
+        QScrollBar* bar = ui_->stripArea->verticalScrollBar();
+        bar->setValue(bar->maximum());
+    }
     emit viewsUpdated();
 }
 
@@ -938,6 +983,10 @@ void PlaygroundPage::showRepetition(const RepetitionView& r) {
 
 void PlaygroundPage::showResample(int step, const SampleResult& result, const StepView& view) {
     resampleInFlight_ = false;
+    if (replay_) {
+        resamplePending_ = false;
+        return;
+    }
     if (step == currentStep_ && !running_) {
         updateViews(view, result.token);
         showChosen(view, result.stages.empty() ? 0 : result.stages.back().kept, true);
@@ -955,6 +1004,9 @@ void PlaygroundPage::showBranch(const BranchView& b) {
         discardStep_ = false;
         return;
     }
+    if (replay_) return;
+    if (b.switched) recording_.switchTo(b.branch);
+    else if (b.view.record) recording_.addBranch(b.branch, *b.view.record);
     stepInFlight_ = false;
     currentStep_ = b.step;
     strip_->setTokens(b.strip);
@@ -984,7 +1036,7 @@ void PlaygroundPage::showBranch(const BranchView& b) {
 }
 
 void PlaygroundPage::onAlternativeChosen(int step, int token) {
-    if (!modelReady_ || !sessionStarted_ || stepInFlight_ || running_) return;
+    if (!modelReady_ || !sessionStarted_ || stepInFlight_ || running_ || replay_) return;
     stepInFlight_ = true;
     updateEnabled();
     emit branchRequested(step, token, samplerParams());
@@ -996,6 +1048,7 @@ void PlaygroundPage::runFinished(const QString& reason) {
         return;
     }
     running_ = false;
+    if (replay_) return;
     retranslateBranches();
     if (viewPending_) {
         viewPending_ = false;
@@ -1022,7 +1075,7 @@ void PlaygroundPage::onParamsEdited() {
     const SamplerParams p = samplerParams();
     emit samplerParamsChanged(p);
     emit settingsChanged();   // written once the knob rests (MainWindow waits 0.4 s after the last change)
-    if (currentStep_ < 0 || running_) return;
+    if (currentStep_ < 0 || running_ || replay_) return;
     const bool seedMoved = p.seed != editedSeed_;
     editedSeed_ = p.seed;
     if (seedMoved && sessionStarted_) {
@@ -1045,13 +1098,18 @@ void PlaygroundPage::sendResample() {
 }
 
 void PlaygroundPage::updateEnabled() {
-    const bool idle = modelReady_ && !stepInFlight_ && !running_;
+    const bool idle = modelReady_ && !stepInFlight_ && !running_ && !replay_;
     if (!idle) parkFocus();
     ui_->stepButton->setEnabled(idle);
     ui_->runButton->setEnabled(idle);
     ui_->loopDemoButton->setEnabled(idle);
     ui_->stopButton->setEnabled(running_ || stepInFlight_);
-    ui_->restartButton->setEnabled(modelReady_ && sessionStarted_ && !stepInFlight_);
+    ui_->restartButton->setEnabled((modelReady_ && sessionStarted_ && !stepInFlight_) || replay_);
+    // A replay shows what was recorded: the settings are the recording's, not knobs to turn.
+    for (QWidget* w : {static_cast<QWidget*>(ui_->samplerBox), static_cast<QWidget*>(ui_->stageBox),
+                       static_cast<QWidget*>(advanced_), static_cast<QWidget*>(presetCombo_)})
+        w->setEnabled(!replay_);
+    ui_->promptEdit->setReadOnly(replay_ != nullptr);
     applyResampleButton_->setEnabled(idle);
     restoreSetupButton_->setEnabled(idle);
     strip_->setBranchingEnabled(idle);
@@ -1099,6 +1157,7 @@ void PlaygroundPage::retranslate() {
     branchCombo_->setToolTip(tr("Every continuation you branched off stays: switch between them here"));
     retranslateBranches();
     restoreSetupButton_->setToolTip(tr("Put back the prompt and the sampler settings you had before the demo or lesson"));
+    retranslateReplay();
 }
 
 void PlaygroundPage::fitCandidateColumns() {
@@ -1146,11 +1205,13 @@ void PlaygroundPage::changeEvent(QEvent* e) {
 
 void PlaygroundPage::showEvent(QShowEvent* e) {
     for (QShortcut* s : pageShortcuts_) s->setEnabled(true);
+    for (QShortcut* s : replayShortcuts_) s->setEnabled(replay_ != nullptr);
     QWidget::showEvent(e);
 }
 
 void PlaygroundPage::hideEvent(QHideEvent* e) {
     for (QShortcut* s : pageShortcuts_) s->setEnabled(false);
+    for (QShortcut* s : replayShortcuts_) s->setEnabled(false);
     QWidget::hideEvent(e);
 }
 

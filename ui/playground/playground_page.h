@@ -4,7 +4,10 @@
 // cumulative line and the top-k / top-p cut-offs), the candidate table, the sampler waterfall and
 // the token strip (hover for alternatives, click to branch). The page never calls the engine: it
 // emits requests (attachEngine() wires them to its PlaygroundController's queued slots) and
-// draws the StepViews that come back.
+// draws the StepViews that come back. It records what it was sent (SessionRecording) for File →
+// Save Session, and replays a saved session without the engine (SessionReplay): a banner says so,
+// Previous / Next, PageUp / PageDown or a click on a chip show each recorded step, and everything
+// that needs the model (Step, Run, the knobs that re-sample, branching) is off until Reset.
 #include <QVariantMap>
 
 #include <memory>
@@ -12,12 +15,14 @@
 
 #include "ui/app/page.h"
 #include "ui/engine/engine_types.h"
+#include "ui/playground/session_recording.h"
 
 QT_BEGIN_NAMESPACE
 class QAbstractButton;
 class QAbstractSlider;
 class QCheckBox;
 class QComboBox;
+class QFrame;
 class QHBoxLayout;
 class QLabel;
 class QSpinBox;
@@ -47,6 +52,7 @@ struct BasicKnob;
 class AdvancedSamplerBox;
 class CandidateTableModel;
 class PlaygroundController;
+class SessionReplay;
 class StageOrderModel;
 
 class PlaygroundPage : public Page {
@@ -140,6 +146,21 @@ public:
 
     static QString loopDemoPrompt();
 
+    // Saved sessions (Page): the live session as recorded, or the replay shown (its branch current).
+    bool canSaveSession() const override;
+    SavedSession saveSession() const override;
+    // Leaves the live session (a run is stopped), shows the file's prompt and settings in the
+    // controls and its current branch's last step; nothing is computed.
+    void openSession(const SavedSession& session, const QString& fileName) override;
+    bool replaying() const { return replay_ != nullptr; }
+    const SessionReplay* replay() const { return replay_.get(); }
+    // Replay: recorded step `index` of the branch shown, drawn as the live page drew it.
+    void showRecordedStep(int index);
+    QString replayBannerText() const;
+    QString replayPositionText() const;   // "Step 3 of 12" and the KV cache after it
+    QAbstractButton* previousStepButton() const;
+    QAbstractButton* nextStepButton() const;
+
 public slots:
     void setModelReady(bool ready) override;   // a model is loaded: Step may be used; a new model restarts
     void step();                      // starts the session on first use, then asks for one step
@@ -191,7 +212,8 @@ private:
     void startSessionIfNeeded();
     // The chart, the waterfall and the table for a step; `chosen` is marked in the table.
     void updateViews(const StepView& view, int chosen);
-    void drawView(const StepView& view);   // updateViews() plus the caption, the loop and the scroll
+    // updateViews() plus the caption, the loop and (followEnd) the strip scrolled to its end.
+    void drawView(const StepView& view, bool followEnd = true);
     void showChosen(const StepView& view, int kept, bool resampled);
     void showRepetition(const RepetitionView& r);
     void onAlternativeChosen(int step, int token);
@@ -256,6 +278,13 @@ private:
     QList<BranchEntry> branches_;
     void buildViewOptions();
     void buildTextRow();
+    void buildReplayBar();             // above the views, shown while replaying
+    void leaveReplay();                // Reset: back to the live page (the prompt and settings stay)
+    void retranslateReplay();
+    void setPromptChips(const QList<widgets::StripToken>& tokens);
+    void setBranchEntries(const QList<BranchEntry>& branches);
+    void switchRecordedBranch(int id);
+    void updateReplayShortcuts();
     void retranslateBranches();
     int resampledToken_ = -1;          // the token the last re-sample chose (-1: none pending)
     int lastChosen_ = -1;              // the token the current step actually took
@@ -266,6 +295,15 @@ private:
     uint64_t editedSeed_ = 0;           // the seed knob's value at the last edit
     bool presenting_ = false;
     QByteArray splitBeforePresenting_;  // the views' split before presentation mode changed it
+
+    SessionRecording recording_;        // the live session, for File → Save Session
+    std::unique_ptr<SessionReplay> replay_;   // set while a saved session is shown
+    QFrame* replayBar_ = nullptr;
+    QLabel* replayBanner_ = nullptr;
+    QLabel* replayPosition_ = nullptr;
+    QToolButton* previousStepButton_ = nullptr;
+    QToolButton* nextStepButton_ = nullptr;
+    QList<QShortcut*> replayShortcuts_;   // PageUp / PageDown (a presenter's clicker) while replaying
 };
 
 }  // namespace dlab::ui

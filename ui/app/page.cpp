@@ -1,0 +1,19 @@
+#include "ui/app/page.h"
+
+#include "core/error.h"
+
+namespace dlab::ui {
+
+namespace {
+QString plainTitle(const Page& page) { return QString(page.title()).remove(QLatin1Char('&')); }
+}  // namespace
+
+dlab::SavedSession Page::saveSession() const {
+    throw Error(tr("The %1 page does not save sessions.").arg(plainTitle(*this)).toStdString());
+}
+
+void Page::openSession(const dlab::SavedSession&, const QString& fileName) {
+    throw Error(tr("%1: the %2 page cannot show saved sessions.").arg(fileName, plainTitle(*this)).toStdString());
+}
+
+}  // namespace dlab::ui
