@@ -150,6 +150,8 @@ private slots:
         const AttentionWeights& last = ref.steps.back().attention;
         const std::vector<float> group = last.perKvGroup(), mean = last.meanOverHeads();
         ui::KvHeatmapPanel* hp = page->heatmapPanel();
+        QVERIFY(hp->logCheck()->isChecked());   // the default: attention spans orders of magnitude
+        hp->logCheck()->setChecked(false);
         hp->setQuantity(ui::KvCellQuantity::Attention);
         hp->setRows(ui::KvHeatmapRows::KvHeads);
         hp->setAttentionIndex(static_cast<int>(v.attention.size()) - 1);
@@ -235,6 +237,7 @@ private slots:
         KvCellStats cells = kvCellStats(*q8.pool, q8.sequences[0], model_->hparams().headDim);
         addKvQuantError(cells, *q8.pool, q8.sequences[0], *f32.pool, f32.sequences[0], model_->hparams().headDim);
         ui::KvHeatmapPanel* hp = page->heatmapPanel();
+        hp->logCheck()->setChecked(false);
         hp->setQuantity(ui::KvCellQuantity::ValueError);
         hp->setRows(ui::KvHeatmapRows::KvHeads);
         const widgets::HeatmapGrid& g = hp->view()->grid();

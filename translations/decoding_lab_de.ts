@@ -1242,11 +1242,11 @@
     </message>
     <message>
         <source>sequence</source>
-        <translation type="unfinished">Sequenz</translation>
+        <translation>Sequenz</translation>
     </message>
     <message>
         <source>continuation %1</source>
-        <translation type="unfinished">Fortsetzung %1</translation>
+        <translation>Fortsetzung %1</translation>
     </message>
 </context>
 <context>
@@ -1601,17 +1601,17 @@
     </message>
     <message>
         <source>MiB</source>
-        <translation type="unfinished"></translation>
+        <translation>MiB</translation>
     </message>
     <message>
         <source>KV bytes in use (MiB)</source>
-        <translation type="unfinished"></translation>
+        <translation>belegte KV-Bytes (MiB)</translation>
     </message>
     <message numerus="yes">
         <source>%n step(s); the cache holds %1 positions in %2 MiB. With the cache each decode step computed 1 new K/V row per layer and read the rest back.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n Schritt; der Cache hält %1 Positionen in %2 MiB. Mit Cache berechnete jeder Dekodierschritt 1 neue K/V-Zeile je Schicht und las den Rest zurück.</numerusform>
+            <numerusform>%n Schritte; der Cache hält %1 Positionen in %2 MiB. Mit Cache berechnete jeder Dekodierschritt 1 neue K/V-Zeile je Schicht und las den Rest zurück.</numerusform>
         </translation>
     </message>
 </context>
@@ -1674,11 +1674,11 @@
     </message>
     <message>
         <source>&amp;Log colours</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Logarithmische Farben</translation>
     </message>
     <message>
         <source>Colours on a log scale: small attention weights (down to 1 % of an even share) become distinguishable</source>
-        <translation type="unfinished"></translation>
+        <translation>Farben auf logarithmischer Skala: kleine Aufmerksamkeitsgewichte (bis hinab zu 1 % eines gleichmäßigen Anteils) werden unterscheidbar</translation>
     </message>
 </context>
 <context>

@@ -97,9 +97,9 @@
     <name>dlab::ui::KvGrowthPanel</name>
     <message numerus="yes">
         <source>%n step(s); the cache holds %1 positions in %2 MiB. With the cache each decode step computed 1 new K/V row per layer and read the rest back.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n step; the cache holds %1 positions in %2 MiB. With the cache each decode step computed 1 new K/V row per layer and read the rest back.</numerusform>
+            <numerusform>%n steps; the cache holds %1 positions in %2 MiB. With the cache each decode step computed 1 new K/V row per layer and read the rest back.</numerusform>
         </translation>
     </message>
 </context>

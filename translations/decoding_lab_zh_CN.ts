@@ -1232,11 +1232,11 @@
     </message>
     <message>
         <source>sequence</source>
-        <translation type="unfinished">序列</translation>
+        <translation>序列</translation>
     </message>
     <message>
         <source>continuation %1</source>
-        <translation type="unfinished">续写 %1</translation>
+        <translation>续写 %1</translation>
     </message>
 </context>
 <context>
@@ -1590,16 +1590,16 @@
     </message>
     <message>
         <source>MiB</source>
-        <translation type="unfinished"></translation>
+        <translation>MiB</translation>
     </message>
     <message>
         <source>KV bytes in use (MiB)</source>
-        <translation type="unfinished"></translation>
+        <translation>已用 KV 字节（MiB）</translation>
     </message>
     <message numerus="yes">
         <source>%n step(s); the cache holds %1 positions in %2 MiB. With the cache each decode step computed 1 new K/V row per layer and read the rest back.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 步；缓存在 %2 MiB 中保存 %1 个位置。使用缓存时，每个解码步每层只计算 1 行新的 K/V，其余从缓存读回。</numerusform>
         </translation>
     </message>
 </context>
@@ -1661,11 +1661,11 @@
     </message>
     <message>
         <source>&amp;Log colours</source>
-        <translation type="unfinished"></translation>
+        <translation>对数配色(&amp;L)</translation>
     </message>
     <message>
         <source>Colours on a log scale: small attention weights (down to 1 % of an even share) become distinguishable</source>
-        <translation type="unfinished"></translation>
+        <translation>使用对数色阶：较小的注意力权重（低至均匀份额的 1 %）也能分辨</translation>
     </message>
 </context>
 <context>

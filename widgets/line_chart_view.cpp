@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 
+#include "widgets/nice_ticks.h"
 #include "widgets/palette_colors.h"
 
 namespace dlab::widgets {
@@ -70,6 +71,7 @@ void LineChartView::setSeries(const QList<LineSeriesData>& data) {
         chart()->removeSeries(s);
         delete s;
     }
+    const bool added = series_.size() < data.size();
     while (series_.size() < data.size()) {
         auto* s = new QLineSeries(this);
         chart()->addSeries(s);
@@ -86,7 +88,8 @@ void LineChartView::setSeries(const QList<LineSeriesData>& data) {
         series_[i]->replace(pts);
         dashed_[i] = data[i].dashed;
     }
-    applyTheme();
+    if (added) applyTheme();   // a new series takes the theme's fonts and colours once
+    else applyPens();          // not the whole theme: setTheme() re-styles every item and costs milliseconds
     rebuildAxes();
 }
 
@@ -105,7 +108,10 @@ void LineChartView::rebuildAxes() {
     if (x0 > x1) { x0 = 0; x1 = 1; y0 = log_ ? 1 : 0; y1 = log_ ? 10 : 1; }
     if (x1 == x0) x1 = x0 + 1;
     x_->setRange(x0, x1);
-    if (x1 - x0 > 10) x_->applyNiceNumbers();   // ticks at 0, 500, 1000 rather than 499, 999
+    // Ticks at 0, 50, 100 … (not 51, 102): anchored at 0, a 1-2-5 step, the range kept as measured.
+    x_->setTickType(QValueAxis::TicksDynamic);
+    x_->setTickAnchor(0);
+    x_->setTickInterval(double(niceStep((x1 - x0) / 5.0)));
     if (log_) {
         logY_->setRange(std::pow(10.0, std::floor(std::log10(y0))), std::pow(10.0, std::ceil(std::log10(std::max(y1, y0 * 1.01)))));
     } else {
@@ -131,11 +137,14 @@ void LineChartView::applyTheme() {
         a->setLabelsColor(pal.color(QPalette::Text));
         a->setTitleBrush(pal.color(QPalette::Text));
     }
-    // setTheme resets titles' fonts only; texts stay. Series colours go on after the theme.
+    applyPens();   // setTheme() resets the series' pens
+}
+
+void LineChartView::applyPens() {
     for (int i = 0; i < series_.size(); ++i) {
-        QPen pen(seriesColour(pal, i), 2.0);
+        QPen pen(seriesColour(palette(), i), 2.0);
         if (dashed_[i]) pen.setStyle(Qt::DashLine);
-        series_[i]->setPen(pen);
+        if (series_[i]->pen() != pen) series_[i]->setPen(pen);
     }
 }
 

@@ -40,6 +40,7 @@ protected:
 
 private:
     void applyTheme();
+    void applyPens();
     void rebuildAxes();
 
     QList<QLineSeries*> series_;

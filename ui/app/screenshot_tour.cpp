@@ -143,13 +143,11 @@ int takeScreenshots(MainWindow& w, const QString& directory) {
     kv->heatmapPanel()->setQuantity(KvCellQuantity::Attention);
     kv->heatmapPanel()->setRows(KvHeatmapRows::Layers);
     shoot(QStringLiteral("kv-heatmap.png"));
-    kv->heatmapPanel()->logCheck()->setChecked(true);
     kv->heatmapPanel()->setRows(KvHeatmapRows::KvHeads);
     shoot(QStringLiteral("kv-heatmap-gqa.png"));
     w.setTheme(QStringLiteral("dark"));
     shoot(QStringLiteral("kv-heatmap-dark.png"));
     w.setTheme(QStringLiteral("system"));
-    kv->heatmapPanel()->logCheck()->setChecked(false);
     kv->heatmapPanel()->setRows(KvHeatmapRows::Layers);
     const QSize before = w.size();
     w.resize(1024, 700);

@@ -6,6 +6,8 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 
+#include <utility>
+
 #include "widgets/kv_block_table_view.h"
 
 namespace dlab::ui {
@@ -51,16 +53,21 @@ void KvBlocksPanel::clear() {
 
 void KvBlocksPanel::setRun(const KvRunPtr& v) {
     run_ = v;
-    view_->setData(v ? v->blocks : widgets::BlockTableData{});
     retranslate();
 }
 
 void KvBlocksPanel::retranslate() {
     if (!run_) {
+        view_->clear();
         paged_->setText(tr("Run a prompt (with several continuations to see blocks shared) to fill the pool."));
         contiguous_->clear();
         return;
     }
+    // The sequences' names in the current language (the engine's data has none).
+    widgets::BlockTableData data = run_->blocks;
+    for (size_t i = 0; i < data.sequences.size(); ++i)
+        data.sequences[i].label = data.sequences.size() == 1 ? tr("sequence") : tr("continuation %1").arg(i + 1);
+    view_->setData(std::move(data));
     const KvAllocationReport& a = run_->allocation;
     paged_->setText(tr("<b>Paged (this run's pool)</b><br>%n sequence(s), %1 positions in %2 blocks of %3: %4 in use. "
                        "Unused slots in partly filled blocks: %5 (%6 %). Sharing saved %7: without copy-on-write every "

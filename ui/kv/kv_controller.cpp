@@ -170,7 +170,6 @@ void KvController::run(const KvRunRequest& request) {
         for (size_t i = 0; i < r.sequences.size(); ++i) {
             widgets::BlockTableSequence s;
             s.id = r.sequences[i];
-            s.label = r.sequences.size() == 1 ? tr("sequence") : tr("continuation %1").arg(i + 1);
             s.positions = pool.length(r.sequences[i]);
             const auto table = pool.blockTable(r.sequences[i]);
             s.blocks.assign(table.begin(), table.end());

@@ -7,6 +7,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <utility>
 #include <limits>
 
 #include "widgets/kv_heatmap_view.h"
@@ -60,9 +61,23 @@ void KvGrowthPanel::addStep(const KvStepPoint& p) {
 }
 
 void KvGrowthPanel::redrawLive() {
-    if (live_.isValid() && live_.elapsed() < 100) return;
+    // While a run streams in: the charts at most 4 times a second and only when they are on
+    // screen, so the GUI thread leaves the cores to the engine (the steps are timed there).
+    if (!isVisible()) {
+        dirty_ = true;
+        return;
+    }
+    if (live_.isValid() && live_.elapsed() < 250) {
+        dirty_ = true;
+        return;
+    }
     redraw();
     live_.restart();
+}
+
+void KvGrowthPanel::showEvent(QShowEvent* e) {
+    QWidget::showEvent(e);
+    if (std::exchange(dirty_, false)) redraw();
 }
 
 void KvGrowthPanel::setRun(const KvRunPtr& v) {
@@ -85,6 +100,7 @@ void KvGrowthPanel::setNoCacheFinished(bool stopped) {
 }
 
 void KvGrowthPanel::redraw() {
+    dirty_ = false;
     QList<QPointF> kib, positions, with, without, totalWith, totalWithout;
     double tw = 0, two = 0;
     const bool mib = !steps_.isEmpty() && steps_.last().bytesInUse > (16LL << 20);

@@ -44,6 +44,7 @@ public:
 
 protected:
     void changeEvent(QEvent* e) override;
+    void showEvent(QShowEvent* e) override;
 
 private:
     void retranslate();
@@ -54,6 +55,7 @@ private:
 
     QList<KvStepPoint> steps_;
     QElapsedTimer live_;
+    bool dirty_ = false;   // steps arrived that are not drawn yet
     bool noCacheDone_ = false, noCacheStopped_ = false;
     widgets::LineChartView* bytes_ = nullptr;
     widgets::LineChartView* perStep_ = nullptr;

@@ -43,6 +43,7 @@ KvHeatmapPanel::KvHeatmapPanel(QWidget* parent) : QWidget(parent), run_(std::mak
     controls->addWidget(rows_);
     log_ = new QCheckBox(this);
     log_->setObjectName(QStringLiteral("kvLogScale"));
+    log_->setChecked(true);   // attention spans orders of magnitude: linear shows little but the sink
     controls->addWidget(log_);
     controls->addWidget(stepLabel_);
     controls->addWidget(step_, 1);
