@@ -32,6 +32,8 @@
 #include "ui/kv/kv_heatmap_data.h"
 #include "ui/kv/kv_heatmap_panel.h"
 #include "ui/kv/kv_page.h"
+#include "ui/playground/playground_controller.h"
+#include "ui/playground/playground_page.h"
 #include "widgets/kv_block_table_view.h"
 #include "widgets/kv_heatmap_view.h"
 #include "widgets/line_chart_view.h"
@@ -219,6 +221,46 @@ private slots:
 
         // f16 has no quantization-error cells to show against itself... but against f32 it does.
         QVERIFY(!v.kError.empty());
+    }
+
+    // The block view's other source: the playground's live session, its original run and a branch
+    // that shares the prefix (not yet written, so every block of the branch is shared).
+    void blocksShowThePlaygroundsBranches() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        auto* pc = w->page<ui::PlaygroundPage>()->controller();
+        SamplerParams greedy;
+        greedy.temperature = 0.0f;
+        const QString prompt = QStringLiteral("the key and the value of every token");
+        QSignalSpy finished(pc, &ui::PlaygroundController::runFinished);
+        QSignalSpy branched(pc, &ui::PlaygroundController::branched);
+        QMetaObject::invokeMethod(pc, "startSession", Qt::QueuedConnection, Q_ARG(QString, prompt), Q_ARG(dlab::SamplerParams, greedy));
+        QMetaObject::invokeMethod(pc, "run", Qt::QueuedConnection, Q_ARG(int, 8));
+        QVERIFY(QTest::qWaitFor([&] { return finished.count() == 1; }, 30000));
+        QMetaObject::invokeMethod(pc, "branch", Qt::QueuedConnection, Q_ARG(int, 3), Q_ARG(int, 101), Q_ARG(dlab::SamplerParams, greedy));
+        QVERIFY(QTest::qWaitFor([&] { return branched.count() == 1; }, 30000));
+
+        KvPage* page = front(*w);
+        page->tabs()->setCurrentWidget(page->blocksPanel());
+        page->blocksPanel()->setSource(QStringLiteral("playground"));
+        const widgets::BlockTableData& bt = page->blocksPanel()->view()->data();
+        QVERIFY(QTest::qWaitFor([&] { return bt.sequences.size() == 2; }, 10000));
+        const Tokenizer& tok = model_->tokenizer();
+        const int64_t n = static_cast<int64_t>(tok.encode(prompt.toStdString(), tok.addsBosByDefault(), false).size());
+        QCOMPARE(bt.sequences[0].label, QStringLiteral("original"));
+        QCOMPARE(bt.sequences[1].label, QStringLiteral("branch 1 (current)"));
+        QCOMPARE(bt.sequences[0].positions, n + 7);   // every token but the last chosen one is cached
+        QCOMPARE(bt.sequences[1].positions, n + 3);   // steps 0-2; the forced token is evaluated by the next step
+        for (size_t b = 0; b < bt.sequences[1].blocks.size(); ++b) {
+            QCOMPARE(bt.sequences[1].blocks[b], bt.sequences[0].blocks[b]);
+            QCOMPARE(bt.refCount[bt.sequences[1].blocks[b]], 2);
+        }
+        QVERIFY(page->blocksPanel()->pagedLabel()->text().contains(QStringLiteral("2 sequences")));
+        // Back to the page's own run: nothing run yet.
+        page->blocksPanel()->setSource(QString());
+        QVERIFY(page->blocksPanel()->view()->data().sequences.empty());
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
     }
 
     void quantErrorIsAgainstAnF32Run() {

@@ -1227,13 +1227,6 @@
         <translation>Starten Sie einen Prompt (mit mehreren Fortsetzungen, um geteilte Blöcke zu sehen), um den Pool zu füllen.</translation>
     </message>
     <message numerus="yes">
-        <source>&lt;b&gt;Paged (this run&apos;s pool)&lt;/b&gt;&lt;br&gt;%n sequence(s), %1 positions in %2 blocks of %3: %4 in use. Unused slots in partly filled blocks: %5 (%6 %). Sharing saved %7: without copy-on-write every sequence would hold its own copy of the shared blocks.</source>
-        <translation>
-            <numerusform>&lt;b&gt;Seitenweise (der Pool dieses Laufs)&lt;/b&gt;&lt;br&gt;%n Sequenz, %1 Positionen in %2 Blöcken zu %3: %4 belegt. Ungenutzte Plätze in teilweise gefüllten Blöcken: %5 (%6 %). Teilen sparte %7: ohne Copy-on-Write hielte jede Sequenz eine eigene Kopie der geteilten Blöcke.</numerusform>
-            <numerusform>&lt;b&gt;Seitenweise (der Pool dieses Laufs)&lt;/b&gt;&lt;br&gt;%n Sequenzen, %1 Positionen in %2 Blöcken zu %3: %4 belegt. Ungenutzte Plätze in teilweise gefüllten Blöcken: %5 (%6 %). Teilen sparte %7: ohne Copy-on-Write hielte jede Sequenz eine eigene Kopie der geteilten Blöcke.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>&lt;b&gt;Contiguous (reserve the whole context)&lt;/b&gt;&lt;br&gt;%1 positions reserved per sequence: %2 for %n sequence(s), of which %3 (%4 %) hold nothing. That is %5× the paged pool&apos;s bytes; paging wastes at most one partly filled block per sequence.</source>
         <translation>
             <numerusform>&lt;b&gt;Zusammenhängend (ganzen Kontext reservieren)&lt;/b&gt;&lt;br&gt;%1 Positionen je Sequenz reserviert: %2 für %n Sequenz, davon halten %3 (%4 %) nichts. Das ist das %5-Fache der Bytes des seitenweisen Pools; Paging verschwendet höchstens einen teilweise gefüllten Block je Sequenz.</numerusform>
@@ -1247,6 +1240,37 @@
     <message>
         <source>continuation %1</source>
         <translation>Fortsetzung %1</translation>
+    </message>
+    <message>
+        <source>Se&amp;quences of:</source>
+        <translation>Se&amp;quenzen von:</translation>
+    </message>
+    <message>
+        <source>this page&apos;s run</source>
+        <translation>dem Lauf dieser Seite</translation>
+    </message>
+    <message>
+        <source>the Playground&apos;s session (its branches)</source>
+        <translation>der Sitzung im Playground (ihre Zweige)</translation>
+    </message>
+    <message>
+        <source>Re&amp;fresh</source>
+        <translation>A&amp;ktualisieren</translation>
+    </message>
+    <message>
+        <source>The Playground has no session: Step or Run there, branch from a token, then Refresh here.</source>
+        <translation>Der Playground hat keine Sitzung: dort Schritt oder Starten, von einem Token abzweigen, dann hier Aktualisieren.</translation>
+    </message>
+    <message>
+        <source>Reading the Playground&apos;s pool…</source>
+        <translation>Lese den Pool des Playgrounds …</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Paged (the pool as it stands)&lt;/b&gt;&lt;br&gt;%n sequence(s), %1 positions in %2 blocks of %3: %4 in use. Unused slots in partly filled blocks: %5 (%6 %). Sharing saved %7: without copy-on-write every sequence would hold its own copy of the shared blocks.</source>
+        <translation>
+            <numerusform>&lt;b&gt;Seitenweise (der Pool, wie er steht)&lt;/b&gt;&lt;br&gt;%n Sequenz, %1 Positionen in %2 Blöcken zu %3: %4 belegt. Ungenutzte Plätze in teilweise gefüllten Blöcken: %5 (%6 %). Teilen sparte %7: ohne Copy-on-Write hielte jede Sequenz eine eigene Kopie der geteilten Blöcke.</numerusform>
+            <numerusform>&lt;b&gt;Seitenweise (der Pool, wie er steht)&lt;/b&gt;&lt;br&gt;%n Sequenzen, %1 Positionen in %2 Blöcken zu %3: %4 belegt. Ungenutzte Plätze in teilweise gefüllten Blöcken: %5 (%6 %). Teilen sparte %7: ohne Copy-on-Write hielte jede Sequenz eine eigene Kopie der geteilten Blöcke.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2209,6 +2233,18 @@ In seinen Metadaten: %2
     <message>
         <source>Start a session before branching.</source>
         <translation>Vor dem Verzweigen zuerst eine Sitzung starten.</translation>
+    </message>
+    <message>
+        <source>original</source>
+        <translation>Original</translation>
+    </message>
+    <message>
+        <source>branch %1</source>
+        <translation>Zweig %1</translation>
+    </message>
+    <message>
+        <source>%1 (current)</source>
+        <translation>%1 (aktuell)</translation>
     </message>
 </context>
 <context>

@@ -1219,12 +1219,6 @@
         <translation>运行一个提示词（多个续写可看到共享的块）来填充块池。</translation>
     </message>
     <message numerus="yes">
-        <source>&lt;b&gt;Paged (this run&apos;s pool)&lt;/b&gt;&lt;br&gt;%n sequence(s), %1 positions in %2 blocks of %3: %4 in use. Unused slots in partly filled blocks: %5 (%6 %). Sharing saved %7: without copy-on-write every sequence would hold its own copy of the shared blocks.</source>
-        <translation>
-            <numerusform>&lt;b&gt;分页（本次运行的块池）&lt;/b&gt;&lt;br&gt;%n 个序列，%1 个位置，占 %2 个块（每块 %3 个位置）：使用 %4。部分填充的块中未用的槽位：%5（%6 %）。共享节省了 %7：没有写时复制，每个序列都要保存共享块的一份副本。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>&lt;b&gt;Contiguous (reserve the whole context)&lt;/b&gt;&lt;br&gt;%1 positions reserved per sequence: %2 for %n sequence(s), of which %3 (%4 %) hold nothing. That is %5× the paged pool&apos;s bytes; paging wastes at most one partly filled block per sequence.</source>
         <translation>
             <numerusform>&lt;b&gt;连续分配（预留整个上下文）&lt;/b&gt;&lt;br&gt;每个序列预留 %1 个位置：%n 个序列共 %2，其中 %3（%4 %）没有存放任何内容。这是分页块池字节数的 %5 倍；分页每个序列最多浪费一个部分填充的块。</numerusform>
@@ -1237,6 +1231,36 @@
     <message>
         <source>continuation %1</source>
         <translation>续写 %1</translation>
+    </message>
+    <message>
+        <source>Se&amp;quences of:</source>
+        <translation>序列来源(&amp;Q)：</translation>
+    </message>
+    <message>
+        <source>this page&apos;s run</source>
+        <translation>本页的运行</translation>
+    </message>
+    <message>
+        <source>the Playground&apos;s session (its branches)</source>
+        <translation>演练场的会话（其分支）</translation>
+    </message>
+    <message>
+        <source>Re&amp;fresh</source>
+        <translation>刷新(&amp;F)</translation>
+    </message>
+    <message>
+        <source>The Playground has no session: Step or Run there, branch from a token, then Refresh here.</source>
+        <translation>演练场没有会话：请先在那里单步或运行，从某个词元分支，然后在这里刷新。</translation>
+    </message>
+    <message>
+        <source>Reading the Playground&apos;s pool…</source>
+        <translation>正在读取演练场的块池…</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Paged (the pool as it stands)&lt;/b&gt;&lt;br&gt;%n sequence(s), %1 positions in %2 blocks of %3: %4 in use. Unused slots in partly filled blocks: %5 (%6 %). Sharing saved %7: without copy-on-write every sequence would hold its own copy of the shared blocks.</source>
+        <translation>
+            <numerusform>&lt;b&gt;分页（块池当前状态）&lt;/b&gt;&lt;br&gt;%n 个序列，%1 个位置，占 %2 个块（每块 %3 个位置）：使用 %4。部分填充的块中未用的槽位：%5（%6 %）。共享节省了 %7：没有写时复制，每个序列都要保存共享块的一份副本。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2192,6 +2216,18 @@ In its metadata: %2
     <message>
         <source>Start a session before branching.</source>
         <translation>请先开始会话，再分叉。</translation>
+    </message>
+    <message>
+        <source>original</source>
+        <translation>原始</translation>
+    </message>
+    <message>
+        <source>branch %1</source>
+        <translation>分支 %1</translation>
+    </message>
+    <message>
+        <source>%1 (current)</source>
+        <translation>%1（当前）</translation>
     </message>
 </context>
 <context>

@@ -12,6 +12,8 @@
 #include <QString>
 
 #include <atomic>
+#include <functional>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -21,6 +23,7 @@
 namespace dlab {
 class Model;
 class Backend;
+class KvBlockPool;
 }  // namespace dlab
 
 namespace dlab::ui {
@@ -51,6 +54,19 @@ public:
     // The automatic thread count: every core the machine has, at most 8.
     static int automaticThreads();
 
+    // Live KV pools a page lets others look at (the KV page's block view shows the playground's
+    // branches through this). Engine thread only; the owner removes its source when it goes.
+    struct KvPoolSource {
+        std::function<const KvBlockPool*()> pool;     // nullptr while there is none
+        std::function<QString(int seq)> label;        // a sequence's name ("branch 2 (current)")
+    };
+    void setKvPoolSource(const QString& id, KvPoolSource source) { kvSources_[id] = std::move(source); }
+    void removeKvPoolSource(const QString& id) { kvSources_.erase(id); }
+    const KvPoolSource* kvPoolSource(const QString& id) const {
+        const auto it = kvSources_.find(id);
+        return it == kvSources_.end() ? nullptr : &it->second;
+    }
+
 public slots:
     // Loads a model; on success the previous one is replaced (aboutToReplaceModel() first). On
     // failure or cancel the previous model stays loaded and usable.
@@ -73,7 +89,8 @@ private:
     // Destruction order: the backend refers to the model.
     std::unique_ptr<Model> model_;
     std::unique_ptr<Backend> backend_;
-    std::vector<std::vector<TokenId>> dryBreakers_;   // defaultDryBreakers() in the loaded model's tokens
+    std::vector<std::vector<TokenId>> dryBreakers_;
+    std::map<QString, KvPoolSource> kvSources_;   // defaultDryBreakers() in the loaded model's tokens
     QString modelName_;
 };
 

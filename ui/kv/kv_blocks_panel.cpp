@@ -1,8 +1,10 @@
 #include "ui/kv/kv_blocks_panel.h"
 
+#include <QComboBox>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QVBoxLayout>
 
@@ -24,6 +26,26 @@ QString kvBytesText(double bytes) {
 
 KvBlocksPanel::KvBlocksPanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
+    auto* sourceRow = new QHBoxLayout;
+    sourceLabel_ = new QLabel(this);
+    source_ = new QComboBox(this);
+    source_->setObjectName(QStringLiteral("kvBlocksSource"));
+    source_->addItem(QString(), QString());
+    source_->addItem(QString(), QStringLiteral("playground"));
+    sourceLabel_->setBuddy(source_);
+    refresh_ = new QPushButton(this);
+    sourceRow->addWidget(sourceLabel_);
+    sourceRow->addWidget(source_);
+    sourceRow->addWidget(refresh_);
+    sourceRow->addStretch(1);
+    layout->addLayout(sourceRow);
+    connect(source_, &QComboBox::currentIndexChanged, this, [this] {
+        if (!showingRun()) emit poolRequested(source_->currentData().toString());
+        retranslate();
+    });
+    connect(refresh_, &QPushButton::clicked, this, [this] {
+        if (!showingRun()) emit poolRequested(source_->currentData().toString());
+    });
     auto* numbers = new QHBoxLayout;
     paged_ = new QLabel(this);
     paged_->setWordWrap(true);
@@ -45,6 +67,15 @@ KvBlocksPanel::KvBlocksPanel(QWidget* parent) : QWidget(parent) {
     retranslate();
 }
 
+bool KvBlocksPanel::showingRun() const { return source_->currentData().toString().isEmpty(); }
+
+void KvBlocksPanel::setSource(const QString& source) { source_->setCurrentIndex(std::max(0, source_->findData(source))); }
+
+void KvBlocksPanel::showPool(const KvPoolView& v) {
+    pool_ = v;
+    retranslate();
+}
+
 void KvBlocksPanel::clear() {
     run_.reset();
     view_->clear();
@@ -57,6 +88,23 @@ void KvBlocksPanel::setRun(const KvRunPtr& v) {
 }
 
 void KvBlocksPanel::retranslate() {
+    sourceLabel_->setText(tr("Se&quences of:"));
+    source_->setItemText(0, tr("this page's run"));
+    source_->setItemText(1, tr("the Playground's session (its branches)"));
+    refresh_->setText(tr("Re&fresh"));
+    refresh_->setVisible(!showingRun());
+    if (!showingRun()) {
+        if (pool_.source != source_->currentData().toString() || !pool_.available) {
+            view_->clear();
+            paged_->setText(pool_.source == source_->currentData().toString()
+                                ? tr("The Playground has no session: Step or Run there, branch from a token, then Refresh here.")
+                                : tr("Reading the Playground's pool…"));
+            contiguous_->clear();
+            return;
+        }
+        showReport(pool_.blocks, pool_.allocation);
+        return;
+    }
     if (!run_) {
         view_->clear();
         paged_->setText(tr("Run a prompt (with several continuations to see blocks shared) to fill the pool."));
@@ -67,9 +115,12 @@ void KvBlocksPanel::retranslate() {
     widgets::BlockTableData data = run_->blocks;
     for (size_t i = 0; i < data.sequences.size(); ++i)
         data.sequences[i].label = data.sequences.size() == 1 ? tr("sequence") : tr("continuation %1").arg(i + 1);
-    view_->setData(std::move(data));
-    const KvAllocationReport& a = run_->allocation;
-    paged_->setText(tr("<b>Paged (this run's pool)</b><br>%n sequence(s), %1 positions in %2 blocks of %3: %4 in use. "
+    showReport(data, run_->allocation);
+}
+
+void KvBlocksPanel::showReport(const widgets::BlockTableData& blocks, const KvAllocationReport& a) {
+    view_->setData(blocks);
+    paged_->setText(tr("<b>Paged (the pool as it stands)</b><br>%n sequence(s), %1 positions in %2 blocks of %3: %4 in use. "
                        "Unused slots in partly filled blocks: %5 (%6 %). Sharing saved %7: without copy-on-write every "
                        "sequence would hold its own copy of the shared blocks.",
                        nullptr, int(a.sequences))

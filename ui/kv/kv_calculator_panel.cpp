@@ -71,7 +71,8 @@ KvCalculatorPanel::KvCalculatorPanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(result_);
     bars_ = new widgets::MemoryBarsView(this);
     bars_->setObjectName(QStringLiteral("kvMemoryBars"));
-    layout->addWidget(bars_, 1);
+    layout->addWidget(bars_);
+    layout->addStretch(1);
     for (QComboBox* c : {model_, dtype_, layout_, weights_}) connect(c, &QComboBox::currentIndexChanged, this, &KvCalculatorPanel::recompute);
     for (QSpinBox* s : {context_, batch_}) connect(s, &QSpinBox::valueChanged, this, &KvCalculatorPanel::recompute);
     retranslate();

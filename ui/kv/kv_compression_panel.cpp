@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -32,6 +33,12 @@ QTableWidget* makeTable(QWidget* parent, const char* name) {
     t->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     t->horizontalHeader()->setDefaultAlignment(Qt::Alignment(Qt::AlignCenter | Qt::TextWordWrap));
     t->setWordWrap(true);
+    // Two lines for the wrapped headings ("mean KL from f32"): QHeaderView does not grow for them.
+    QHeaderView* h = t->horizontalHeader();
+    h->setMinimumHeight(2 * h->fontMetrics().lineSpacing() + 2 * h->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, h) + 4);
+    t->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    t->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    t->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     return t;
 }
 
@@ -66,7 +73,7 @@ KvCompressionPanel::KvCompressionPanel(QWidget* parent) : QWidget(parent) {
     tl->addLayout(trow);
     typesTable_ = makeTable(typesBox_, "kvTypesTable");
     typesTable_->setColumnCount(6);
-    tl->addWidget(typesTable_, 1);
+    tl->addWidget(typesTable_);
     klChart_ = new widgets::LineChartView(typesBox_);
     klChart_->setObjectName(QStringLiteral("kvKlChart"));
     klChart_->setLogY(true);
@@ -113,7 +120,7 @@ KvCompressionPanel::KvCompressionPanel(QWidget* parent) : QWidget(parent) {
     el->addLayout(form);
     evictTable_ = makeTable(evictBox_, "kvEvictionTable");
     evictTable_->setColumnCount(5);
-    el->addWidget(evictTable_, 1);
+    el->addWidget(evictTable_);
     lossChart_ = new widgets::LineChartView(evictBox_);
     lossChart_->setObjectName(QStringLiteral("kvLossChart"));
     el->addWidget(lossChart_, 1);
@@ -277,6 +284,11 @@ void KvCompressionPanel::retranslate() {
 void KvCompressionPanel::changeEvent(QEvent* e) {
     QWidget::changeEvent(e);
     if (e->type() == QEvent::LanguageChange) retranslate();
+    if (e->type() == QEvent::FontChange || e->type() == QEvent::StyleChange)
+        for (QTableWidget* t : {typesTable_, evictTable_}) {
+            QHeaderView* h = t->horizontalHeader();
+            h->setMinimumHeight(2 * h->fontMetrics().lineSpacing() + 2 * h->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, h) + 4);
+        }
 }
 
 }  // namespace dlab::ui

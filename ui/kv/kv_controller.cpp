@@ -85,6 +85,50 @@ void KvController::describeModel() {
     emit modelShape(m);
 }
 
+namespace {
+widgets::BlockTableData blockTableOf(const KvBlockPool& pool, int64_t contextLength) {
+    widgets::BlockTableData bt;
+    bt.blockSize = pool.blockSize();
+    bt.nBlocks = pool.nBlocks();
+    bt.contextLength = contextLength;
+    bt.bytesPerBlock = pool.bytesPerBlock();
+    bt.refCount.resize(pool.nBlocks());
+    for (int64_t b = 0; b < pool.nBlocks(); ++b) bt.refCount[b] = pool.refCount(static_cast<int32_t>(b));
+    for (SeqId id : pool.sequences()) {
+        widgets::BlockTableSequence s;
+        s.id = id;
+        s.positions = pool.length(id);
+        const auto table = pool.blockTable(id);
+        s.blocks.assign(table.begin(), table.end());
+        bt.sequences.push_back(std::move(s));
+    }
+    return bt;
+}
+}  // namespace
+
+void KvController::showPool(const QString& source) {
+    KvPoolView v;
+    v.source = source;
+    const EngineContext::KvPoolSource* src = engine_.kvPoolSource(source);
+    const KvBlockPool* pool = src && src->pool ? src->pool() : nullptr;
+    if (pool) {
+        try {
+            int64_t longest = 0;
+            for (SeqId id : pool->sequences()) longest = std::max(longest, pool->length(id));
+            const int64_t context = std::max(pool->contextLimit(), longest);
+            v.blocks = blockTableOf(*pool, context);
+            for (widgets::BlockTableSequence& s : v.blocks.sequences)
+                if (src->label) s.label = src->label(s.id);
+            v.allocation = kvAllocationReport(*pool, context);
+            v.available = true;
+        } catch (const std::exception& e) {
+            emit failed(QString::fromUtf8(e.what()));
+            return;
+        }
+    }
+    emit poolReady(v);
+}
+
 void KvController::run(const KvRunRequest& request) {
     if (!engine_.hasModel()) return;
     engine_.beginWork();
@@ -160,21 +204,7 @@ void KvController::run(const KvRunRequest& request) {
             for (const KvBlockStats& bs : st.blocks)
                 if (bs.block == b) v.seq0BlockFilled.push_back(bs.filled);
         }
-        widgets::BlockTableData& bt = v.blocks;
-        bt.blockSize = pool.blockSize();
-        bt.nBlocks = pool.nBlocks();
-        bt.contextLength = o.contextLength;
-        bt.bytesPerBlock = pool.bytesPerBlock();
-        bt.refCount.resize(pool.nBlocks());
-        for (int64_t b = 0; b < pool.nBlocks(); ++b) bt.refCount[b] = pool.refCount(static_cast<int32_t>(b));
-        for (size_t i = 0; i < r.sequences.size(); ++i) {
-            widgets::BlockTableSequence s;
-            s.id = r.sequences[i];
-            s.positions = pool.length(r.sequences[i]);
-            const auto table = pool.blockTable(r.sequences[i]);
-            s.blocks.assign(table.begin(), table.end());
-            bt.sequences.push_back(std::move(s));
-        }
+        v.blocks = blockTableOf(pool, o.contextLength);   // sequence 0 first: pool.sequences() is by id
         v.allocation = kvAllocationReport(pool, o.contextLength);
         v.runMs = msSince(t0);
         emit runReady(shared);

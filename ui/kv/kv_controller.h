@@ -38,6 +38,8 @@ public slots:
     void compareTypes(const QString& prompt, int steps, bool exact);
     void evict(const QString& text, int tokens, int cacheSize, int sinks);
     void describeModel();
+    // The block tables of another page's live pool (EngineContext::kvPoolSource), e.g. "playground".
+    void showPool(const QString& source);
 
 signals:
     void runStep(const dlab::ui::KvStepPoint& point);       // live, while the run goes
@@ -49,6 +51,7 @@ signals:
     void evictionProgress(qint64 done, qint64 total);
     void evictionReady(const dlab::ui::KvEvictionView& view);
     void modelShape(const dlab::ui::KvModelShape& shape);
+    void poolReady(const dlab::ui::KvPoolView& view);
     void failed(const QString& message);
 
 private:

@@ -37,6 +37,7 @@ void registerTypes() {
     qRegisterMetaType<dlab::ui::KvTypesView>();
     qRegisterMetaType<dlab::ui::KvEvictionView>();
     qRegisterMetaType<dlab::ui::KvModelShape>();
+    qRegisterMetaType<dlab::ui::KvPoolView>();
 }
 }  // namespace
 
@@ -151,6 +152,7 @@ void KvPage::build() {
         emit evictionRequested(text, tokens, cache, sinks);
     });
     connect(compression_, &KvCompressionPanel::errorOccurred, this, &Page::errorOccurred);
+    connect(blocks_, &KvBlocksPanel::poolRequested, this, &KvPage::poolRequested);
     for (QSpinBox* s : {steps_, sequences_}) connect(s, &QSpinBox::valueChanged, this, &Page::settingsChanged);
     for (QComboBox* c : {dtype_, blockSize_}) connect(c, &QComboBox::currentIndexChanged, this, &Page::settingsChanged);
     connect(noCache_, &QCheckBox::toggled, this, &Page::settingsChanged);
@@ -168,6 +170,8 @@ void KvPage::attachEngine(EngineContext* engine) {
     connect(this, &KvPage::typesRequested, c, &KvController::compareTypes);
     connect(this, &KvPage::evictionRequested, c, &KvController::evict);
     connect(this, &KvPage::shapeRequested, c, &KvController::describeModel);
+    connect(this, &KvPage::poolRequested, c, &KvController::showPool);
+    connect(c, &KvController::poolReady, blocks_, &KvBlocksPanel::showPool);
     connect(this, &KvPage::stopRequested, this, [engine] { engine->cancel(); });
     connect(c, &KvController::runStep, this, [this](const KvStepPoint& p) {
         if (!running_) return;

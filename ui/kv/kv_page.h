@@ -85,6 +85,7 @@ signals:
     void typesRequested(const QString& prompt, int steps, bool exact);
     void evictionRequested(const QString& text, int tokens, int cacheSize, int sinks);
     void shapeRequested();
+    void poolRequested(const QString& source);
     void stopRequested();
     void runDone();          // the run is in (its no-cache timings may follow)
     void noCacheDone();

@@ -99,6 +99,14 @@ struct KvEvictionView {
     bool cancelled = false;
 };
 
+// Another page's live pool (the playground's branches), as the block view draws it.
+struct KvPoolView {
+    QString source;                 // "playground"
+    bool available = false;         // false: that page has no session now
+    widgets::BlockTableData blocks;
+    KvAllocationReport allocation;
+};
+
 // The loaded model's attention shape for the calculator.
 struct KvModelShape {
     QString name;
@@ -114,3 +122,4 @@ Q_DECLARE_METATYPE(dlab::ui::KvRunPtr)
 Q_DECLARE_METATYPE(dlab::ui::KvTypesView)
 Q_DECLARE_METATYPE(dlab::ui::KvEvictionView)
 Q_DECLARE_METATYPE(dlab::ui::KvModelShape)
+Q_DECLARE_METATYPE(dlab::ui::KvPoolView)

@@ -26,9 +26,21 @@ QString stopReasonText(StopReason r) {
 
 PlaygroundController::PlaygroundController(EngineContext* engine) : QObject(engine), engine_(*engine) {
     connect(engine, &EngineContext::aboutToReplaceModel, this, &PlaygroundController::dropSession, Qt::DirectConnection);
+    // The KV page may show this session's branches as block tables.
+    engine->setKvPoolSource(QStringLiteral("playground"),
+                            {[this]() -> const KvBlockPool* { return session_ ? &session_->pool() : nullptr; },
+                             [this](int seq) {
+                                 if (!session_) return QString();
+                                 for (const BranchInfo& b : session_->branches()) {
+                                     if (b.seq != seq) continue;
+                                     const QString name = b.parent < 0 ? tr("original") : tr("branch %1").arg(b.id);
+                                     return b.id == session_->current() ? tr("%1 (current)").arg(name) : name;
+                                 }
+                                 return QString();
+                             }});
 }
 
-PlaygroundController::~PlaygroundController() = default;
+PlaygroundController::~PlaygroundController() { engine_.removeKvPoolSource(QStringLiteral("playground")); }
 
 void PlaygroundController::dropSession() {
     session_.reset();
