@@ -1394,10 +1394,6 @@
         <translation>Bytes / Position</translation>
     </message>
     <message>
-        <source>mean KL from f32</source>
-        <translation>mittlere KL zu f32</translation>
-    </message>
-    <message>
         <source>max KL</source>
         <translation>max. KL</translation>
     </message>
@@ -1443,7 +1439,7 @@
     </message>
     <message>
         <source>Built in: the GNU GPL v3 (a long English text)</source>
-        <translation>Eingebaut: die GNU GPL v3 (ein langer englischer Text)</translation>
+        <translation>Eingebaut: GNU GPL v3 (langer englischer Text)</translation>
     </message>
     <message>
         <source>Open a text file…</source>
@@ -1482,10 +1478,6 @@
         <translation>Perplexität</translation>
     </message>
     <message>
-        <source>mean KL from full</source>
-        <translation>mittlere KL zum vollen Cache</translation>
-    </message>
-    <message>
         <source>Loss per token (mean of the last 32)</source>
         <translation>Verlust je Token (Mittel der letzten 32)</translation>
     </message>
@@ -1504,6 +1496,22 @@
     <message>
         <source>Reads the text one token at a time through three caches: the full one, the first tokens plus a recent window (StreamingLLM), and the window alone. Kept keys keep their positions.</source>
         <translation>Liest den Text Token für Token durch drei Caches: den vollen, die ersten Tokens plus ein jüngstes Fenster (StreamingLLM) und das Fenster allein. Behaltene Schlüssel behalten ihre Positionen.</translation>
+    </message>
+    <message>
+        <source>mean KL</source>
+        <translation>mittlere KL</translation>
+    </message>
+    <message>
+        <source>full cache</source>
+        <translation>voller Cache</translation>
+    </message>
+    <message>
+        <source>%1 sinks + %2 recent</source>
+        <translation>%1 Sinks + %2 jüngste</translation>
+    </message>
+    <message>
+        <source>%1 recent, no sinks</source>
+        <translation>%1 jüngste, ohne Sinks</translation>
     </message>
 </context>
 <context>

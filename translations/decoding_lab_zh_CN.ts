@@ -1383,10 +1383,6 @@
         <translation>字节 / 位置</translation>
     </message>
     <message>
-        <source>mean KL from f32</source>
-        <translation>相对 f32 的平均 KL</translation>
-    </message>
-    <message>
         <source>max KL</source>
         <translation>最大 KL</translation>
     </message>
@@ -1471,10 +1467,6 @@
         <translation>困惑度</translation>
     </message>
     <message>
-        <source>mean KL from full</source>
-        <translation>相对完整缓存的平均 KL</translation>
-    </message>
-    <message>
         <source>Loss per token (mean of the last 32)</source>
         <translation>每个词元的损失（最近 32 个的均值）</translation>
     </message>
@@ -1493,6 +1485,22 @@
     <message>
         <source>Reads the text one token at a time through three caches: the full one, the first tokens plus a recent window (StreamingLLM), and the window alone. Kept keys keep their positions.</source>
         <translation>逐个词元地用三种缓存读取文本：完整缓存、最前面的词元加最近的窗口（StreamingLLM），以及仅窗口。保留的键保持原来的位置。</translation>
+    </message>
+    <message>
+        <source>mean KL</source>
+        <translation>平均 KL</translation>
+    </message>
+    <message>
+        <source>full cache</source>
+        <translation>完整缓存</translation>
+    </message>
+    <message>
+        <source>%1 sinks + %2 recent</source>
+        <translation>%1 个汇聚位 + 最近 %2 个</translation>
+    </message>
+    <message>
+        <source>%1 recent, no sinks</source>
+        <translation>最近 %1 个，无汇聚位</translation>
     </message>
 </context>
 <context>

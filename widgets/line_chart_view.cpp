@@ -16,6 +16,11 @@
 
 namespace dlab::widgets {
 
+namespace {
+// Below this the axis labels turn into "…": a title, two axes with titles and a legend need it.
+constexpr int kMinimumLines = 13;
+}
+
 QColor seriesColour(const QPalette& pal, int index) {
     // Okabe–Ito hues (readable for colour-blind viewers), lightened on a dark base.
     static const QColor hues[] = {QColor(0, 114, 178), QColor(213, 94, 0), QColor(0, 158, 115), QColor(204, 121, 167),
@@ -38,7 +43,7 @@ LineChartView::LineChartView(QWidget* parent) : QChartView(parent) {
     y_->setLabelFormat(QStringLiteral("%g"));
     chart()->addAxis(x_, Qt::AlignBottom);
     chart()->addAxis(y_, Qt::AlignLeft);
-    setMinimumHeight(fontMetrics().height() * 10);
+    setMinimumHeight(fontMetrics().height() * kMinimumLines);
     applyTheme();
 }
 
@@ -152,7 +157,7 @@ void LineChartView::changeEvent(QEvent* e) {
     QChartView::changeEvent(e);
     if (e->type() == QEvent::PaletteChange || e->type() == QEvent::FontChange) {
         applyTheme();
-        setMinimumHeight(fontMetrics().height() * 10);
+        setMinimumHeight(fontMetrics().height() * kMinimumLines);
     }
 }
 

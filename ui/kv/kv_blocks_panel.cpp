@@ -30,6 +30,7 @@ KvBlocksPanel::KvBlocksPanel(QWidget* parent) : QWidget(parent) {
     sourceLabel_ = new QLabel(this);
     source_ = new QComboBox(this);
     source_->setObjectName(QStringLiteral("kvBlocksSource"));
+    source_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     source_->addItem(QString(), QString());
     source_->addItem(QString(), QStringLiteral("playground"));
     sourceLabel_->setBuddy(source_);

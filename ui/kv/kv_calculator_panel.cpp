@@ -29,6 +29,7 @@ KvCalculatorPanel::KvCalculatorPanel(QWidget* parent) : QWidget(parent) {
     };
     model_ = new QComboBox(this);
     model_->setObjectName(QStringLiteral("kvCalcModel"));
+    model_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     for (size_t i = 0; i < kvPresets().size(); ++i) model_->addItem(QString::fromStdString(kvPresets()[i].name), int(i));
     context_ = new QSpinBox(this);
     context_->setObjectName(QStringLiteral("kvCalcContext"));
@@ -44,6 +45,7 @@ KvCalculatorPanel::KvCalculatorPanel(QWidget* parent) : QWidget(parent) {
     for (const char* t : {"f16", "f32", "q8_0"}) dtype_->addItem(QLatin1String(t), QLatin1String(t));
     layout_ = new QComboBox(this);
     layout_->setObjectName(QStringLiteral("kvCalcLayout"));
+    layout_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     layout_->addItem(QString(), int(KvHeadLayout::AsTrained));
     layout_->addItem(QString(), int(KvHeadLayout::Mha));
     layout_->addItem(QString(), int(KvHeadLayout::Mqa));

@@ -15,6 +15,8 @@
 #include <QSpinBox>
 #include <QStyle>
 #include <QTableWidget>
+#include <QScopeGuard>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <stdexcept>
@@ -25,6 +27,20 @@
 namespace dlab::ui {
 
 namespace {
+void fitHeader(QTableWidget* t) {
+    QHeaderView* h = t->horizontalHeader();
+    const int margin = 2 * h->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, h);
+    const QFontMetrics fm(h->font());
+    int need = fm.height();
+    for (int i = 0; i < h->count(); ++i) {
+        const QString text = t->model()->headerData(i, Qt::Horizontal).toString();
+        const int room = std::max(1, h->sectionSize(i) - margin);
+        need = std::max(need, fm.boundingRect(QRect(0, 0, room, 10000), Qt::TextWordWrap, text).height());
+    }
+    const int height = need + margin + 6;
+    if (h->minimumHeight() != height) h->setMinimumHeight(height);
+}
+
 QTableWidget* makeTable(QWidget* parent, const char* name) {
     auto* t = new QTableWidget(parent);
     t->setObjectName(QLatin1String(name));
@@ -33,9 +49,13 @@ QTableWidget* makeTable(QWidget* parent, const char* name) {
     t->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     t->horizontalHeader()->setDefaultAlignment(Qt::Alignment(Qt::AlignCenter | Qt::TextWordWrap));
     t->setWordWrap(true);
-    // Two lines for the wrapped headings ("mean KL from f32"): QHeaderView does not grow for them.
-    QHeaderView* h = t->horizontalHeader();
-    h->setMinimumHeight(2 * h->fontMetrics().lineSpacing() + 2 * h->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, h) + 4);
+    // The wrapped headings ("mean KL from f32") get the lines they need at the columns' widths:
+    // QHeaderView does not grow for wrapped text by itself.
+    // Deferred: a stretched header hands out its sections' widths after the resize that caused it.
+    QObject::connect(t->horizontalHeader(), &QHeaderView::sectionResized, t,
+                     [t] { QTimer::singleShot(0, t, [t] { fitHeader(t); }); });
+    QObject::connect(t->horizontalHeader(), &QHeaderView::geometriesChanged, t,
+                     [t] { QTimer::singleShot(0, t, [t] { fitHeader(t); }); });
     t->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     t->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
     t->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
@@ -73,6 +93,7 @@ KvCompressionPanel::KvCompressionPanel(QWidget* parent) : QWidget(parent) {
     tl->addLayout(trow);
     typesTable_ = makeTable(typesBox_, "kvTypesTable");
     typesTable_->setColumnCount(6);
+    typesTable_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);   // names on one line
     tl->addWidget(typesTable_);
     klChart_ = new widgets::LineChartView(typesBox_);
     klChart_->setObjectName(QStringLiteral("kvKlChart"));
@@ -88,6 +109,7 @@ KvCompressionPanel::KvCompressionPanel(QWidget* parent) : QWidget(parent) {
     auto* form = new QGridLayout;
     textLabel_ = new QLabel(evictBox_);
     text_ = new QComboBox(evictBox_);
+    text_->setSizeAdjustPolicy(QComboBox::AdjustToContents);   // its text changes with the language and the file
     text_->addItem(QString());   // the built-in text
     text_->addItem(QString());   // Open a text file…
     textLabel_->setBuddy(text_);
@@ -109,17 +131,19 @@ KvCompressionPanel::KvCompressionPanel(QWidget* parent) : QWidget(parent) {
     runEvict_ = new QPushButton(evictBox_);
     runEvict_->setObjectName(QStringLiteral("kvRunEviction"));
     form->addWidget(textLabel_, 0, 0);
-    form->addWidget(text_, 0, 1, 1, 3);
+    form->addWidget(text_, 0, 1, 1, 7);
     form->addWidget(tokensLabel_, 1, 0);
     form->addWidget(tokens_, 1, 1);
     form->addWidget(cacheLabel_, 1, 2);
     form->addWidget(cache_, 1, 3);
-    form->addWidget(sinksLabel_, 2, 0);
-    form->addWidget(sinks_, 2, 1);
-    form->addWidget(runEvict_, 2, 3);
+    form->addWidget(sinksLabel_, 1, 4);
+    form->addWidget(sinks_, 1, 5);
+    form->setColumnStretch(6, 1);
+    form->addWidget(runEvict_, 1, 7);
     el->addLayout(form);
     evictTable_ = makeTable(evictBox_, "kvEvictionTable");
     evictTable_->setColumnCount(5);
+    evictTable_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     el->addWidget(evictTable_);
     lossChart_ = new widgets::LineChartView(evictBox_);
     lossChart_->setObjectName(QStringLiteral("kvLossChart"));
@@ -207,7 +231,11 @@ void KvCompressionPanel::retranslate() {
     exact_->setToolTip(tr("f32 weights and activations (about 4 bytes per parameter more memory, several times slower): the KL then "
                           "comes from the cache alone"));
     runTypes_->setText(tr("&Compare dtypes"));
-    typesTable_->setHorizontalHeaderLabels({tr("dtype"), tr("bytes / position"), tr("mean KL from f32"), tr("max KL"),
+    const auto fitHeaders = qScopeGuard([this] {
+        fitHeader(typesTable_);
+        fitHeader(evictTable_);
+    });
+    typesTable_->setHorizontalHeaderLabels({tr("dtype"), tr("bytes / position"), tr("mean KL"), tr("max KL"),
                                             tr("top-1 agrees"), tr("ms / step")});
     klChart_->setTitles(tr("KL divergence from the f32 cache per step"), tr("step"), tr("nats"));
     if (hasTypes_) {
@@ -245,20 +273,24 @@ void KvCompressionPanel::retranslate() {
     cacheLabel_->setText(tr("C&ache:"));
     sinksLabel_->setText(tr("S&inks:"));
     runEvict_->setText(tr("&Run eviction"));
-    evictTable_->setHorizontalHeaderLabels({tr("policy"), tr("positions kept"), tr("KV bytes"), tr("perplexity"), tr("mean KL from full")});
+    evictTable_->setHorizontalHeaderLabels({tr("policy"), tr("positions kept"), tr("KV bytes"), tr("perplexity"), tr("mean KL")});
     lossChart_->setTitles(tr("Loss per token (mean of the last 32)"), tr("token"), tr("nats"));
     if (hasEviction_) {
         evictTable_->setRowCount(static_cast<int>(eviction_.rows.size()));
         QList<widgets::LineSeriesData> series;
         for (int i = 0; i < eviction_.rows.size(); ++i) {
             const KvEvictionRow& r = eviction_.rows[i];
-            setCell(evictTable_, i, 0, r.policy);
+            // Named here, in the current language, from the policy's numbers.
+            const QString name = r.window == 0   ? tr("full cache")
+                                 : r.sinks > 0   ? tr("%1 sinks + %2 recent").arg(r.sinks).arg(r.window)
+                                                 : tr("%1 recent, no sinks").arg(r.window);
+            setCell(evictTable_, i, 0, name);
             setCell(evictTable_, i, 1, QString::number(r.maxSlots));
             setCell(evictTable_, i, 2, kvBytesText(double(r.bytesPeak)));
             setCell(evictTable_, i, 3, QString::number(r.perplexity, 'f', 2));
             setCell(evictTable_, i, 4, QString::number(r.meanKl, 'f', 4));
             widgets::LineSeriesData s;
-            s.name = r.policy;
+            s.name = name;
             s.dashed = i > 0;
             double window = 0;
             for (int k = 0; k < r.nll.size(); ++k) {
@@ -284,11 +316,8 @@ void KvCompressionPanel::retranslate() {
 void KvCompressionPanel::changeEvent(QEvent* e) {
     QWidget::changeEvent(e);
     if (e->type() == QEvent::LanguageChange) retranslate();
-    if (e->type() == QEvent::FontChange || e->type() == QEvent::StyleChange)
-        for (QTableWidget* t : {typesTable_, evictTable_}) {
-            QHeaderView* h = t->horizontalHeader();
-            h->setMinimumHeight(2 * h->fontMetrics().lineSpacing() + 2 * h->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, h) + 4);
-        }
+    if (e->type() == QEvent::FontChange || e->type() == QEvent::StyleChange || e->type() == QEvent::LanguageChange)
+        for (QTableWidget* t : {typesTable_, evictTable_}) fitHeader(t);
 }
 
 }  // namespace dlab::ui

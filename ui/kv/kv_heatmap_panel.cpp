@@ -24,11 +24,13 @@ KvHeatmapPanel::KvHeatmapPanel(QWidget* parent) : QWidget(parent), run_(std::mak
     quantityLabel_ = new QLabel(this);
     quantity_ = new QComboBox(this);
     quantity_->setObjectName(QStringLiteral("kvQuantity"));
+    quantity_->setSizeAdjustPolicy(QComboBox::AdjustToContents);   // its items change with the language
     for (KvCellQuantity q : kQuantities) quantity_->addItem(QString(), int(q));
     quantityLabel_->setBuddy(quantity_);
     rowsLabel_ = new QLabel(this);
     rows_ = new QComboBox(this);
     rows_->setObjectName(QStringLiteral("kvRows"));
+    rows_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     rows_->addItem(QString(), int(KvHeatmapRows::Layers));
     rows_->addItem(QString(), int(KvHeatmapRows::KvHeads));
     rowsLabel_->setBuddy(rows_);
