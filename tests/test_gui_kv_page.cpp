@@ -435,6 +435,54 @@ private slots:
         QVERIFY(page->runButton()->isEnabled());
     }
 
+    void badEvictionInputIsOneSentence_data() {
+        QTest::addColumn<QString>("file");        // "" = the built-in text
+        QTest::addColumn<int>("tokens");
+        QTest::addColumn<int>("cache");
+        QTest::addColumn<int>("sinks");
+        QTest::addColumn<QString>("message");
+        const QString dir = QString::fromStdString(test::scratchDir());
+        QTest::newRow("missing file") << dir + "/no-such-text.txt" << 64 << 16 << 2 << "Cannot read the text file '" + dir + "/no-such-text.txt'";
+        QTest::newRow("not UTF-8") << dir + "/latin1.txt" << 64 << 16 << 2 << "The text file '" + dir + "/latin1.txt' is not UTF-8 text.";
+        QTest::newRow("text too short") << dir + "/short.txt" << 64 << 16 << 2 << "The text has 8 tokens; the experiment was asked to read 64.";   // "hello world": 7 tokens after merges, and the BOS
+        QTest::newRow("sinks fill the cache") << QString() << 64 << 16 << 16 << "The sinks (16) must be fewer than the cache's 16 positions.";
+    }
+    void badEvictionInputIsOneSentence() {
+        QFETCH(QString, file);
+        QFETCH(int, tokens);
+        QFETCH(int, cache);
+        QFETCH(int, sinks);
+        QFETCH(QString, message);
+        const QString dir = QString::fromStdString(test::scratchDir());
+        {
+            QFile f(dir + "/latin1.txt");
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("caf\xe9 au lait");
+        }
+        {
+            QFile f(dir + "/short.txt");
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("hello world");
+        }
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        KvPage* page = front(*w);
+        page->tabs()->setCurrentWidget(page->compressionPanel());
+        ui::KvCompressionPanel* c = page->compressionPanel();
+        c->setEvictionFile(file);
+        c->tokensSpin()->setValue(tokens);
+        c->cacheSpin()->setValue(cache);
+        c->sinksSpin()->setValue(sinks);
+        QVERIFY(QTest::qWaitFor([&] { return c->evictButton()->isEnabled(); }, 10000));
+        c->evictButton()->click();
+        QVERIFY(QTest::qWaitFor([&] { return !errors.isEmpty(); }, 30000));
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(errors[0].startsWith(message), qPrintable(errors[0]));
+        QVERIFY(!errors[0].contains(QLatin1Char('\n')));
+        QVERIFY(QTest::qWaitFor([&] { return c->evictButton()->isEnabled(); }, 10000));   // usable again
+    }
+
     void exportWritesPngAndSvg() {
         QStringList errors;
         auto w = openWindow(tinyPath_, &errors);
