@@ -191,6 +191,7 @@ int takeScreenshots(MainWindow& w, const QString& directory) {
     kv->tabs()->setCurrentWidget(kv->calculatorPanel());
     kv->calculatorPanel()->modelCombo()->setCurrentIndex(kv->calculatorPanel()->modelCombo()->findText(QStringLiteral("Llama 2 7B")));
     kv->calculatorPanel()->contextSpin()->setValue(4096);
+    kv->calculatorPanel()->batchSpin()->setValue(16);   // 32 GiB of KV: over the 24 and 40 GiB cards
     shoot(QStringLiteral("kv-calculator.png"));
     w.setLanguage(QStringLiteral("zh_CN"));
     shoot(QStringLiteral("kv-calculator-zh_CN.png"));
