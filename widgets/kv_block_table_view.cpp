@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "widgets/palette_colors.h"
+#include "widgets/tooltip_event.h"
 #include "widgets/recorded_text.h"
 
 namespace dlab::widgets {
@@ -386,13 +387,7 @@ void KvBlockTableView::setHovered(int block) {
 }
 
 bool KvBlockTableView::event(QEvent* e) {
-    if (e->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(e);
-        const QString text = tooltipAt(help->pos());
-        if (text.isEmpty()) QToolTip::hideText();
-        else QToolTip::showText(help->globalPos(), text, this);
-        return true;
-    }
+    if (handleTooltipEvent(this, e, [this](QPoint pos) { return tooltipAt(pos); })) return true;
     return QWidget::event(e);
 }
 

@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "core/error.h"
+#include "core/stopwatch.h"
 #include "core/json_writer.h"
 #include "interrupt.h"
 #include "kv/kv_compression.h"
@@ -20,10 +21,6 @@ namespace {
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
-double msSince(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 std::vector<int64_t> positionList(const std::string& text) {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/stopwatch.h"
 #include "generate/compare_steps.h"
 #include "generate/model_beam_scorer.h"
 #include "generate/session.h"
@@ -18,10 +19,6 @@
 namespace dlab {
 
 namespace {
-
-double msSince(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
 
 bool raised(const std::atomic<bool>* flag) { return flag && flag->load(); }
 

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "core/error.h"
+#include "core/stopwatch.h"
 
 namespace dlab {
 
@@ -16,12 +17,6 @@ const char* stopReasonName(StopReason r) {
     }
     return "?";
 }
-
-namespace {
-double msSince(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-}  // namespace
 
 GenerateResult generate(const Model& model, Backend& backend, KvCache& cache, const std::vector<TokenId>& prompt,
                         const GenerateOptions& options, const TokenCallback& onToken, const std::atomic<bool>* cancel) {

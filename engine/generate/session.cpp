@@ -6,14 +6,11 @@
 #include <utility>
 
 #include "core/error.h"
+#include "core/stopwatch.h"
 
 namespace dlab {
 
 namespace {
-
-double msSince(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
 
 int64_t contextFor(const HParams& hp, const SessionOptions& o) {
     if (o.contextLength < 0) throw Error("the session's context length must be positive (got " + std::to_string(o.contextLength) + ")");

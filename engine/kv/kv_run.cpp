@@ -6,15 +6,12 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/stopwatch.h"
 #include "sampling/sampler_chain.h"
 
 namespace dlab {
 
 namespace {
-double msSince(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
 // Restores the backend's no-cache switch when the run ends, however it ends.
 struct RecomputeScope {
     Backend& backend;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "core/stopwatch.h"
 #include "generate/session.h"
 #include "kv/kv_cell_stats.h"
 #include "kv/kv_compression.h"
@@ -18,10 +19,6 @@
 namespace dlab::ui {
 
 namespace {
-double msSince(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
 KvStepPoint pointOf(const KvRunStep& s) {
     KvStepPoint p;
     p.step = s.step;

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "core/stopwatch.h"
 #include "generate/compare.h"
 #include "generate/compare_trace.h"
 #include "generate/model_beam_scorer.h"
@@ -25,7 +26,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr auto kBatch = std::chrono::milliseconds(30);
 
-double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
 QString qs(const std::string& s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
