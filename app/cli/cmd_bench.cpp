@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <numeric>
+#include <string>
+#include <vector>
 
 #include "commands.h"
 #include "core/error.h"
@@ -32,6 +34,86 @@ double seconds(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
+namespace {
+
+// bench --batch 1,2,4,...: aggregate decode tokens/s with B sequences, each its own KV sequence
+// with a prompt of nPrompt tokens (as llama-batched-bench's -npp / -ntg / -npl), stepped nGen
+// times: one forwardBatch per step, beside B forward() calls per step in the same run.
+int benchBatches(const Model& model, Backend& backend, const std::vector<int>& sizes, int nPrompt, int nGen, int reps,
+                 KvType kvType, bool json, int threads) {
+    const HParams& hp = model.hparams();
+    JsonWriter j;
+    j.beginArray();
+    if (!json)
+        std::printf("| batch | prompt | steps | batched tokens/s | one-by-one tokens/s | batched / one-by-one |\n|---|---|---|---|---|---|\n");
+    for (int B : sizes) {
+        std::vector<double> batched, single;
+        for (int r = 0; r <= reps; ++r) {   // r == 0 is a warm-up
+            for (int mode = 0; mode < 2; ++mode) {
+                KvBlockPool pool(hp, B * KvBlockPool::blocksFor(nPrompt + nGen + 1, 16) + 1, kvType, 16);
+                std::vector<SeqId> seqs;
+                std::vector<TokenId> next(B);
+                for (int b = 0; b < B; ++b) {
+                    seqs.push_back(pool.newSequence());
+                    std::vector<TokenId> prompt(std::max(1, nPrompt));
+                    for (int i = 0; i < static_cast<int>(prompt.size()); ++i) prompt[i] = static_cast<TokenId>((i * 7919 + 13 + b * 101) % hp.nVocab);
+                    backend.forward(prompt, pool, seqs[b], false);
+                    next[b] = static_cast<TokenId>((b * 31 + 7) % hp.nVocab);
+                }
+                const auto t0 = std::chrono::steady_clock::now();
+                for (int step = 0; step < nGen; ++step) {
+                    if (mode == 0) {
+                        std::vector<Backend::BatchItem> items;
+                        for (int b = 0; b < B; ++b) items.push_back({seqs[b], std::span(&next[b], 1), false});
+                        const auto logits = backend.forwardBatch(items, pool);
+                        for (int b = 0; b < B; ++b)
+                            next[b] = static_cast<TokenId>(std::max_element(logits[b].begin(), logits[b].end()) - logits[b].begin());
+                    } else {
+                        for (int b = 0; b < B; ++b) {
+                            const auto l = backend.forward(std::span(&next[b], 1), pool, seqs[b], false);
+                            next[b] = static_cast<TokenId>(std::max_element(l.begin(), l.end()) - l.begin());
+                        }
+                    }
+                }
+                if (r > 0) (mode == 0 ? batched : single).push_back(double(B) * nGen / seconds(t0));
+            }
+        }
+        const Stat a = stats(batched), o = stats(single);
+        if (json)
+            j.beginObject().field("batch", B).field("n_prompt", nPrompt).field("n_gen", nGen).field("threads", threads)
+                .field("batched_tokens_per_s", a.mean).field("batched_sd", a.sd).field("one_by_one_tokens_per_s", o.mean)
+                .field("one_by_one_sd", o.sd).endObject();
+        else
+            std::printf("| %d | %d | %d | %.1f ± %.1f | %.1f ± %.1f | %.2f× |\n", B, nPrompt, nGen, a.mean, a.sd, o.mean, o.sd, a.mean / o.mean);
+        std::fflush(stdout);
+    }
+    j.endArray();
+    if (json) std::printf("%s\n", j.str().c_str());
+    return 0;
+}
+
+std::vector<int> batchSizes(const std::string& text) {
+    std::vector<int> out;
+    size_t at = 0;
+    while (at <= text.size()) {
+        const size_t comma = text.find(',', at);
+        const std::string item = text.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+        try {
+            size_t used = 0;
+            const int v = std::stoi(item, &used);
+            if (used != item.size() || v < 1 || v > 256) throw std::invalid_argument(item);
+            out.push_back(v);
+        } catch (const std::exception&) {
+            throw Error("--batch takes batch sizes between 1 and 256 separated by commas; '" + item + "' is not one");
+        }
+        if (comma == std::string::npos) break;
+        at = comma + 1;
+    }
+    return out;
+}
+
+}  // namespace
+
 int runBench(Args& args) {
     const std::string path = modelPathOption(args);
     const int threads = threadsOption(args);
@@ -41,10 +123,17 @@ int runBench(Args& args) {
     const KvType kvType = parseKvType(args.value("--kv-type", "f16"));
     const bool json = args.flag("--json");
     const bool noKvCache = args.flag("--no-kv-cache");  // recompute the prefix every step (the lesson)
+    const auto batch = args.value("--batch");
     args.finish();
+    const std::vector<int> sizes = batch ? batchSizes(*batch) : std::vector<int>{};
+    if (batch && noKvCache) throw Error("bench: --batch measures decoding with the cache; drop --no-kv-cache");
 
     auto model = Model::load(path);
     auto backend = makeCpuBackend(*model, threads);
+    if (batch) {
+        backend->setCancelFlag(installInterruptHandler());
+        return benchBatches(*model, *backend, sizes, nPrompt == 512 ? 32 : nPrompt, nGen == 128 ? 32 : nGen, reps, kvType, json, threads);
+    }
     backend->setRecomputePrefix(noKvCache);
     const HParams& hp = model->hparams();
     KvCache cache(hp, std::max(nPrompt, nGen) + 1, kvType);

@@ -38,6 +38,7 @@ commands:
               (sampler stages: see 'sample'; beam search applies --repeat-penalty and --no-repeat-ngram over the
               whole history; --beam-groups G splits the beams into G diverse groups, --beams divisible by G)
   bench       [-p 512] [-n 128] [--threads N] [--reps 3] [--kv-type f16|f32|q8_0] [--no-kv-cache] [--json]
+              [--batch 1,2,4,8,16,32]  aggregate decode tokens/s, B sequences per forwardBatch (-p 32 -n 32 by default)
   perplexity  --file F [--ctx 512] [--threads N]
   sample      --logits FILE.json [sampler options] [--order hf|llama.cpp|mirostat|mirostat-v1|LIST] [--top-n N] [--json]
               applies the sampler chain to given logits and prints every stage's distribution

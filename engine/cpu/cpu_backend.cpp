@@ -76,7 +76,8 @@ protected:
             try {
                 const LogitRows rows = allLogits ? LogitRows::All : last ? LogitRows::Last : LogitRows::None;
                 float* weights = last && attentionOut_ ? prepareAttentionOut(pos0 + n) : nullptr;
-                runChunk(tokens.data() + begin, len, pos0 + begin, cache, seq, rows, weights);
+                const Segment one{seq, pos0 + begin, 0, len, rows, weights};
+                runSegments(tokens.data() + begin, len, std::span(&one, 1), cache);
             } catch (...) {
                 cache.truncate(seq, std::min(len0, cache.length(seq)));  // frees the blocks prepared for this call
                 throw;
@@ -90,7 +91,84 @@ protected:
         return {st_.logits.data(), static_cast<size_t>(V)};
     }
 
+    // The batch as segments of one pass, at most kMaxChunk tokens a pass (items are grouped in
+    // order; an item longer than that goes through evaluate() on its own, chunked as usual).
+    void evaluateBatch(std::span<const BatchItem> items, KvBlockPool& cache, std::vector<float>& out,
+                       std::vector<std::pair<size_t, size_t>>& where) override {
+        const int64_t V = hp_.nVocab;
+        if (cache.kvDim() != hp_.kvDim() || cache.nLayer() != hp_.nLayer) throw Error("the KV cache was made for a different model");
+        std::vector<int64_t> lengths;
+        for (const BatchItem& it : items) {
+            for (TokenId t : it.tokens)
+                if (t < 0 || t >= hp_.nVocab)
+                    throw Error("token id " + std::to_string(t) + " is outside the vocabulary of " + std::to_string(hp_.nVocab) +
+                                " tokens");
+            lengths.push_back(cache.length(it.seq));
+            if (hp_.arch == Arch::Gpt2 &&
+                cache.positionOf(it.seq, lengths.back() + static_cast<int64_t>(it.tokens.size()) - 1) >= hp_.nCtxTrain)
+                throw Error("GPT-2 models have learned positions for " + std::to_string(hp_.nCtxTrain) + " tokens only");
+        }
+        out.clear();
+        where.assign(items.size(), {0, 0});
+        const auto rollback = [&] {
+            for (size_t i = 0; i < items.size(); ++i)
+                cache.truncate(items[i].seq, lengths[i]);   // also frees blocks prepared past it
+        };
+        try {
+            std::vector<TokenId> tokens;   // (T) the group's tokens, item after item
+            std::vector<Segment> segs;
+            std::vector<size_t> itemOf;    // segs[i] is items[itemOf[i]]
+            auto flush = [&] {
+                if (segs.empty()) return;
+                runSegments(tokens.data(), static_cast<int64_t>(tokens.size()), segs, cache);
+                size_t row = 0;        // rows of st_.logits, segment after segment
+                for (size_t i = 0; i < segs.size(); ++i) {
+                    const BatchItem& it = items[itemOf[i]];
+                    cache.commit(it.seq, segs[i].slot0, it.tokens);
+                    const size_t rows = segs[i].rows == LogitRows::All ? static_cast<size_t>(segs[i].len) : 1;
+                    where[itemOf[i]] = {out.size(), rows * V};
+                    out.insert(out.end(), st_.logits.begin() + row * V, st_.logits.begin() + (row + rows) * V);
+                    row += rows;
+                }
+                tokens.clear();
+                segs.clear();
+                itemOf.clear();
+            };
+            for (size_t i = 0; i < items.size(); ++i) {
+                const BatchItem& it = items[i];
+                const int64_t n = static_cast<int64_t>(it.tokens.size());
+                if (n > kMaxChunk) {   // a long prefill: on its own, in chunks
+                    flush();
+                    const auto l = evaluate(it.tokens, cache, it.seq, cache.length(it.seq), it.allLogits);
+                    where[i] = {out.size(), l.size()};
+                    out.insert(out.end(), l.begin(), l.end());
+                    continue;
+                }
+                if (static_cast<int64_t>(tokens.size()) + n > kMaxChunk) flush();
+                cache.prepareWrite(it.seq, cache.length(it.seq), n);
+                segs.push_back({it.seq, cache.length(it.seq), static_cast<int64_t>(tokens.size()), n,
+                                it.allLogits ? LogitRows::All : LogitRows::Last, nullptr});
+                itemOf.push_back(i);
+                tokens.insert(tokens.end(), it.tokens.begin(), it.tokens.end());
+            }
+            flush();
+        } catch (...) {
+            rollback();
+            throw;
+        }
+    }
+
 private:
+    // A run of consecutive tokens of one batch that continue one sequence: tokens [begin, begin +
+    // len) of the pass go to slots slot0 .. slot0 + len - 1 of seq.
+    enum class LogitRows { None, Last, All };
+    struct Segment {
+        SeqId seq;
+        int64_t slot0, begin, len;
+        LogitRows rows;
+        float* attention;   // (nLayer, nHead, slot0 + len) weights of its last token, or null
+    };
+
     // Shapes the requested AttentionWeights for a last token at slot nSlots - 1; returns its buffer.
     float* prepareAttentionOut(int64_t nSlots) {
         AttentionWeights& w = *attentionOut_;
@@ -119,43 +197,47 @@ private:
         fit(st_.ropeSin, T * std::max<int64_t>(1, hp_.nRot / 2));
     }
 
-    enum class LogitRows { None, Last, All };
-
-    // attention: (nLayer, nHead, pos0 + T) weights of the chunk's last token, or null.
-    void runChunk(const TokenId* tokens, int64_t T, int64_t pos0, KvBlockPool& cache, SeqId seq, LogitRows logitRows,
-                  float* attention) {
+    // One pass over T tokens made of segments (one for a single sequence's chunk, several for a
+    // batch): the embeddings, norms, projections and feed-forward see all T rows at once, so the
+    // weights are read once; attention and the K/V writes go segment by segment to its sequence.
+    // st_.logits receives, segment after segment, its last row (Last) or all its rows (All).
+    void runSegments(const TokenId* tokens, int64_t T, std::span<const Segment> segs, KvBlockPool& cache) {
         ensureScratch(T);
         const int64_t E = hp_.nEmbd;
         float* x = st_.x.data();
-
-        // Embeddings (gpt2 adds learned positions).
-        for (int64_t t = 0; t < T; ++t) {
-            dequantizeRow(model_.tokenEmbedding(), tokens[t], x + t * E);
-            if (hp_.arch == Arch::Gpt2) {
-                float* pe = st_.proj.data();  // (nEmbd) scratch: the learned position embedding
-                dequantizeRow(model_.positionEmbedding(), cache.positionOf(seq, pos0 + t), pe);
-                ops::addInPlace(x + t * E, pe, E);
-            }
-        }
         const ops::RopeParams rope{hp_.nRot, hp_.ropeFreqBase, hp_.ropeFreqScale,
                                    model_.ropeFreqFactors().empty() ? nullptr : model_.ropeFreqFactors().data(),
                                    hp_.rope == RopeStyle::NeoX};
-        if (hp_.rope != RopeStyle::None)
-            for (int64_t t = 0; t < T; ++t)
-                ops::ropeCache(st_.ropeCos.data() + t * (hp_.nRot / 2), st_.ropeSin.data() + t * (hp_.nRot / 2),
-                               cache.positionOf(seq, pos0 + t), rope);
+
+        // Embeddings (gpt2 adds learned positions), and each token's rotation at its position.
+        for (const Segment& sg : segs)
+            for (int64_t t = sg.begin; t < sg.begin + sg.len; ++t) {
+                const int64_t position = cache.positionOf(sg.seq, sg.slot0 + (t - sg.begin));
+                dequantizeRow(model_.tokenEmbedding(), tokens[t], x + t * E);
+                if (hp_.arch == Arch::Gpt2) {
+                    float* pe = st_.proj.data();  // (nEmbd) scratch: the learned position embedding
+                    dequantizeRow(model_.positionEmbedding(), position, pe);
+                    ops::addInPlace(x + t * E, pe, E);
+                }
+                if (hp_.rope != RopeStyle::None)
+                    ops::ropeCache(st_.ropeCos.data() + t * (hp_.nRot / 2), st_.ropeSin.data() + t * (hp_.nRot / 2), position, rope);
+            }
 
         for (int64_t il = 0; il < hp_.nLayer; ++il) {
             if (cancelled()) throw Cancelled();
             const LayerWeights& L = model_.layers()[il];
-            attentionBlock(L, il, T, pos0, cache, seq, rope, attention ? attention + il * hp_.nHead * (pos0 + T) : nullptr);
+            attentionBlock(L, il, T, segs, cache, rope);
             feedForwardBlock(L, T);
         }
 
-        // Final norm and the output projection (only the last row unless all are wanted).
-        if (logitRows == LogitRows::None) return;
-        const int64_t first = logitRows == LogitRows::All ? 0 : T - 1, rows = T - first;
-        for (int64_t t = first; t < T; ++t) norm(x + t * E, model_.outputNorm(), model_.outputNormBias(), st_.xn.data() + (t - first) * E);
+        // Final norm and the output projection, for the rows asked for only.
+        int64_t rows = 0;
+        for (const Segment& sg : segs) {
+            const int64_t first = sg.rows == LogitRows::All ? sg.begin : sg.rows == LogitRows::Last ? sg.begin + sg.len - 1 : sg.begin + sg.len;
+            for (int64_t t = first; t < sg.begin + sg.len; ++t, ++rows)
+                norm(x + t * E, model_.outputNorm(), model_.outputNormBias(), st_.xn.data() + rows * E);
+        }
+        if (rows == 0) return;
         st_.logits.resize(static_cast<size_t>(rows) * hp_.nVocab);
         mm(model_.output(), st_.xn.data(), rows, st_.logits.data());
     }
@@ -190,8 +272,8 @@ private:
         for (int64_t t = 0; t < T; ++t) ops::addInPlace(rows + t * n, bias.data(), n);
     }
 
-    void attentionBlock(const LayerWeights& L, int64_t il, int64_t T, int64_t pos0, KvBlockPool& cache, SeqId seq,
-                        const ops::RopeParams& rope, float* lastWeights) {
+    void attentionBlock(const LayerWeights& L, int64_t il, int64_t T, std::span<const Segment> segs, KvBlockPool& cache,
+                        const ops::RopeParams& rope) {
         const int64_t E = hp_.nEmbd, qDim = hp_.qDim(), kvDim = hp_.kvDim(), D = hp_.headDim;
         float* x = st_.x.data();
         float* xn = st_.xn.data();
@@ -224,13 +306,15 @@ private:
                 ops::ropeApply(k + t * kvDim, hp_.nHeadKv, D, c, s, rope);
             }
         }
-        for (int64_t t = 0; t < T; ++t) {
-            cache.storeK(seq, il, pos0 + t, k + t * kvDim);
-            cache.storeV(seq, il, pos0 + t, v + t * kvDim);
+        const AttentionShape shape{hp_.nHead, hp_.nHeadKv, D, 1.0f / std::sqrt(float(D))};
+        for (const Segment& sg : segs) {
+            for (int64_t t = 0; t < sg.len; ++t) {
+                cache.storeK(sg.seq, il, sg.slot0 + t, k + (sg.begin + t) * kvDim);
+                cache.storeV(sg.seq, il, sg.slot0 + t, v + (sg.begin + t) * kvDim);
+            }
+            causalAttention(q + sg.begin * qDim, st_.att.data() + sg.begin * qDim, sg.len, sg.slot0, cache, sg.seq, il, shape, pool_,
+                            st_.attention, sg.attention ? sg.attention + il * hp_.nHead * (sg.slot0 + sg.len) : nullptr);
         }
-
-        causalAttention(q, st_.att.data(), T, pos0, cache, seq, il,
-                        AttentionShape{hp_.nHead, hp_.nHeadKv, D, 1.0f / std::sqrt(float(D))}, pool_, st_.attention, lastWeights);
 
         mm(L.wo, st_.att.data(), T, st_.proj.data());
         addBias(st_.proj.data(), L.bo, T);

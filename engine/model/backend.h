@@ -6,6 +6,8 @@
 #include <memory>
 #include <span>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "model/attention_weights.h"
 #include "model/kv_block_pool.h"
@@ -34,6 +36,21 @@ public:
         return forward(tokens, cache.pool(), cache.sequence(), allLogits);
     }
 
+    // Several sequences of one pool in one pass: each item's tokens continue its sequence (decode
+    // steps and prefill chunks mixed), and the weights are read once for all of them. Returns one
+    // span per item: (n, nVocab) with allLogits, else (1, nVocab) for its last token; valid until
+    // the next call. Logits equal forward() per item up to the summation order of the quantized
+    // matmul (which depends on how many rows it multiplies at once); with exact matmul they are
+    // bit-identical. Throws dlab::Error for an empty item, a sequence given twice or forward()'s
+    // errors, and then no sequence has changed; dlab::Cancelled likewise. The attention request
+    // does not apply to a batch (it lapses). In no-cache mode the items run one after another.
+    struct BatchItem {
+        SeqId seq = 0;
+        std::span<const TokenId> tokens;
+        bool allLogits = false;
+    };
+    std::vector<std::span<const float>> forwardBatch(std::span<const BatchItem> items, KvBlockPool& pool);
+
     // A flag checked between layers and between prefill chunks; nullptr to disable.
     void setCancelFlag(const std::atomic<bool>* flag) { cancel_ = flag; }
     const std::atomic<bool>* cancelFlag() const { return cancel_; }
@@ -54,6 +71,11 @@ public:
     int64_t lastEvaluated() const { return lastEvaluated_; }
 
 protected:
+    // forwardBatch's work: by default one evaluate() per item (a backend that can batch overrides
+    // it). out receives the rows in item order; returns each item's (offset, rows) in out.
+    virtual void evaluateBatch(std::span<const BatchItem> items, KvBlockPool& pool, std::vector<float>& out,
+                               std::vector<std::pair<size_t, size_t>>& where);
+
     // Evaluates tokens at positions pos0 .. pos0 + n - 1 of seq (pos0 <= length(seq)), writing
     // their K/V there, with forward()'s logits and error contract.
     virtual std::span<const float> evaluate(std::span<const TokenId> tokens, KvBlockPool& pool, SeqId seq, int64_t pos0,
@@ -64,6 +86,7 @@ protected:
     bool recomputePrefix_ = false;
     AttentionWeights* attentionOut_ = nullptr;  // evaluate() fills it for its last token when set
     int64_t lastEvaluated_ = 0;
+    std::vector<float> batchOut_;                 // forwardBatch's rows, (sum of rows, nVocab)
 };
 
 // exactMatmul: multiply f32 copies of the weights with unquantized activations (4 bytes per
