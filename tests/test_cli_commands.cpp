@@ -185,6 +185,16 @@ private slots:
         QVERIFY2(ppl > 1.0 && ppl < 2.0 * kTinyVocabSize, r.out.constData());
     }
 
+    void benchBatchReportsEverySize() {
+        const Run r = cli({"bench", "--model", tinyModel(), "--batch", "1,3", "-p", "8", "-n", "4", "--reps", "1", "--threads", "2", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray rows = QJsonDocument::fromJson(r.out).array();
+        QCOMPARE(rows.size(), 2);
+        QCOMPARE(rows[1].toObject()["batch"].toInt(), 3);
+        QVERIFY(rows[1].toObject()["batched_tokens_per_s"].toDouble() > 0);
+        QVERIFY(rows[1].toObject()["one_by_one_tokens_per_s"].toDouble() > 0);
+    }
+
     void kvGrowthTimesBothModes() {
         const Run r = cli({"kv-growth", "--model", tinyModel(), "--prompt", "the cat", "--steps", "6", "--threads", "2", "--json"});
         QCOMPARE(r.exitCode, 0);
