@@ -1,9 +1,9 @@
 #include "generate/step_trace.h"
 
-#include <charconv>
 #include <cmath>
 
 #include "core/json_writer.h"
+#include "core/number_text.h"
 #include "model/attention_weights.h"
 #include "model/kv_stats.h"
 #include "tokenizer/utf8.h"
@@ -14,28 +14,6 @@ const char* phaseName(Phase p) { return p == Phase::Prefill ? "prefill" : "decod
 
 namespace {
 
-// A float as the double nearest its shortest decimal form, so the writer's %.9g prints "0.1"
-// rather than "0.100000001"; parsing the text back as a float gives the same float.
-double tidy(float f) {
-    if (!std::isfinite(f)) return f;
-    char buf[32];
-    const auto end = std::to_chars(buf, buf + sizeof buf, f).ptr;
-    double d = f;
-    std::from_chars(buf, end, d);
-    return d;
-}
-
-std::string hexBytes(std::string_view s) {
-    static const char digits[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(2 * s.size());
-    for (unsigned char c : s) {
-        out += digits[c >> 4];
-        out += digits[c & 15];
-    }
-    return out;
-}
-
 void writeText(JsonWriter& w, std::string_view bytes) {
     w.field("text", utf8::sanitize(bytes));
     w.field("bytes", hexBytes(bytes));
@@ -44,7 +22,7 @@ void writeText(JsonWriter& w, std::string_view bytes) {
 void writeCandidates(JsonWriter& w, const std::vector<Candidate>& top, const TokenText& tokenText) {
     w.key("top").beginArray();
     for (const Candidate& c : top) {
-        w.beginObject().field("id", c.id).field("logit", tidy(c.logit)).field("p", tidy(c.p));
+        w.beginObject().field("id", c.id).field("logit", shortestDecimal(c.logit)).field("p", shortestDecimal(c.p));
         if (tokenText) w.field("text", utf8::sanitize(tokenText(c.id)));
         w.endObject();
     }
@@ -60,17 +38,17 @@ std::string stepTraceJson(const StepTrace& t, const TokenText& tokenText) {
     w.field("evaluated", t.evaluated);
     w.field("chosen", t.chosen);
     writeText(w, t.text);
-    w.field("p", tidy(t.chosenProbability));
+    w.field("p", shortestDecimal(t.chosenProbability));
 
     w.key("raw").beginObject();
-    w.field("vocab", t.raw.vocab).field("finite", t.raw.finite).field("maxLogit", tidy(t.raw.maxLogit));
-    w.field("logSumExp", t.raw.logSumExp).field("entropy", tidy(t.raw.entropy));
+    w.field("vocab", t.raw.vocab).field("finite", t.raw.finite).field("maxLogit", shortestDecimal(t.raw.maxLogit));
+    w.field("logSumExp", t.raw.logSumExp).field("entropy", shortestDecimal(t.raw.entropy));
     w.endObject();
 
     w.key("stages").beginArray();
     for (const StageSnapshot& s : t.stages) {
         w.beginObject();
-        w.field("stage", s.stage).field("kept", s.kept).field("massKept", tidy(s.massKept)).field("entropy", tidy(s.entropy));
+        w.field("stage", s.stage).field("kept", s.kept).field("massKept", shortestDecimal(s.massKept)).field("entropy", shortestDecimal(s.entropy));
         w.field("changed", s.changed);
         writeCandidates(w, s.top, tokenText);
         w.endObject();
@@ -92,7 +70,7 @@ std::string stepTraceJson(const StepTrace& t, const TokenText& tokenText) {
             for (int64_t h = 0; h < a.nHeadKv; ++h) {
                 w.beginArray();
                 const float* row = a.perKvGroup.data() + (l * a.nHeadKv + h) * a.nSlots;
-                for (int64_t s = 0; s < a.nSlots; ++s) w.value(tidy(row[s]));
+                for (int64_t s = 0; s < a.nSlots; ++s) w.value(shortestDecimal(row[s]));
                 w.endArray();
             }
             w.endArray();

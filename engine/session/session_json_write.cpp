@@ -1,10 +1,10 @@
 // sessionJson(): a SavedSession as one JSON document (the reader is session_json_read.cpp).
-#include <charconv>
 #include <cmath>
 
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/number_text.h"
 #include "generate/run_spec.h"
 #include "session/session_file.h"
 
@@ -14,27 +14,13 @@ namespace {
 
 using Out = nlohmann::ordered_json;   // fields in the order written, so a person can read the file
 
-// A float as the double nearest its shortest decimal form ("0.1", not 0.10000000149011612), when
-// that double reads back as the same float; else the float's exact double. -inf -> null.
+// A float as its shortest decimal form ("0.1", not 0.10000000149011612; core/number_text.h).
+// -inf -> null.
 Out floatValue(float f) {
     if (std::isinf(f) && f < 0) return nullptr;
-    char buf[32];
-    const auto end = std::to_chars(buf, buf + sizeof buf, f).ptr;
-    double d = f;
-    std::from_chars(buf, end, d);
-    return static_cast<float>(d) == f ? d : static_cast<double>(f);
+    return shortestDecimal(f);
 }
 
-std::string hex(std::string_view s) {
-    static const char digits[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(2 * s.size());
-    for (unsigned char c : s) {
-        out += digits[c >> 4];
-        out += digits[c & 15];
-    }
-    return out;
-}
 
 Out samplerValue(const SamplerParams& p) {
     RunSpec spec;
@@ -90,7 +76,7 @@ Out stepValue(const SavedStep& s) {
     o["phase"] = phaseName(t.phase);
     o["evaluated"] = t.evaluated;
     o["chosen"] = t.chosen;
-    o["bytes"] = hex(t.text);
+    o["bytes"] = hexBytes(t.text);
     o["p"] = floatValue(t.chosenProbability);
     o["raw"] = {{"vocab", t.raw.vocab}, {"finite", t.raw.finite}, {"maxLogit", floatValue(t.raw.maxLogit)},
                 {"logSumExp", t.raw.logSumExp}, {"entropy", floatValue(t.raw.entropy)}};
@@ -133,8 +119,8 @@ std::string sessionJson(const SavedSession& s) {
     doc["currentBranch"] = s.currentBranch;
     Out tokens = Out::array();
     for (const SavedToken& t : s.tokens) {
-        Out o = {{"id", t.id}, {"bytes", hex(t.piece)}};
-        if (t.rendered != t.piece) o["rendered"] = hex(t.rendered);
+        Out o = {{"id", t.id}, {"bytes", hexBytes(t.piece)}};
+        if (t.rendered != t.piece) o["rendered"] = hexBytes(t.rendered);
         if (t.control) o["control"] = true;
         if (t.endOfGeneration) o["endOfGeneration"] = true;
         tokens.push_back(std::move(o));
