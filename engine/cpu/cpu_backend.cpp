@@ -57,14 +57,7 @@ protected:
                                     bool allLogits) override {
         const int64_t n = static_cast<int64_t>(tokens.size());
         if (n == 0) throw Error("nothing to evaluate: the batch holds no tokens");
-        if (hp_.arch == Arch::Gpt2 && cache.positionOf(seq, pos0 + n - 1) >= hp_.nCtxTrain)
-            throw Error("GPT-2 models have learned positions for " + std::to_string(hp_.nCtxTrain) +
-                        " tokens only; the batch would reach position " + std::to_string(cache.positionOf(seq, pos0 + n - 1) + 1));
-        for (TokenId t : tokens)
-            if (t < 0 || t >= hp_.nVocab)
-                throw Error("token id " + std::to_string(t) + " is outside the vocabulary of " + std::to_string(hp_.nVocab) +
-                            " tokens");
-        if (cache.kvDim() != hp_.kvDim() || cache.nLayer() != hp_.nLayer) throw Error("the KV cache was made for a different model");
+        checkInput(tokens, cache, seq, pos0);
         const int64_t len0 = cache.length(seq);
         cache.prepareWrite(seq, pos0, n);  // throws (changing nothing) past the context or out of blocks
 
@@ -96,25 +89,10 @@ protected:
     void evaluateBatch(std::span<const BatchItem> items, KvBlockPool& cache, std::vector<float>& out,
                        std::vector<std::pair<size_t, size_t>>& where) override {
         const int64_t V = hp_.nVocab;
-        if (cache.kvDim() != hp_.kvDim() || cache.nLayer() != hp_.nLayer) throw Error("the KV cache was made for a different model");
-        std::vector<int64_t> lengths;
-        for (const BatchItem& it : items) {
-            for (TokenId t : it.tokens)
-                if (t < 0 || t >= hp_.nVocab)
-                    throw Error("token id " + std::to_string(t) + " is outside the vocabulary of " + std::to_string(hp_.nVocab) +
-                                " tokens");
-            lengths.push_back(cache.length(it.seq));
-            if (hp_.arch == Arch::Gpt2 &&
-                cache.positionOf(it.seq, lengths.back() + static_cast<int64_t>(it.tokens.size()) - 1) >= hp_.nCtxTrain)
-                throw Error("GPT-2 models have learned positions for " + std::to_string(hp_.nCtxTrain) + " tokens only");
-        }
+        for (const BatchItem& it : items) checkInput(it.tokens, cache, it.seq, cache.length(it.seq));   // before any work
         out.clear();
         where.assign(items.size(), {0, 0});
-        const auto rollback = [&] {
-            for (size_t i = 0; i < items.size(); ++i)
-                cache.truncate(items[i].seq, lengths[i]);   // also frees blocks prepared past it
-        };
-        try {
+        {   // forwardBatch truncates every sequence back if this throws
             std::vector<TokenId> tokens;   // (T) the group's tokens, item after item
             std::vector<Segment> segs;
             std::vector<size_t> itemOf;    // segs[i] is items[itemOf[i]]
@@ -152,13 +130,24 @@ protected:
                 tokens.insert(tokens.end(), it.tokens.begin(), it.tokens.end());
             }
             flush();
-        } catch (...) {
-            rollback();
-            throw;
         }
     }
 
 private:
+    // What evaluate() and evaluateBatch() refuse before any work: tokens outside the vocabulary, a
+    // cache of another model, a GPT-2 position past its learned ones (tokens go to slots from slot0).
+    void checkInput(std::span<const TokenId> tokens, const KvBlockPool& cache, SeqId seq, int64_t slot0) const {
+        const int64_t last = cache.positionOf(seq, slot0 + static_cast<int64_t>(tokens.size()) - 1);
+        if (hp_.arch == Arch::Gpt2 && last >= hp_.nCtxTrain)
+            throw Error("GPT-2 models have learned positions for " + std::to_string(hp_.nCtxTrain) +
+                        " tokens only; the batch would reach position " + std::to_string(last + 1));
+        for (TokenId t : tokens)
+            if (t < 0 || t >= hp_.nVocab)
+                throw Error("token id " + std::to_string(t) + " is outside the vocabulary of " + std::to_string(hp_.nVocab) +
+                            " tokens");
+        if (cache.kvDim() != hp_.kvDim() || cache.nLayer() != hp_.nLayer) throw Error("the KV cache was made for a different model");
+    }
+
     // A run of consecutive tokens of one batch that continue one sequence: tokens [begin, begin +
     // len) of the pass go to slots slot0 .. slot0 + len - 1 of seq.
     enum class LogitRows { None, Last, All };

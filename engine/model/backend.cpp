@@ -31,6 +31,7 @@ std::span<const float> Backend::forward(std::span<const TokenId> tokens, KvBlock
 
 std::vector<std::span<const float>> Backend::forwardBatch(std::span<const BatchItem> items, KvBlockPool& pool) {
     attentionOut_ = nullptr;
+    std::vector<int64_t> lengths;   // to roll every sequence back to if the batch fails
     for (size_t i = 0; i < items.size(); ++i) {
         if (items[i].tokens.empty())
             throw Error("nothing to evaluate: batch item " + std::to_string(i) + " (KV sequence " + std::to_string(items[i].seq) +
@@ -39,22 +40,27 @@ std::vector<std::span<const float>> Backend::forwardBatch(std::span<const BatchI
             if (items[j].seq == items[i].seq)
                 throw Error("KV sequence " + std::to_string(items[i].seq) + " is in the batch twice (items " + std::to_string(j) +
                             " and " + std::to_string(i) + "); give each sequence's tokens as one item");
-        pool.length(items[i].seq);  // throws for a sequence that does not exist
+        lengths.push_back(pool.length(items[i].seq));  // throws for a sequence that does not exist
     }
     std::vector<std::pair<size_t, size_t>> where;
     int64_t evaluated = 0;
-    if (recomputePrefix_) {
-        // No-cache mode: each item through forward(), which recomputes its prefix.
-        batchOut_.clear();
-        for (const BatchItem& it : items) {
-            const auto l = forward(it.tokens, pool, it.seq, it.allLogits);
-            where.emplace_back(batchOut_.size(), l.size());
-            batchOut_.insert(batchOut_.end(), l.begin(), l.end());
-            evaluated += lastEvaluated_;
+    try {
+        if (recomputePrefix_) {
+            // No-cache mode: each item through forward(), which recomputes its prefix.
+            batchOut_.clear();
+            for (const BatchItem& it : items) {
+                const auto l = forward(it.tokens, pool, it.seq, it.allLogits);
+                where.emplace_back(batchOut_.size(), l.size());
+                batchOut_.insert(batchOut_.end(), l.begin(), l.end());
+                evaluated += lastEvaluated_;
+            }
+        } else {
+            evaluateBatch(items, pool, batchOut_, where);
+            for (const BatchItem& it : items) evaluated += static_cast<int64_t>(it.tokens.size());
         }
-    } else {
-        evaluateBatch(items, pool, batchOut_, where);
-        for (const BatchItem& it : items) evaluated += static_cast<int64_t>(it.tokens.size());
+    } catch (...) {
+        for (size_t i = 0; i < items.size(); ++i) pool.truncate(items[i].seq, lengths[i]);  // also frees blocks prepared past it
+        throw;
     }
     lastEvaluated_ = evaluated;
     std::vector<std::span<const float>> out;
@@ -64,21 +70,13 @@ std::vector<std::span<const float>> Backend::forwardBatch(std::span<const BatchI
 
 void Backend::evaluateBatch(std::span<const BatchItem> items, KvBlockPool& pool, std::vector<float>& out,
                             std::vector<std::pair<size_t, size_t>>& where) {
-    // One item after another; on a failure the items already evaluated are rolled back.
-    std::vector<int64_t> lengths;
-    for (const BatchItem& it : items) lengths.push_back(pool.length(it.seq));
+    // One item after another (forwardBatch rolls them all back if one fails).
     out.clear();
     where.clear();
-    try {
-        for (const BatchItem& it : items) {
-            const auto l = evaluate(it.tokens, pool, it.seq, pool.length(it.seq), it.allLogits);
-            where.emplace_back(out.size(), l.size());
-            out.insert(out.end(), l.begin(), l.end());
-        }
-    } catch (...) {
-        for (size_t i = 0; i < items.size(); ++i)
-            pool.truncate(items[i].seq, lengths[i]);   // also frees blocks prepared past it
-        throw;
+    for (const BatchItem& it : items) {
+        const auto l = evaluate(it.tokens, pool, it.seq, pool.length(it.seq), it.allLogits);
+        where.emplace_back(out.size(), l.size());
+        out.insert(out.end(), l.begin(), l.end());
     }
 }
 

@@ -74,7 +74,8 @@ public:
 
 protected:
     // forwardBatch's work: by default one evaluate() per item (a backend that can batch overrides
-    // it). out receives the rows in item order; returns each item's (offset, rows) in out.
+    // it). out receives the rows in item order; where, each item's (offset, count) in out. It may
+    // throw half-way: forwardBatch then truncates every item's sequence back.
     virtual void evaluateBatch(std::span<const BatchItem> items, KvBlockPool& pool, std::vector<float>& out,
                                std::vector<std::pair<size_t, size_t>>& where);
 
