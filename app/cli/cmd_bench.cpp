@@ -12,6 +12,7 @@
 #include "interrupt.h"
 #include "core/json_writer.h"
 #include "model/backend.h"
+#include "sampling/sampler.h"
 
 namespace dlab::cli {
 
@@ -66,12 +67,10 @@ int benchBatches(const Model& model, Backend& backend, const std::vector<int>& s
                         std::vector<Backend::BatchItem> items;
                         for (int b = 0; b < B; ++b) items.push_back({seqs[b], std::span(&next[b], 1), false});
                         const auto logits = backend.forwardBatch(items, pool);
-                        for (int b = 0; b < B; ++b)
-                            next[b] = static_cast<TokenId>(std::max_element(logits[b].begin(), logits[b].end()) - logits[b].begin());
+                        for (int b = 0; b < B; ++b) next[b] = argmax(logits[b]);
                     } else {
                         for (int b = 0; b < B; ++b) {
-                            const auto l = backend.forward(std::span(&next[b], 1), pool, seqs[b], false);
-                            next[b] = static_cast<TokenId>(std::max_element(l.begin(), l.end()) - l.begin());
+                            next[b] = argmax(backend.forward(std::span(&next[b], 1), pool, seqs[b], false));
                         }
                     }
                 }
@@ -92,26 +91,6 @@ int benchBatches(const Model& model, Backend& backend, const std::vector<int>& s
     return 0;
 }
 
-std::vector<int> batchSizes(const std::string& text) {
-    std::vector<int> out;
-    size_t at = 0;
-    while (at <= text.size()) {
-        const size_t comma = text.find(',', at);
-        const std::string item = text.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
-        try {
-            size_t used = 0;
-            const int v = std::stoi(item, &used);
-            if (used != item.size() || v < 1 || v > 256) throw std::invalid_argument(item);
-            out.push_back(v);
-        } catch (const std::exception&) {
-            throw Error("--batch takes batch sizes between 1 and 256 separated by commas; '" + item + "' is not one");
-        }
-        if (comma == std::string::npos) break;
-        at = comma + 1;
-    }
-    return out;
-}
-
 }  // namespace
 
 int runBench(Args& args) {
@@ -125,7 +104,9 @@ int runBench(Args& args) {
     const bool noKvCache = args.flag("--no-kv-cache");  // recompute the prefix every step (the lesson)
     const auto batch = args.value("--batch");
     args.finish();
-    const std::vector<int> sizes = batch ? batchSizes(*batch) : std::vector<int>{};
+    std::vector<int> sizes;
+    if (batch)
+        for (long long b : integerList(*batch, "--batch", "batch sizes", "batch size", 1, 256)) sizes.push_back(static_cast<int>(b));
     if (batch && noKvCache) throw Error("bench: --batch measures decoding with the cache; drop --no-kv-cache");
 
     auto model = Model::load(path);

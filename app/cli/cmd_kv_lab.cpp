@@ -23,24 +23,6 @@ double median(std::vector<double> v) {
     return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
-std::vector<int64_t> positionList(const std::string& text) {
-    std::vector<int64_t> out;
-    std::stringstream ss(text);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-        try {
-            size_t used = 0;
-            const long long v = std::stoll(item, &used);
-            if (used != item.size() || v < 1 || v > 1 << 20) throw std::invalid_argument(item);
-            out.push_back(v);
-        } catch (const std::exception&) {
-            throw Error("--at takes positions between 1 and 1048576 separated by commas; '" + item + "' is not one");
-        }
-    }
-    if (out.empty()) throw Error("--at needs at least one position");
-    return out;
-}
-
 // A text of at least n tokens: the file's tokens, or the prompt's repeated.
 std::vector<TokenId> tokensOfLength(const std::vector<TokenId>& seed, int64_t n) {
     if (seed.empty()) throw Error("the text is empty");
@@ -121,7 +103,10 @@ int runKvGrowth(Args& args) {
     auto backend = makeCpuBackend(*model, threads);
     backend->setCancelFlag(installInterruptHandler());
     const std::vector<TokenId> text = file ? promptTokens(*model, readTextFile(*file)) : promptTokens(*model, prompt);
-    if (at) return growthAtPositions(*model, *backend, text, positionList(*at), type, reps, json);
+    if (at) {
+        const std::vector<long long> list = integerList(*at, "--at", "positions", "position", 1, 1 << 20);
+        return growthAtPositions(*model, *backend, text, std::vector<int64_t>(list.begin(), list.end()), type, reps, json);
+    }
 
     KvRunOptions o;
     o.steps = steps;

@@ -3,6 +3,7 @@
 // dlab::Error for bad input (main turns it into one line on stderr and exit code 1).
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "args.h"
 #include "model/kv_type.h"
@@ -21,6 +22,11 @@ int runPerplexity(Args& args);
 std::string modelPathOption(Args& args);                 // --model, env, default
 int threadsOption(Args& args);                           // --threads (default: hardware threads, at most 8)
 std::string readTextFile(const std::string& path);       // throws naming the file
+// "64,256,1024" for option --at: whole numbers in [min, max]; throws "--at takes positions
+// between 1 and 1048576 separated by commas; 'x' is not one" (what = "positions"), or
+// "--at needs at least one position" (one = "position") for none.
+std::vector<long long> integerList(const std::string& text, const std::string& option, const std::string& what,
+                                   const std::string& one, long long min, long long max);
 // Before any model work: throws unless `promptTokens` plus `newTokens` fit `nCtx` positions, with
 // the numbers and the --ctx that would do (ctxGiven: nCtx came from --ctx, not the default).
 // Before the KV cache is allocated: throws when `nCtx` positions of K and V would not fit in this

@@ -32,6 +32,25 @@ std::string readTextFile(const std::string& path) {
     return ss.str();
 }
 
+std::vector<long long> integerList(const std::string& text, const std::string& option, const std::string& what,
+                                   const std::string& one, long long min, long long max) {
+    std::vector<long long> out;
+    std::stringstream ss(text);
+    for (std::string item; std::getline(ss, item, ',');) {
+        try {
+            size_t used = 0;
+            const long long v = std::stoll(item, &used);
+            if (used != item.size() || v < min || v > max) throw std::invalid_argument(item);
+            out.push_back(v);
+        } catch (const std::exception&) {
+            throw Error(option + " takes " + what + " between " + std::to_string(min) + " and " + std::to_string(max) +
+                        " separated by commas; '" + item + "' is not one");
+        }
+    }
+    if (out.empty()) throw Error(option + " needs at least one " + one);
+    return out;
+}
+
 void checkKvFitsMemory(const std::string& command, const HParams& hp, int64_t nCtx, KvType type) {
     const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
     if (pages <= 0 || pageSize <= 0) return;  // unknown: let the allocation decide

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 
+#include "sampling/sampler.h"
+
 namespace dlab {
 
 namespace {
-int argmax(const std::vector<float>& v) { return static_cast<int>(std::max_element(v.begin(), v.end()) - v.begin()); }
-
 double meanDecodeMs(const KvRunResult& r) {
     double sum = 0.0;
     int n = 0;

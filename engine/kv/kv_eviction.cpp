@@ -20,6 +20,7 @@ std::vector<EvictionResult> runEvictionExperiment(const Model& model, Backend& b
     const HParams& hp = model.hparams();
     const ScopedCancelFlag flag(backend, o.cancel);
     std::vector<KvBlockPool> pools;
+    pools.reserve(policies.size());
     std::vector<EvictionResult> out(policies.size());
     for (size_t k = 0; k < policies.size(); ++k) {
         const EvictionPolicy& p = policies[k];

@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/stopwatch.h"
+#include "generate/compare_steps.h"
 #include "sampling/sampler_chain.h"
 
 namespace dlab {
@@ -23,11 +24,7 @@ struct RecomputeScope {
 
 void logSoftmax(std::span<const float> logits, std::vector<float>& out) {
     out.resize(logits.size());
-    float mx = -INFINITY;
-    for (float x : logits) mx = std::max(mx, x);
-    double sum = 0.0;
-    for (float x : logits) sum += std::exp(double(x) - mx);
-    const double lse = mx + std::log(sum);
+    const double lse = logitsLogSumExp(logits);
     for (size_t i = 0; i < logits.size(); ++i) out[i] = static_cast<float>(logits[i] - lse);
 }
 

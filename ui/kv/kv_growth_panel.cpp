@@ -167,7 +167,8 @@ void KvGrowthPanel::redrawReuse() {
                             widgets::probabilityAccent(pal)};
         g.quantity = without ? tr("K/V rows without the cache") : tr("K/V rows with the cache");
         for (int r = 0; r < rows; ++r) {
-            const KvStepPoint& p = steps_[rows == n ? r : static_cast<int>(std::llround(double(r) * (n - 1) / (rows - 1 > 0 ? rows - 1 : 1)))];
+            // Evenly chosen steps, the first and the last included (every step when they fit).
+            const KvStepPoint& p = steps_[rows > 1 ? static_cast<int>(std::llround(double(r) * (n - 1) / (rows - 1))) : 0];
             g.rowLabels << tr("step %1").arg(p.step);
             const qint64 computed = without ? p.positions : p.computed;
             for (qint64 s = 0; s < p.positions && s < g.cols; ++s) g.values[r * g.cols + s] = s < p.positions - computed ? 0.0f : 1.0f;
