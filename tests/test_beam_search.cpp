@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "core/error.h"
 #include "generate/beam_search.h"
@@ -82,6 +83,27 @@ std::vector<TokenId> greedy(const TableBeamScorer::Table& table, std::vector<Tok
 }
 
 const std::vector<TokenId> kPrompt{5, 9, 2};
+
+// One search over the tiny model through a ModelBeamScorer of its own pool, batched (one
+// forwardBatch per step) or one beam at a time, and what it cost.
+struct ModelSearch {
+    BeamResult result;
+    int passes = 0;
+    int64_t tokens = 0;
+    size_t leftInPool = 0;  // sequences the pool still holds afterwards (0: every beam released)
+};
+ModelSearch searchModel(const Model& model, Backend& backend, const std::vector<TokenId>& prompt, const BeamOptions& o,
+                        bool batched) {
+    KvBlockPool pool(model.hparams(), beamPoolBlocks(int64_t(prompt.size()), o.maxNewTokens, o.width, 16), KvType::F32, 16);
+    ModelBeamScorer scorer(backend, pool);
+    scorer.setBatched(batched);
+    ModelSearch out;
+    out.result = beamSearch(scorer, prompt, o);
+    out.passes = scorer.forwardCalls();
+    out.tokens = scorer.tokensEvaluated();
+    out.leftInPool = pool.sequences().size();
+    return out;
+}
 
 }  // namespace
 
@@ -436,6 +458,153 @@ private slots:
             }
             QVERIFY2(std::abs(sum - h.logProb) < 1e-3, qPrintable(QString("%1 vs %2").arg(sum).arg(h.logProb)));
         }
+    }
+
+    // beamSearch announces each step's beams before it reads their logits: one prefetch() per
+    // step, holding exactly the beams that run at that step (the root at the first).
+    void announcesEveryStepsBeams_data() {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("end");
+        QTest::newRow("k=1 eos 0") << 1 << 0;
+        QTest::newRow("k=3 eos 0") << 3 << 0;
+        QTest::newRow("k=5 no eos") << 5 << -1;
+    }
+    void announcesEveryStepsBeams() {
+        QFETCH(int, width);
+        QFETCH(int, end);
+        TableBeamScorer scorer(test::hashedTable(7, 4, 0.5f));
+        BeamOptions o;
+        o.width = width;
+        o.maxNewTokens = 6;
+        o.earlyStopping = EarlyStopping::Never;
+        if (end >= 0) o.endTokens = {end};
+        const BeamResult r = beamSearch(scorer, kPrompt, o);
+        QCOMPARE(scorer.unannounced, 0);
+        std::vector<size_t> running(size_t(r.steps), 0);  // step d expands the evaluated nodes of depth d - 1
+        for (const BeamNode& n : r.tree.nodes)
+            if (n.evaluated) ++running[size_t(n.depth)];
+        QCOMPARE(scorer.prefetchSizes, running);
+        QCOMPARE(running.back(), size_t(width));  // the last step had every beam still running
+    }
+
+    // The batch changes the cost, not the search: with exact matmul forwardBatch's logits are
+    // forward()'s bit for bit, so the batched scorer (one pass per step) builds the same tree, with
+    // the same scores, as the one-at-a-time path (one pass per beam and step), and both evaluate
+    // the same tokens: the prompt, then one per running beam and step.
+    void batchedMatchesOneAtATime_data() {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("groups");
+        QTest::addColumn<double>("diversity");
+        QTest::addColumn<double>("alpha");
+        QTest::addColumn<bool>("endTokens");
+        QTest::newRow("k=1") << 1 << 1 << 0.0 << 1.0 << true;
+        QTest::newRow("k=2") << 2 << 1 << 0.0 << 1.0 << true;
+        QTest::newRow("k=4") << 4 << 1 << 0.0 << 1.0 << true;
+        QTest::newRow("k=4 no end, lp 0") << 4 << 1 << 0.0 << 0.0 << false;
+        QTest::newRow("k=8 lp 2") << 8 << 1 << 0.0 << 2.0 << true;
+        QTest::newRow("diverse k=4 g=2 dp=1") << 4 << 2 << 1.0 << 1.0 << true;
+        QTest::newRow("diverse k=6 g=3 dp=0.5 no end") << 6 << 3 << 0.5 << 1.0 << false;
+    }
+    void batchedMatchesOneAtATime() {
+        QFETCH(int, width);
+        QFETCH(int, groups);
+        QFETCH(double, diversity);
+        QFETCH(double, alpha);
+        QFETCH(bool, endTokens);
+        const std::string path = test::scratchDir() + "/beam-tiny.gguf";
+        writeTinyModel(TinyModelSpec{}, path);
+        const auto model = Model::load(path);
+        const auto backend = makeCpuBackend(*model, 1, /*exactMatmul=*/true);
+        const auto prompt = model->tokenizer().encode("the quick brown fox jumps over the lazy dog and", false, false);
+
+        BeamOptions o;
+        o.width = width;
+        o.groups = groups;
+        o.diversityPenalty = diversity;
+        o.lengthPenalty = alpha;
+        o.maxNewTokens = 8;
+        o.recordTopN = 4;
+        if (endTokens) o.endTokens = endOfGenerationTokens(model->tokenizer());
+        else o.earlyStopping = EarlyStopping::Never;
+        const ModelSearch batched = searchModel(*model, *backend, prompt, o, true);
+        const ModelSearch single = searchModel(*model, *backend, prompt, o, false);
+        QCOMPARE(batched.leftInPool, size_t(0));
+        QCOMPARE(single.leftInPool, size_t(0));
+
+        const BeamResult& a = batched.result;
+        const BeamResult& b = single.result;
+        QCOMPARE(a.stop, b.stop);
+        QCOMPARE(a.steps, b.steps);
+        QCOMPARE(a.hypotheses.size(), b.hypotheses.size());
+        for (size_t i = 0; i < a.hypotheses.size(); ++i) {
+            QCOMPARE(a.hypotheses[i].tokens, b.hypotheses[i].tokens);
+            QCOMPARE(a.hypotheses[i].ended, b.hypotheses[i].ended);
+            QCOMPARE(a.hypotheses[i].group, b.hypotheses[i].group);
+            QVERIFY(a.hypotheses[i].score == b.hypotheses[i].score);      // bit for bit, not fuzzy
+            QVERIFY(a.hypotheses[i].logProb == b.hypotheses[i].logProb);
+        }
+        QCOMPARE(a.tree.nodes.size(), b.tree.nodes.size());
+        std::set<int> expandedDepths;   // the depths whose beams were evaluated (depth d at step d + 1)
+        int64_t expanded = 0;           // evaluated nodes past the root: one token each
+        for (size_t i = 0; i < a.tree.nodes.size(); ++i) {
+            const BeamNode& x = a.tree.nodes[i];
+            const BeamNode& y = b.tree.nodes[i];
+            QCOMPARE(x.token, y.token);
+            QCOMPARE(x.parent, y.parent);
+            QCOMPARE(x.status, y.status);
+            QCOMPARE(x.evaluated, y.evaluated);
+            QVERIFY(x.cumSearchLogProb == y.cumSearchLogProb);
+            QVERIFY(x.nextEntropy == y.nextEntropy);
+            if (x.evaluated && x.depth > 0) {
+                ++expanded;
+                expandedDepths.insert(x.depth);
+            }
+        }
+        const int64_t promptTokens = int64_t(prompt.size());
+        QCOMPARE(batched.tokens, promptTokens + expanded);
+        QCOMPARE(single.tokens, batched.tokens);
+        QCOMPARE(single.passes, 1 + int(expanded));                      // the prompt, then every beam on its own
+        QCOMPARE(batched.passes, 1 + int(expandedDepths.size()));        // the prompt, then one pass per step
+        QCOMPARE(int(expandedDepths.size()), a.steps - 1);               // every step after the first ran one
+    }
+
+    // A width-4 step is one forwardBatch of the four beams' tokens (no end tokens and early
+    // stopping "never": all four run to the end), exact or fast; the fast path's logits may differ
+    // from one-row passes within the noise floor, so only the costs are checked there.
+    void aWidthFourStepIsOneBatchedPass_data() {
+        QTest::addColumn<bool>("exact");
+        QTest::newRow("exact matmul") << true;
+        QTest::newRow("fast path") << false;
+    }
+    void aWidthFourStepIsOneBatchedPass() {
+        QFETCH(bool, exact);
+        const std::string path = test::scratchDir() + "/beam-tiny.gguf";
+        writeTinyModel(TinyModelSpec{}, path);
+        const auto model = Model::load(path);
+        const auto backend = makeCpuBackend(*model, 1, exact);
+        const auto prompt = model->tokenizer().encode("the cat sat on the mat", false, false);
+        const int64_t P = int64_t(prompt.size());
+
+        BeamOptions o;
+        o.width = 4;
+        o.maxNewTokens = 6;
+        o.earlyStopping = EarlyStopping::Never;
+        KvBlockPool pool(model->hparams(), beamPoolBlocks(P, o.maxNewTokens, o.width, 16), KvType::F16, 16);
+        ModelBeamScorer scorer(*backend, pool);
+        std::vector<int> passes;
+        std::vector<int64_t> tokens, lastBatch;
+        const BeamResult r = beamSearch(scorer, prompt, o, [&](const BeamTree&, int) {
+            passes.push_back(scorer.forwardCalls());
+            tokens.push_back(scorer.tokensEvaluated());
+            lastBatch.push_back(backend->lastEvaluated());
+            return true;
+        });
+        QCOMPARE(r.steps, 6);
+        QCOMPARE(r.hypotheses.size(), size_t(4));
+        // Step 1 evaluates the prompt; every later step is one more pass of four tokens.
+        QCOMPARE(passes, (std::vector<int>{1, 2, 3, 4, 5, 6}));
+        QCOMPARE(tokens, (std::vector<int64_t>{P, P + 4, P + 8, P + 12, P + 16, P + 20}));
+        QCOMPARE(lastBatch, (std::vector<int64_t>{P, 4, 4, 4, 4, 4}));   // the backend's own count of the pass
     }
 
     void badInputThrows() {

@@ -235,6 +235,47 @@ private slots:
         QCOMPARE(b.hypotheses[0].tokens[1], 1);
     }
 
+    // The groups take turns choosing, but a beam's logits do not depend on what the other groups
+    // chose: every step announces the beams of all groups in one prefetch() (so a model scorer
+    // evaluates them in one batched pass) before any of their logits are read.
+    void everyStepAnnouncesEveryGroupsBeams_data() {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("groups");
+        QTest::addColumn<double>("penalty");
+        QTest::addColumn<bool>("end");   // with an end token groups finish and stop at their own pace
+        QTest::newRow("k=4 g=2 dp=1") << 4 << 2 << 1.0 << false;
+        QTest::newRow("k=6 g=3 dp=0.5") << 6 << 3 << 0.5 << false;
+        QTest::newRow("k=6 g=6 dp=2") << 6 << 6 << 2.0 << false;
+        QTest::newRow("k=4 g=2 dp=1 eos") << 4 << 2 << 1.0 << true;
+        QTest::newRow("k=6 g=3 dp=0.5 eos") << 6 << 3 << 0.5 << true;
+    }
+    void everyStepAnnouncesEveryGroupsBeams() {
+        QFETCH(int, width);
+        QFETCH(int, groups);
+        QFETCH(double, penalty);
+        QFETCH(bool, end);
+        TableScorer scorer(test::hashedTable(9, 3, 0.5f));
+        BeamOptions o;
+        o.width = width;
+        o.groups = groups;
+        o.diversityPenalty = penalty;
+        o.maxNewTokens = 5;
+        if (end) o.endTokens = {0};
+        const BeamResult r = beamSearch(scorer, kPrompt, o);
+        QCOMPARE(scorer.unannounced, 0);
+        // Step d expands the evaluated nodes of depth d - 1 of every group (the root, shared by all
+        // groups, once at step 1, before they fork it).
+        std::vector<size_t> running(size_t(r.steps), 0);
+        for (const BeamNode& n : r.tree.nodes)
+            if (n.evaluated) ++running[size_t(n.depth)];
+        QCOMPARE(scorer.prefetchSizes, running);
+        QCOMPARE(running[0], size_t(1));
+        if (!end) {   // every group runs width / groups beams from step 2 to the end
+            QCOMPARE(r.steps, o.maxNewTokens);
+            for (size_t d = 1; d < running.size(); ++d) QCOMPARE(running[d], size_t(width));
+        }
+    }
+
     void recordsDetailOnEvaluatedNodesOnly() {
         TableScorer scorer([](const std::vector<TokenId>&) { return kFixed; });
         BeamOptions o;

@@ -323,6 +323,7 @@ BeamResult beamSearch(BeamScorer& scorer, const std::vector<TokenId>& prompt, co
 
     Proposer proposer(scorer, options, prompt);
     std::vector<Proposal> proposals;
+    std::vector<int> stepSeqs;  // the sequences whose logits a step reads
     bool stoppedEarly = false;  // cancel or callback: the running beams join the finished ones
     r.stop = BeamStop::MaxTokens;
     for (int depth = 1; depth <= options.maxNewTokens; ++depth) {
@@ -333,6 +334,13 @@ BeamResult beamSearch(BeamScorer& scorer, const std::vector<TokenId>& prompt, co
         // A scorer that runs a model may throw Cancelled mid-step: the groups that moved keep
         // their new beams, the others their old ones, and all of them join the finished.
         try {
+            // Every running beam's logits are read this step, in every group (a group's diversity
+            // penalty depends on what the earlier groups chose, their logits do not): announce them
+            // all at once, so a scorer over a model evaluates them in one batched forward pass.
+            stepSeqs.clear();
+            for (const Group& grp : groups)
+                for (const Beam& b : grp.beams) stepSeqs.push_back(b.seq);
+            scorer.prefetch(stepSeqs);
             if (depth == 1 && nGroups > 1) {
                 // Every group starts from the prompt: evaluate it once, then fork it per group.
                 const int rootSeq = groups[0].beams[0].seq;

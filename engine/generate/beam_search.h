@@ -42,6 +42,10 @@
 // later group's hypotheses, which paid the penalty, rank below similar ones of group 0.
 // groups = 1 is exactly the search above.
 //
+// Each step begins with one BeamScorer::prefetch() of every running beam of every group, before
+// any logits() call of that step: a scorer over a model (ModelBeamScorer) evaluates the step's
+// beams in one batched forward pass; the search reads the same logits either way.
+//
 // Processors, per beam, in HF's order, on the log-softmax of the raw logits (HF applies its
 // logits processors to log-probabilities in beam search, not to logits, and never renormalises):
 //   1. diversity (groups > 1): lp -= diversityPenalty x count;

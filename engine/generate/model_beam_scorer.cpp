@@ -1,5 +1,6 @@
 #include "generate/model_beam_scorer.h"
 
+#include <algorithm>
 #include <string>
 
 #include "core/error.h"
@@ -70,11 +71,35 @@ std::span<const float> ModelBeamScorer::logits(int seq) {
     if (!s.pending.empty()) {
         const std::span<const float> out = backend_.forward(s.pending, pool_, s.kv, false);
         ++forwardCalls_;
+        tokensEvaluated_ += static_cast<int64_t>(s.pending.size());
         s.logits.assign(out.begin(), out.end());
         s.pending.clear();
         if (afterForward_) afterForward_();
     }
     return s.logits;
+}
+
+void ModelBeamScorer::prefetch(std::span<const int> seqs) {
+    if (!batched_) return;
+    std::vector<Seq*> todo;
+    std::vector<Backend::BatchItem> items;
+    int64_t tokens = 0;
+    for (int seq : seqs) {
+        Seq& s = at(seq);
+        if (s.pending.empty() || std::find(todo.begin(), todo.end(), &s) != todo.end()) continue;
+        todo.push_back(&s);
+        items.push_back(Backend::BatchItem{s.kv, s.pending, false});
+        tokens += static_cast<int64_t>(s.pending.size());
+    }
+    if (items.empty()) return;
+    const std::vector<std::span<const float>> out = backend_.forwardBatch(items, pool_);  // throws changing nothing
+    ++forwardCalls_;
+    tokensEvaluated_ += tokens;
+    for (size_t i = 0; i < todo.size(); ++i) {
+        todo[i]->logits.assign(out[i].begin(), out[i].end());
+        todo[i]->pending.clear();
+    }
+    if (afterForward_) afterForward_();
 }
 
 std::vector<int32_t> ModelBeamScorer::kvBlocks(int seq) const {

@@ -3,13 +3,19 @@
 // shares the parent's K/V blocks (the prompt's, and every common prefix) instead of copying or
 // recomputing them; the first write into a shared block copies that block (copy-on-write).
 //
-// Work is lazy: append() only queues the token, and logits() runs the queued tokens through the
-// backend (the whole prompt for a new sequence, one token per step afterwards). A fork copies the
-// parent's last logits and queued tokens. Backend::forward takes one sequence at a time, so the k
-// beams of a step are k forward passes (a batched forward would make it one).
+// Work is lazy: append() only queues the token, and the queued tokens (the whole prompt for a new
+// sequence, one token per step afterwards) run through the backend when their logits are needed.
+// A fork copies the parent's last logits and queued tokens. beamSearch announces each step's beams
+// with prefetch(), which evaluates every one of them that has queued tokens in ONE
+// Backend::forwardBatch (the weights are read once for the k beams, not k times); logits() then
+// returns the prefetched row. A caller that does not prefetch (or setBatched(false)) gets the
+// one-at-a-time path: logits() runs that sequence alone through Backend::forward. With exact matmul
+// both paths give the same logits bit for bit; on the fast path they differ within the engine's
+// noise floor (see Backend::forwardBatch), so a near tie between beams may go the other way.
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <span>
 #include <vector>
 
 #include "generate/beam_search.h"
@@ -40,13 +46,23 @@ public:
     // Throws dlab::Error past the context limit or when the pool runs out of blocks (size it with
     // beamPoolBlocks), dlab::Cancelled if the backend's cancel flag was raised.
     std::span<const float> logits(int seq) override;
+    // One Backend::forwardBatch over those of `seqs` with queued tokens (none queued: no pass; a
+    // handle given twice counts once); errors as logits(), and then no sequence has changed.
+    void prefetch(std::span<const int> seqs) override;
+    // false: prefetch() does nothing, so every beam is its own forward pass (the reference path the
+    // tests and `bench --beam` compare the batch with). On by default.
+    void setBatched(bool on) { batched_ = on; }
+    bool batched() const { return batched_; }
     // The pool's block table of the beam (pool block ids, logical order). Blocks of tokens still
     // queued by append() are not there yet: beamSearch asks after logits(), when there are none.
     std::vector<int32_t> kvBlocks(int seq) const override;
 
     SeqId kvSequence(int seq) const;        // the pool's id of a beam (for KV statistics)
     std::vector<SeqId> kvSequences() const;  // the pool ids of the live beams
+    // The cost so far: forward passes run (a batched step is one pass, whatever its beams) and the
+    // tokens they evaluated (a step evaluates one per running beam; a new sequence its prompt).
     int forwardCalls() const { return forwardCalls_; }
+    int64_t tokensEvaluated() const { return tokensEvaluated_; }
 
 private:
     struct Seq {
@@ -64,7 +80,9 @@ private:
     bool hasRoot_ = false;   // constructed over a prefilled root (id 0)
     bool rootTaken_ = false;
     int next_ = 0;
+    bool batched_ = true;
     int forwardCalls_ = 0;
+    int64_t tokensEvaluated_ = 0;
 };
 
 // Blocks a pool needs for beamSearch(width, maxNewTokens) after promptTokens: the shared prompt

@@ -34,18 +34,31 @@ TableBeamScorer::TableBeamScorer(Table table, bool reportKvBlocks)
 
 int TableBeamScorer::newSequence(const std::vector<TokenId>& prompt) { return add(prompt); }
 
-int TableBeamScorer::fork(int seq) { return add(at(seq)); }
+int TableBeamScorer::fork(int seq) { return add(at(seq), announced_[seq]); }
 
-void TableBeamScorer::append(int seq, TokenId token) { at(seq).push_back(token); }
+void TableBeamScorer::append(int seq, TokenId token) {
+    at(seq).push_back(token);
+    announced_[seq] = false;
+}
 
 void TableBeamScorer::release(int seq) {
     if (!seqs_.erase(seq)) throw Error("released an unknown sequence");
+    announced_.erase(seq);
 }
 
 std::span<const float> TableBeamScorer::logits(int seq) {
     buf_ = table_(at(seq));
     ++logitCalls;
+    if (!announced_[seq]) ++unannounced;
     return buf_;
+}
+
+void TableBeamScorer::prefetch(std::span<const int> seqs) {
+    prefetchSizes.push_back(seqs.size());
+    for (int seq : seqs) {
+        at(seq);  // throws for a handle that is not live
+        announced_[seq] = true;
+    }
 }
 
 std::vector<int32_t> TableBeamScorer::kvBlocks(int seq) const {
@@ -53,8 +66,9 @@ std::vector<int32_t> TableBeamScorer::kvBlocks(int seq) const {
     return {int32_t(seqs_.at(seq).size())};
 }
 
-int TableBeamScorer::add(std::vector<TokenId> tokens) {
+int TableBeamScorer::add(std::vector<TokenId> tokens, bool announced) {
     seqs_[next_] = std::move(tokens);
+    announced_[next_] = announced;
     maxLive = std::max(maxLive, seqs_.size());
     return next_++;
 }

@@ -34,19 +34,25 @@ public:
     // Throws dlab::Error on a handle that is not live (released twice, or never created).
     void release(int seq) override;
     std::span<const float> logits(int seq) override;
+    // Only records what it was told (a table needs no batch): logits() of a sequence appended to
+    // since it was last announced (a fork inherits its parent's state) counts as unannounced.
+    void prefetch(std::span<const int> seqs) override;
     std::vector<int32_t> kvBlocks(int seq) const override;
 
     size_t live() const { return seqs_.size(); }  // sequences created and not yet released
     size_t maxLive = 0;                           // the most that were live at once
     int logitCalls = 0;                           // calls of logits()
+    std::vector<size_t> prefetchSizes;            // the size of every prefetch() call, in order
+    int unannounced = 0;                          // logits() calls not covered by a prefetch()
 
 private:
-    int add(std::vector<TokenId> tokens);
+    int add(std::vector<TokenId> tokens, bool announced = false);
     std::vector<TokenId>& at(int seq);
 
     Table table_;
     bool reportKvBlocks_;
     std::map<int, std::vector<TokenId>> seqs_;
+    std::map<int, bool> announced_;   // announced by prefetch() and not appended to since
     std::vector<float> buf_;
     int next_ = 0;
 };
