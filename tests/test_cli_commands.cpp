@@ -195,6 +195,20 @@ private slots:
         QVERIFY(rows[1].toObject()["one_by_one_tokens_per_s"].toDouble() > 0);
     }
 
+    void benchBeamTimesAStepAgainstGreedy() {
+        const Run r = cli({"bench", "--model", tinyModel(), "--beam", "1,4", "-p", "8", "-n", "5", "--reps", "1", "--threads", "2", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray rows = QJsonDocument::fromJson(r.out).array();
+        QCOMPARE(rows.size(), 2);
+        const QJsonObject four = rows[1].toObject();
+        QCOMPARE(four["beams"].toInt(), 4);
+        QCOMPARE(four["passes_per_step"].toDouble(), 1.0);   // one batched pass per step
+        QCOMPARE(four["tokens_per_step"].toDouble(), 4.0);   // of the four beams' tokens
+        QCOMPARE(rows[0].toObject()["tokens_per_step"].toDouble(), 1.0);
+        for (const char* key : {"greedy_ms_per_step", "beam_batched_ms_per_step", "beam_one_by_one_ms_per_step", "batched_vs_greedy"})
+            QVERIFY2(four[key].toDouble() > 0, key);
+    }
+
     void kvGrowthTimesBothModes() {
         const Run r = cli({"kv-growth", "--model", tinyModel(), "--prompt", "the cat", "--steps", "6", "--threads", "2", "--json"});
         QCOMPARE(r.exitCode, 0);

@@ -183,6 +183,11 @@ private slots:
         int64_t expectUsed = fullBlocks;
         for (const RunResult& r : c.runs) {
             QVERIFY2(r.forwardCalls > 0, "every run must write once, or its copy of the partial block is not made");
+            // One sequence: a pass per step but the first (it reads the prefill), one token each.
+            QCOMPARE(r.decodeSteps, static_cast<int>(r.steps.size()));
+            QCOMPARE(r.forwardCalls, r.decodeSteps - 1);
+            QCOMPARE(r.tokensEvaluated, static_cast<int64_t>(r.forwardCalls));
+            QVERIFY(r.msPerStep > 0.0);
             const int64_t blocks = KvBlockPool::blocksFor(promptTokens + r.forwardCalls, bs);
             QCOMPARE(r.kvBlocks, blocks);  // its own blocks plus the shared prompt blocks
             QCOMPARE(r.kvBlocksShared, R > 1 ? fullBlocks : 0);
@@ -214,7 +219,22 @@ private slots:
         const RunResult& r = c.runs[0];
         const int64_t fullBlocks = promptTokens / 16;
         QVERIFY(!r.tokens.empty());
-        QCOMPARE(r.forwardCalls > width, true);
+        // One batched pass per step after the first (as greedy), evaluating one token per running
+        // beam: the tree's evaluated nodes past the (prefilled) root, at most `width` per depth.
+        std::map<int, int64_t> perDepth;   // depth -> beams evaluated from it
+        for (const BeamNode& n : r.beam.tree.nodes)
+            if (n.evaluated && n.depth > 0) ++perDepth[n.depth];
+        int64_t evaluated = 0;
+        for (const auto& [depth, beams] : perDepth) {
+            QVERIFY(beams <= width);
+            evaluated += beams;
+        }
+        QCOMPARE(r.decodeSteps, r.beam.steps);
+        QCOMPARE(r.forwardCalls, static_cast<int>(perDepth.size()));
+        QCOMPARE(r.forwardCalls, r.decodeSteps - 1);
+        QCOMPARE(r.tokensEvaluated, evaluated);
+        QVERIFY(r.tokensEvaluated > r.forwardCalls);   // beams, not one sequence
+        QVERIFY(r.msPerStep > 0.0);
         QVERIFY2(r.kvBytesSavedWithin >= (width - 1) * fullBlocks * c.kvPeak.bytesPerBlock,
                  qPrintable(QString::number(r.kvBytesSavedWithin)));
         QVERIFY(r.kvBlocksShared >= fullBlocks);

@@ -11,6 +11,8 @@
 #include "core/error.h"
 #include "interrupt.h"
 #include "core/json_writer.h"
+#include "generate/beam_search.h"
+#include "generate/model_beam_scorer.h"
 #include "model/backend.h"
 #include "sampling/sampler.h"
 
@@ -91,6 +93,76 @@ int benchBatches(const Model& model, Backend& backend, const std::vector<int>& s
     return 0;
 }
 
+// bench --beam 4,8,...: what a beam-search step costs against a greedy step. Each repetition
+// prefills one prompt of nPrompt tokens (not timed), then times nGen greedy steps (one forward()
+// and an argmax each) and a width-K beamSearch over a ModelBeamScorer for nGen + 1 depths (no end
+// tokens and early stopping "never", so all K beams run to the end; the first depth forks from the
+// prefill's logits, so nGen passes follow): batched (one forwardBatch per step, what beamSearch
+// does) and one beam at a time (setBatched(false): K forward() calls per step). A step's time is
+// the whole step: the pass and the search's own work (softmax, top-2K, forks) over K beams.
+int benchBeams(const Model& model, Backend& backend, const std::vector<int>& widths, int nPrompt, int nGen, int reps,
+               KvType kvType, bool json, int threads) {
+    const HParams& hp = model.hparams();
+    std::vector<TokenId> prompt(std::max(1, nPrompt));
+    for (int i = 0; i < static_cast<int>(prompt.size()); ++i) prompt[i] = static_cast<TokenId>((i * 7919 + 13) % hp.nVocab);
+    constexpr int64_t kBlockSize = 16;
+    JsonWriter j;
+    j.beginArray();
+    if (!json)
+        std::printf("| beams | prompt | steps | greedy ms/step | beam batched ms/step | beam one-by-one ms/step | batched / greedy | "
+                    "one-by-one / greedy | passes/step (tokens/step) |\n|---|---|---|---|---|---|---|---|---|\n");
+    for (int K : widths) {
+        std::vector<double> greedyMs, batchedMs, singleMs;
+        int passes = 0;
+        int64_t tokens = 0;
+        for (int r = 0; r <= reps; ++r) {   // r == 0 is a warm-up
+            for (int mode = 0; mode < 3; ++mode) {   // greedy, beam batched, beam one by one
+                KvBlockPool pool(hp, beamPoolBlocks(static_cast<int64_t>(prompt.size()), nGen + 1, K, kBlockSize), kvType, kBlockSize);
+                const SeqId root = pool.newSequence();
+                const std::span<const float> first = backend.forward(prompt, pool, root, false);
+                std::vector<float> rootLogits(first.begin(), first.end());
+                double ms = 0.0;
+                if (mode == 0) {
+                    TokenId tok = argmax(rootLogits);
+                    const auto t0 = std::chrono::steady_clock::now();
+                    for (int step = 0; step < nGen; ++step) tok = argmax(backend.forward(std::span(&tok, 1), pool, root, false));
+                    ms = 1000.0 * seconds(t0) / nGen;
+                } else {
+                    ModelBeamScorer scorer(backend, pool, root, std::move(rootLogits));
+                    scorer.setBatched(mode == 1);
+                    BeamOptions o;
+                    o.width = K;
+                    o.maxNewTokens = nGen + 1;
+                    o.earlyStopping = EarlyStopping::Never;
+                    const auto t0 = std::chrono::steady_clock::now();
+                    beamSearch(scorer, prompt, o);
+                    ms = 1000.0 * seconds(t0) / nGen;   // nGen steps ran a pass (batched: nGen passes; else nGen * K)
+                    if (mode == 1) {
+                        passes = scorer.forwardCalls();
+                        tokens = scorer.tokensEvaluated();
+                    }
+                }
+                if (r > 0) (mode == 0 ? greedyMs : mode == 1 ? batchedMs : singleMs).push_back(ms);
+            }
+        }
+        const Stat g = stats(greedyMs), b = stats(batchedMs), o = stats(singleMs);
+        const double perStepPasses = static_cast<double>(passes) / nGen, perStepTokens = static_cast<double>(tokens) / nGen;
+        if (json)
+            j.beginObject().field("beams", K).field("n_prompt", nPrompt).field("n_gen", nGen).field("threads", threads)
+                .field("greedy_ms_per_step", g.mean).field("greedy_sd", g.sd).field("beam_batched_ms_per_step", b.mean)
+                .field("beam_batched_sd", b.sd).field("beam_one_by_one_ms_per_step", o.mean).field("beam_one_by_one_sd", o.sd)
+                .field("batched_vs_greedy", b.mean / g.mean).field("one_by_one_vs_greedy", o.mean / g.mean)
+                .field("passes_per_step", perStepPasses).field("tokens_per_step", perStepTokens).endObject();
+        else
+            std::printf("| %d | %d | %d | %.2f ± %.2f | %.2f ± %.2f | %.2f ± %.2f | %.2f× | %.2f× | %.2f (%.2f) |\n", K, nPrompt, nGen,
+                        g.mean, g.sd, b.mean, b.sd, o.mean, o.sd, b.mean / g.mean, o.mean / g.mean, perStepPasses, perStepTokens);
+        std::fflush(stdout);
+    }
+    j.endArray();
+    if (json) std::printf("%s\n", j.str().c_str());
+    return 0;
+}
+
 }  // namespace
 
 int runBench(Args& args) {
@@ -103,17 +175,27 @@ int runBench(Args& args) {
     const bool json = args.flag("--json");
     const bool noKvCache = args.flag("--no-kv-cache");  // recompute the prefix every step (the lesson)
     const auto batch = args.value("--batch");
+    const auto beam = args.value("--beam");
     args.finish();
-    std::vector<int> sizes;
+    std::vector<int> sizes, widths;
     if (batch)
         for (long long b : integerList(*batch, "--batch", "batch sizes", "batch size", 1, 256)) sizes.push_back(static_cast<int>(b));
+    if (beam)
+        for (long long k : integerList(*beam, "--beam", "beam widths", "beam width", 1, 64)) widths.push_back(static_cast<int>(k));
     if (batch && noKvCache) throw Error("bench: --batch measures decoding with the cache; drop --no-kv-cache");
+    if (beam && noKvCache) throw Error("bench: --beam measures decoding with the cache; drop --no-kv-cache");
+    if (batch && beam) throw Error("bench: --batch and --beam are two benchmarks; give one of them");
 
     auto model = Model::load(path);
     auto backend = makeCpuBackend(*model, threads);
     if (batch) {
         backend->setCancelFlag(installInterruptHandler());
         return benchBatches(*model, *backend, sizes, nPrompt == 512 ? 32 : nPrompt, nGen == 128 ? 32 : nGen, reps, kvType, json, threads);
+    }
+    if (beam) {
+        if (nGen < 1) throw Error("bench: --beam needs -n of at least 1 (the steps to time)");
+        backend->setCancelFlag(installInterruptHandler());
+        return benchBeams(*model, *backend, widths, nPrompt == 512 ? 32 : nPrompt, nGen == 128 ? 32 : nGen, reps, kvType, json, threads);
     }
     backend->setRecomputePrefix(noKvCache);
     const HParams& hp = model->hparams();

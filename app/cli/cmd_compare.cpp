@@ -51,14 +51,15 @@ void printGroups(const CompareResult& r, const Tokenizer& tok) {
 
 void printTable(const CompareResult& r, int threads) {
     std::printf("prompt: %zu tokens, prefilled once in %.1f ms (%d threads)\n\n", r.prompt.size(), r.prefillMs, threads);
-    std::printf("| run | tokens | log-prob | tok/s | distinct-1 | distinct-2 | repeats | KV blocks (shared) | saved within | text |\n");
-    std::printf("|---|---:|---:|---:|---:|---:|---|---:|---:|---|\n");
+    std::printf("| run | tokens | log-prob | tok/s | ms/step | passes (tokens evaluated) | distinct-1 | distinct-2 | repeats | KV blocks (shared) | saved within | text |\n");
+    std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---|\n");
     for (const RunResult& run : r.runs) {
         const std::string rep = run.repetition.found
                                     ? std::to_string(run.repetition.period) + "-token loop x" + std::to_string(run.repetition.repeats)
                                     : "no";
-        std::printf("| %s | %zu%s | %.3f | %.1f | %.3f | %.3f | %s | %lld (%lld) | %.1f KiB | %s |\n", run.spec.text.c_str(),
-                    run.tokens.size(), run.ended ? "+end" : "", run.logProb, run.tokensPerSecond, run.distinct1,
+        std::printf("| %s | %zu%s | %.3f | %.1f | %.2f | %d (%lld) | %.3f | %.3f | %s | %lld (%lld) | %.1f KiB | %s |\n", run.spec.text.c_str(),
+                    run.tokens.size(), run.ended ? "+end" : "", run.logProb, run.tokensPerSecond, run.msPerStep,
+                    run.forwardCalls, (long long)run.tokensEvaluated, run.distinct1,
                     run.distinct2, rep.c_str(), (long long)run.kvBlocks, (long long)run.kvBlocksShared,
                     run.kvBytesSavedWithin / 1024.0, cell(run.text, 60).c_str());
     }

@@ -39,6 +39,7 @@ commands:
               whole history; --beam-groups G splits the beams into G diverse groups, --beams divisible by G)
   bench       [-p 512] [-n 128] [--threads N] [--reps 3] [--kv-type f16|f32|q8_0] [--no-kv-cache] [--json]
               [--batch 1,2,4,8,16,32]  aggregate decode tokens/s, B sequences per forwardBatch (-p 32 -n 32 by default)
+              [--beam 4,8]  ms per beam-search step of width K (batched and one beam at a time) against a greedy step
   perplexity  --file F [--ctx 512] [--threads N]
   sample      --logits FILE.json [sampler options] [--order hf|llama.cpp|mirostat|mirostat-v1|LIST] [--top-n N] [--json]
               applies the sampler chain to given logits and prints every stage's distribution

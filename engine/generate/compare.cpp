@@ -91,6 +91,7 @@ void runSampled(const RunContext& c, SeqId seq, RunResult& r) {
             break;
         }
         ++r.forwardCalls;
+        ++r.tokensEvaluated;
         c.tracker.sample();
         notePeak(c.pool, {seq}, r);
     }
@@ -122,6 +123,8 @@ void runBeam(const RunContext& c, SeqId seq, RunResult& r) {
     for (const RunToken& t : r.steps) r.logProb += t.logProb;  // == best.logProb: the same sums in the same order
     r.stopped = r.beam.stop == BeamStop::Cancelled || r.beam.stop == BeamStop::Callback;
     r.forwardCalls = scorer.forwardCalls();
+    r.tokensEvaluated = scorer.tokensEvaluated();
+    r.decodeSteps = r.beam.steps;
 }
 
 }  // namespace
@@ -209,6 +212,8 @@ CompareResult compareRuns(const Model& model, Backend& backend, const std::vecto
         if (r.spec.kind == RunKind::Beam) runBeam(ctx, forks[i], r);  // frees forks[i]
         else runSampled(ctx, forks[i], r);
         r.ms = msSince(r0);
+        if (r.spec.kind != RunKind::Beam) r.decodeSteps = static_cast<int>(r.steps.size());
+        r.msPerStep = r.decodeSteps > 0 ? r.ms / r.decodeSteps : 0.0;
         r.tokensPerSecond = r.ms > 0.0 ? 1000.0 * static_cast<double>(r.tokens.size()) / r.ms : 0.0;
         r.text = utf8::sanitize(model.tokenizer().decode(r.tokens));
         r.distinct1 = distinctN(r.tokens, 1);

@@ -49,7 +49,13 @@ struct RunResult {
     double logProb = 0.0;
     double ms = 0.0;               // wall time of the run, forward passes included
     double tokensPerSecond = 0.0;  // tokens.size() / ms (beam: the best hypothesis' tokens)
-    int forwardCalls = 0;
+    // The run's cost after the shared prefill. A step chooses the next token of every sequence the
+    // run has (greedy/sample: one; beam: every running beam, all of them evaluated in one batched
+    // forward pass). The first step reads the prefill's logits, so it runs no pass.
+    int forwardCalls = 0;          // forward passes (a beam step is one, whatever its width)
+    int64_t tokensEvaluated = 0;   // tokens those passes evaluated (a beam step: one per running beam)
+    int decodeSteps = 0;           // steps run: greedy/sample the tokens chosen (the end token too); beam the search's depth
+    double msPerStep = 0.0;        // ms / decodeSteps: the wall time of a step (what a beam step costs against greedy's)
     double distinct1 = 0.0, distinct2 = 0.0;  // unique n-grams / n-grams of `tokens` (0 when there are none)
     RepetitionSpan repetition;     // findRepetition(tokens)
     // At the run's own high-water mark (the most distinct blocks its sequences referenced):

@@ -32,6 +32,7 @@ void writeRunSummary(JsonWriter& w, const RunResult& run) {
     writeTokens(w, "tokens", run.tokens);
     w.field("ended", run.ended).field("stopped", run.stopped).field("logProb", run.logProb).field("ms", run.ms);
     w.field("tokensPerSecond", run.tokensPerSecond).field("forwardCalls", run.forwardCalls);
+    w.field("tokensEvaluated", run.tokensEvaluated).field("decodeSteps", run.decodeSteps).field("msPerStep", run.msPerStep);
     w.field("distinct1", run.distinct1).field("distinct2", run.distinct2);
     w.key("repetition").beginObject().field("found", run.repetition.found).field("period", run.repetition.period);
     w.field("repeats", run.repetition.repeats).field("length", run.repetition.length).endObject();
