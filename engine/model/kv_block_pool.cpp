@@ -70,6 +70,37 @@ SeqId KvBlockPool::fork(SeqId parent, int64_t atPosition) {
     return id;
 }
 
+SeqId KvBlockPool::newSequenceFromBlocks(std::span<const int32_t> blocks, std::span<const TokenId> tokens) {
+    if (static_cast<int64_t>(tokens.size()) != static_cast<int64_t>(blocks.size()) * blockSize_)
+        throw Error("a sequence made from " + std::to_string(blocks.size()) + " full KV blocks needs " +
+                    std::to_string(blocks.size() * blockSize_) + " tokens (got " + std::to_string(tokens.size()) + ")");
+    if (static_cast<int64_t>(tokens.size()) > contextLimit_)
+        throw Error(std::to_string(tokens.size()) + " cached tokens do not fit the context of " + std::to_string(contextLimit_) +
+                    " positions");
+    for (int32_t b : blocks)
+        if (b < 0 || b >= nBlocks_ || refs_[b] == 0)
+            throw Error("KV block " + std::to_string(b) + " is not in use, so a sequence cannot be made from it");
+    for (int32_t b : blocks) ++refs_[b];
+    Sequence s;
+    s.blocks.assign(blocks.begin(), blocks.end());
+    s.tokens.assign(tokens.begin(), tokens.end());
+    const SeqId id = nextId_++;
+    seqs_.emplace(id, std::move(s));
+    return id;
+}
+
+void KvBlockPool::retainBlock(int32_t block) {
+    if (block < 0 || block >= nBlocks_ || refs_[block] == 0)
+        throw Error("KV block " + std::to_string(block) + " is not in use, so it cannot be shared");
+    ++refs_[block];
+}
+
+void KvBlockPool::releaseBlock(int32_t block) {
+    if (block < 0 || block >= nBlocks_ || refs_[block] == 0)
+        throw Error("KV block " + std::to_string(block) + " is not in use, so it cannot be released");
+    release(block);
+}
+
 void KvBlockPool::freeSequence(SeqId seq) {
     truncate(seq, 0);
     seqs_.erase(seq);

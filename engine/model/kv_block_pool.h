@@ -47,6 +47,16 @@ public:
     // length(parent)); their blocks are shared, not copied.
     SeqId fork(SeqId parent, int64_t atPosition);
     void freeSequence(SeqId seq);          // drops its block references
+    // A new sequence whose first blocks.size() * blockSize positions are these full blocks holding
+    // `tokens` (exactly that many): the automatic prefix cache hands a request the blocks another
+    // request computed. The blocks gain a reference each; throws dlab::Error for a free block or a
+    // token count that is not blocks.size() * blockSize.
+    SeqId newSequenceFromBlocks(std::span<const int32_t> blocks, std::span<const TokenId> tokens);
+    // References held outside any sequence (the prefix cache keeps its blocks alive this way).
+    // retainBlock throws for a free block; releaseBlock returns the block to the free list when
+    // its last reference goes.
+    void retainBlock(int32_t block);
+    void releaseBlock(int32_t block);
     void truncate(SeqId seq, int64_t n);   // keeps the first n positions (n <= length)
     bool contains(SeqId seq) const { return seqs_.count(seq) != 0; }
     int64_t length(SeqId seq) const { return static_cast<int64_t>(get(seq).tokens.size()); }
