@@ -13,6 +13,7 @@
 #include "cmd_kv.h"
 #include "cmd_kv_lab.h"
 #include "cmd_sample.h"
+#include "cmd_serve.h"
 #include "commands.h"
 #include "interrupt.h"
 #include "core/error.h"
@@ -61,6 +62,16 @@ commands:
                 sample [t k p minp typ rep freq pres lastn nrng dry drybase dryallow drylastn xtcp xtct
                         nsigma mirotau miroeta mirom order seed]   e.g. sample:t=0.7,p=0.9,seed=1
                         (order=hf|llama.cpp|mirostat|mirostat-v1|STAGE+STAGE+...)
+  serve       [--host 127.0.0.1] [--port 8080] [--max-batch 8] [--ctx 2048] [--kv-type f16] [--threads N] [--name ID]
+              [--token-budget 512] [--prefill-chunk 256] [--no-prefix-cache] [--static] [--exact-matmul] [--quiet]
+              OpenAI-compatible HTTP server: /v1/completions, /v1/chat/completions (stream, logprobs),
+              /v1/models, /health; loopback only unless --host says otherwise
+  serve-bench [--experiment sweep|load|prefix|all] [--batches 1,2,4,8,16] [--prompt-tokens 64] [--output-tokens 32]
+              [--rates 1,2,4,8] [--requests 24] [--prompt-min 32 --prompt-max 96] [--output-min 16 --output-max 48]
+              [--system-prompt 0] [--max-batch 8] [--token-budget 512] [--prefill-chunk 256] [--no-prefix-cache]
+              [--system-tokens 500] [--user-tokens 32] [--prefix-requests 8] [--itl-bound 100] [--ttft-bound 1000]
+              the serving lab's experiments on the real engine (batch sweep, static vs continuous
+              batching under Poisson load, the prefix cache), JSON on stdout
   make-tiny-model --arch llama|qwen2|gpt2 --out PATH [--seed N] [--type f32|f16|q8_0|q4_1] [--tied]
 )";
 
@@ -82,6 +93,7 @@ int main(int argc, char** argv) {
         {"info", runInfo}, {"tokenize", runTokenize}, {"detokenize", runDetokenize}, {"generate", runGenerate},
         {"bench", runBench}, {"perplexity", runPerplexity}, {"sample", runSample}, {"kv", runKv}, {"branch", runBranch},
         {"compare", runCompare}, {"kv-growth", runKvGrowth}, {"kv-dtypes", runKvDtypes}, {"kv-evict", runKvEvict},
+        {"serve", runServe}, {"serve-bench", runServeBench},
     };
     try {
 #ifdef DLAB_HAS_TINY_MODEL

@@ -86,37 +86,42 @@ void Scheduler::reject(RequestId id, ServeRequest&& req, double arrival, const s
     onEvent_(e);
 }
 
+void checkServeRequest(const ServeRequest& request, const Model& model, const KvBlockPool& pool) {
+    const int64_t ctx = pool.contextLimit();
+    const int64_t n = static_cast<int64_t>(request.prompt.size());
+    if (n == 0) throw Error("the prompt is empty; give at least one token of text");
+    if (request.maxTokens < 1) throw Error("max_tokens must be at least 1 (got " + std::to_string(request.maxTokens) + ")");
+    if (request.topLogprobs < 0 || request.topLogprobs > 20)
+        throw Error("top_logprobs must be between 0 and 20 (got " + std::to_string(request.topLogprobs) + ")");
+    if (request.stop.size() > 4) throw Error("at most 4 stop strings are allowed (got " + std::to_string(request.stop.size()) + ")");
+    for (const std::string& s : request.stop)
+        if (s.empty()) throw Error("a stop string is empty; remove it or give at least one character");
+    for (TokenId t : request.prompt)
+        if (t < 0 || t >= model.hparams().nVocab)
+            throw Error("prompt token " + std::to_string(t) + " is outside the vocabulary (0.." +
+                        std::to_string(model.hparams().nVocab - 1) + ")");
+    request.sampler.validate();
+    if (n + request.maxTokens - 1 > ctx)
+        throw Error("this model's context holds " + std::to_string(ctx) + " tokens, but the request needs " +
+                    std::to_string(n + request.maxTokens) + " (" + std::to_string(n) + " in the prompt, " +
+                    std::to_string(request.maxTokens) + " to generate); lower max_tokens or shorten the prompt");
+    const int64_t blocks = KvBlockPool::blocksFor(n + request.maxTokens - 1, pool.blockSize());
+    if (blocks > pool.nBlocks())
+        throw Error("the request needs " + std::to_string(blocks) + " KV blocks but the server's pool has " +
+                    std::to_string(pool.nBlocks()) + "; lower max_tokens or start the server with a larger KV cache");
+}
+
 RequestId Scheduler::submit(ServeRequest request) {
     const RequestId id = nextId_++;
     const double arrival = nowMs();
     flush_ = false;
-    const int64_t ctx = pool_.contextLimit();
-    const int64_t n = static_cast<int64_t>(request.prompt.size());
     try {
-        if (n == 0) throw Error("the prompt is empty; give at least one token of text");
-        if (request.maxTokens < 1) throw Error("max_tokens must be at least 1 (got " + std::to_string(request.maxTokens) + ")");
-        if (request.topLogprobs < 0 || request.topLogprobs > 20)
-            throw Error("top_logprobs must be between 0 and 20 (got " + std::to_string(request.topLogprobs) + ")");
-        if (request.stop.size() > 4) throw Error("at most 4 stop strings are allowed (got " + std::to_string(request.stop.size()) + ")");
-        for (const std::string& s : request.stop)
-            if (s.empty()) throw Error("a stop string is empty; remove it or give at least one character");
-        for (TokenId t : request.prompt)
-            if (t < 0 || t >= model_.hparams().nVocab)
-                throw Error("prompt token " + std::to_string(t) + " is outside the vocabulary (0.." +
-                            std::to_string(model_.hparams().nVocab - 1) + ")");
-        request.sampler.validate();
-        if (n + request.maxTokens - 1 > ctx)
-            throw Error("this model's context holds " + std::to_string(ctx) + " tokens, but the request needs " +
-                        std::to_string(n + request.maxTokens) + " (" + std::to_string(n) + " in the prompt, " +
-                        std::to_string(request.maxTokens) + " to generate); lower max_tokens or shorten the prompt");
-        const int64_t blocks = KvBlockPool::blocksFor(n + request.maxTokens - 1, pool_.blockSize());
-        if (blocks > pool_.nBlocks())
-            throw Error("the request needs " + std::to_string(blocks) + " KV blocks but the server's pool has " +
-                        std::to_string(pool_.nBlocks()) + "; lower max_tokens or start the server with a larger KV cache");
+        checkServeRequest(request, model_, pool_);
     } catch (const Error& e) {
         reject(id, std::move(request), arrival, e.what());
         return id;
     }
+    const int64_t n = static_cast<int64_t>(request.prompt.size());
     auto r = std::make_unique<Active>(id, std::move(request), model_.tokenizer());
     r->t.arrivalMs = arrival;
     r->t.promptTokens = static_cast<int>(n);

@@ -57,6 +57,10 @@ struct StepRecord {
     int tokens() const;
 };
 
+// Throws dlab::Error with one sentence if the request could never run on this pool (what
+// Scheduler::submit rejects); a server calls it first to answer 400 before streaming anything.
+void checkServeRequest(const ServeRequest& request, const Model& model, const KvBlockPool& pool);
+
 class Scheduler {
 public:
     using EventSink = std::function<void(const ServeEvent&)>;

@@ -22,7 +22,7 @@ void RequestStream::push(ServeEvent e) {
     ready_.notify_all();
 }
 
-ServingLoop::ServingLoop(const Model& model, Backend& backend, const ServingConfig& config) : config_(config) {
+ServingLoop::ServingLoop(const Model& model, Backend& backend, const ServingConfig& config) : model_(model), config_(config) {
     config_.scheduler.validate();
     int64_t ctx = config_.contextLength > 0 ? config_.contextLength : std::min<int64_t>(model.hparams().nCtxTrain, 8192);
     if (ctx < 2) throw Error("the server's context must hold at least 2 tokens (got " + std::to_string(ctx) + ")");
@@ -84,6 +84,8 @@ void ServingLoop::run(const std::atomic<bool>& stop) {
         for (RequestId id : cancelled) scheduler_->cancel(id);
 
         const std::optional<StepRecord> rec = scheduler_->step();
+        running_ = scheduler_->running();
+        waiting_ = scheduler_->waiting();
         if (rec) {
             if (onStep) onStep(*rec, scheduler_->running(), scheduler_->waiting());
             continue;
@@ -96,6 +98,8 @@ void ServingLoop::run(const std::atomic<bool>& stop) {
     std::vector<RequestId> open;
     for (const auto& [id, stream] : live_) open.push_back(id);
     for (RequestId id : open) scheduler_->cancel(id);
+    running_ = scheduler_->running();
+    waiting_ = scheduler_->waiting();
     std::deque<std::pair<std::shared_ptr<RequestStream>, ServeRequest>> incoming;
     {
         std::lock_guard lock(mutex_);

@@ -51,6 +51,9 @@ public:
     ~ServingLoop();
 
     std::shared_ptr<RequestStream> submit(ServeRequest request);   // any thread
+    // checkServeRequest against this loop's pool (any thread: the pool's size never changes).
+    void check(const ServeRequest& request) const { checkServeRequest(request, model_, *pool_); }
+    const Model& model() const { return model_; }
     // Runs until `stop` is raised (then every open request finishes as Cancelled). One thread only.
     void run(const std::atomic<bool>& stop);
     // Wakes run() so it sees `stop` at once.
@@ -61,11 +64,15 @@ public:
     std::function<void(const ServeEvent&)> onFinished;
 
     int64_t contextLength() const { return pool_->contextLimit(); }
+    // After the last step (any thread): requests holding a batch slot, and queued ones.
+    int running() const { return running_; }
+    int waiting() const { return waiting_; }
     const ServingConfig& config() const { return config_; }
 
 private:
     void deliver(const ServeEvent& e);
 
+    const Model& model_;
     ServingConfig config_;
     std::unique_ptr<KvBlockPool> pool_;
     std::unique_ptr<Scheduler> scheduler_;
@@ -75,6 +82,7 @@ private:
     std::map<RequestId, std::shared_ptr<RequestStream>> live_;   // loop thread only
     std::shared_ptr<RequestStream> submitting_;                  // during Scheduler::submit
     bool submitRejected_ = false;
+    std::atomic<int> running_{0}, waiting_{0};
 };
 
 }  // namespace dlab
