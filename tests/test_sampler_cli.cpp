@@ -99,7 +99,7 @@ private slots:
         const QString badHistory = writeFile("history.json", R"({"logits": [1, 2], "history": [5]})");
         QTest::newRow("NaN logit") << QStringList{"sample", "--logits", nan} << "token 1 is NaN";
         QTest::newRow("token count") << QStringList{"sample", "--logits", mismatch} << "one token text per logit";
-        QTest::newRow("broken JSON") << QStringList{"sample", "--logits", broken} << "broken.json: expected a number";
+        QTest::newRow("broken JSON") << QStringList{"sample", "--logits", broken} << "broken.json: not valid JSON, expected a number or a value at byte";
         QTest::newRow("history out of range") << QStringList{"sample", "--logits", badHistory} << "outside the vocabulary";
         QTest::newRow("no file option") << QStringList{"sample"} << "--logits FILE.json is required";
         QTest::newRow("missing file") << QStringList{"sample", "--logits", "/nonexistent/x.json"} << "cannot open";

@@ -1,174 +1,113 @@
 #include "logits_file.h"
 
 #include <cmath>
-#include <cstdlib>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 #include "core/error.h"
-#include "tokenizer/utf8.h"
 
 namespace dlab::cli {
 
 namespace {
 
-// A small reader for exactly the JSON above; other keys are skipped whatever their value.
-class Reader {
-public:
-    Reader(const std::string& text, const std::string& file) : s_(text), file_(file) {}
+using json = nlohmann::json;
 
-    [[noreturn]] void fail(const std::string& what) const {
-        throw Error(file_ + ": " + what + " at byte " + std::to_string(pos_) +
-                    " (expected {\"logits\": [numbers], \"tokens\": [strings], \"history\": [ids], \"prompt_length\": N})");
-    }
-    void ws() {
-        while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\r' || s_[pos_] == '\t')) ++pos_;
-    }
-    char peek() {
-        ws();
-        return pos_ < s_.size() ? s_[pos_] : '\0';
-    }
-    void expect(char c) {
-        if (peek() != c) fail(std::string("expected '") + c + "'");
-        ++pos_;
-    }
-    bool atEnd() { return peek() == '\0'; }
+const char* const kShape = "(expected {\"logits\": [numbers], \"tokens\": [strings], \"history\": [ids], \"prompt_length\": N})";
 
-    double number() {
-        ws();
-        for (const auto& [word, value] : {std::pair<const char*, double>{"NaN", std::nan("")},
-                                          {"Infinity", std::numeric_limits<double>::infinity()},
-                                          {"-Infinity", -std::numeric_limits<double>::infinity()}}) {
-            const std::string w = word;
-            if (s_.compare(pos_, w.size(), w) == 0) {
-                pos_ += w.size();
-                return value;
+// Python's json.dump writes NaN, Infinity and -Infinity as bare words, which JSON does not have.
+// Outside strings they become the strings "NaN", "Infinity", "-Infinity" here, which number()
+// takes back; everything else is parsed by nlohmann-json as it stands.
+std::string quoteNonFinite(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    bool inString = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            out += c;
+            if (c == '\\' && i + 1 < text.size()) out += text[++i];
+            else if (c == '"') inString = false;
+            continue;
+        }
+        if (c == '"') {
+            inString = true;
+            out += c;
+            continue;
+        }
+        bool replaced = false;
+        for (const char* word : {"-Infinity", "Infinity", "NaN"}) {
+            const size_t n = std::char_traits<char>::length(word);
+            if (text.compare(i, n, word) == 0) {
+                out += '"';
+                out += word;
+                out += '"';
+                i += n - 1;
+                replaced = true;
+                break;
             }
         }
-        const char* begin = s_.c_str() + pos_;
-        char* end = nullptr;
-        const double v = std::strtod(begin, &end);
-        if (end == begin) fail("expected a number");
-        pos_ += static_cast<size_t>(end - begin);
-        return v;
+        if (!replaced) out += c;
     }
+    return out;
+}
 
-    std::string string() {
-        expect('"');
-        std::string out;
-        while (pos_ < s_.size() && s_[pos_] != '"') {
-            char c = s_[pos_++];
-            if (c != '\\') {
-                out += c;
-                continue;
-            }
-            if (pos_ >= s_.size()) break;
-            c = s_[pos_++];
-            switch (c) {
-                case 'n': out += '\n'; break;
-                case 't': out += '\t'; break;
-                case 'r': out += '\r'; break;
-                case 'b': out += '\b'; break;
-                case 'f': out += '\f'; break;
-                case 'u': {
-                    if (pos_ + 4 > s_.size()) fail("bad \\u escape");
-                    unsigned cp = static_cast<unsigned>(std::strtoul(s_.substr(pos_, 4).c_str(), nullptr, 16));
-                    pos_ += 4;
-                    if (cp >= 0xD800 && cp <= 0xDBFF && s_.compare(pos_, 2, "\\u") == 0) {
-                        const unsigned lo = static_cast<unsigned>(std::strtoul(s_.substr(pos_ + 2, 4).c_str(), nullptr, 16));
-                        pos_ += 6;
-                        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-                    }
-                    utf8::append(out, static_cast<char32_t>(cp));
-                    break;
-                }
-                default: out += c;  // \" \\ \/
-            }
-        }
-        expect('"');
-        return out;
+double number(const json& v, const std::string& file, const std::string& where) {
+    if (v.is_number()) return v.get<double>();
+    if (v.is_string()) {
+        const std::string s = v.get<std::string>();
+        if (s == "NaN") return std::nan("");
+        if (s == "Infinity") return std::numeric_limits<double>::infinity();
+        if (s == "-Infinity") return -std::numeric_limits<double>::infinity();
     }
+    throw Error(file + ": " + where + " must be a number, not " + v.dump() + " " + kShape);
+}
 
-    template <typename F>
-    void array(F element) {
-        expect('[');
-        if (peek() == ']') { ++pos_; return; }
-        for (;;) {
-            element();
-            if (peek() == ',') { ++pos_; continue; }
-            expect(']');
-            return;
-        }
-    }
-
-    void skipValue() {
-        const char c = peek();
-        if (c == '"') string();
-        else if (c == '[') array([&] { skipValue(); });
-        else if (c == '{') {
-            ++pos_;
-            if (peek() == '}') { ++pos_; return; }
-            for (;;) {
-                string();
-                expect(':');
-                skipValue();
-                if (peek() == ',') { ++pos_; continue; }
-                expect('}');
-                return;
-            }
-        } else if (s_.compare(pos_, 4, "true") == 0 || s_.compare(pos_, 4, "null") == 0) pos_ += 4;
-        else if (s_.compare(pos_, 5, "false") == 0) pos_ += 5;
-        else number();
-    }
-
-    size_t pos() const { return pos_; }
-
-private:
-    const std::string& s_;
-    const std::string& file_;
-    size_t pos_ = 0;
-};
+const json& arrayAt(const json& obj, const char* key, const std::string& file) {
+    const json& v = obj.at(key);
+    if (!v.is_array()) throw Error(file + ": \"" + key + "\" must be an array " + kShape);
+    return v;
+}
 
 }  // namespace
 
 LogitsFile parseLogitsJson(const std::string& text, const std::string& fileName) {
-    Reader r(text, fileName);
-    LogitsFile f;
-    bool haveLogits = false;
-    auto readLogits = [&] {
-        haveLogits = true;
-        r.array([&] { f.logits.push_back(static_cast<float>(r.number())); });
-    };
-    if (r.peek() == '[') {
-        readLogits();
-    } else {
-        r.expect('{');
-        if (r.peek() != '}') {
-            for (;;) {
-                const std::string key = r.string();
-                r.expect(':');
-                if (key == "logits") readLogits();
-                else if (key == "tokens") r.array([&] { f.tokens.push_back(r.string()); });
-                else if (key == "history")
-                    r.array([&] {
-                        const double v = r.number();
-                        if (!(v >= 0 && v == std::floor(v) && v < 2147483647.0)) r.fail("\"history\" holds token ids (whole numbers, 0 or more)");
-                        f.history.push_back(static_cast<TokenId>(v));
-                    });
-                else if (key == "prompt_length") {
-                    const double v = r.number();
-                    if (!(v >= 0 && v == std::floor(v))) r.fail("\"prompt_length\" must be a whole number, 0 or more");
-                    f.promptLength = static_cast<size_t>(v);
-                } else r.skipValue();
-                if (r.peek() == ',') { r.expect(','); continue; }
-                r.expect('}');
-                break;
-            }
-        } else {
-            r.expect('}');
-        }
+    json doc;
+    try {
+        doc = json::parse(quoteNonFinite(text));
+    } catch (const json::parse_error& e) {
+        // nlohmann's byte is in the rewritten text; it still points at the same place to a reader.
+        throw Error(fileName + ": not valid JSON, expected a number or a value at byte " + std::to_string(e.byte) + " " + kShape);
     }
-    if (!r.atEnd()) r.fail("unexpected text after the JSON value");
-    if (!haveLogits || f.logits.empty()) throw Error(fileName + ": no logits found; give {\"logits\": [numbers...]} with at least one number");
+    LogitsFile f;
+    const json* logits = nullptr;
+    if (doc.is_array()) {
+        logits = &doc;
+    } else if (doc.is_object()) {
+        if (doc.contains("logits")) logits = &arrayAt(doc, "logits", fileName);
+        if (doc.contains("tokens"))
+            for (const json& t : arrayAt(doc, "tokens", fileName)) {
+                if (!t.is_string()) throw Error(fileName + ": \"tokens\" holds token texts (strings), not " + t.dump());
+                f.tokens.push_back(t.get<std::string>());
+            }
+        if (doc.contains("history"))
+            for (const json& t : arrayAt(doc, "history", fileName)) {
+                const double v = number(t, fileName, "\"history\"");
+                if (!(v >= 0 && v == std::floor(v) && v < 2147483647.0))
+                    throw Error(fileName + ": \"history\" holds token ids (whole numbers, 0 or more), not " + t.dump());
+                f.history.push_back(static_cast<TokenId>(v));
+            }
+        if (doc.contains("prompt_length")) {
+            const double v = number(doc["prompt_length"], fileName, "\"prompt_length\"");
+            if (!(v >= 0 && v == std::floor(v))) throw Error(fileName + ": \"prompt_length\" must be a whole number, 0 or more");
+            f.promptLength = static_cast<size_t>(v);
+        }
+    } else {
+        throw Error(fileName + ": the file must hold an array of logits or an object " + kShape);
+    }
+    if (logits)
+        for (size_t i = 0; i < logits->size(); ++i)
+            f.logits.push_back(static_cast<float>(number((*logits)[i], fileName, "logit " + std::to_string(i))));
+    if (f.logits.empty()) throw Error(fileName + ": no logits found; give {\"logits\": [numbers...]} with at least one number");
     if (!f.tokens.empty() && f.tokens.size() != f.logits.size())
         throw Error(fileName + ": \"tokens\" has " + std::to_string(f.tokens.size()) + " entries but \"logits\" has " +
                     std::to_string(f.logits.size()) + "; give one token text per logit");
