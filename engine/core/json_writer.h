@@ -1,8 +1,10 @@
 #pragma once
-// A minimal streaming JSON writer for CLI output and trace files (no DOM, no dependencies).
-#include <cmath>
+// A streaming-style front on nlohmann-json for CLI output and trace files: callers write
+// beginObject().field("k", v)...endObject() in order, nlohmann-json keeps the document (keys in
+// the order written) and writes the text: escaping, numbers (the shortest text that reads back as
+// the same double; NaN and infinities as null) and invalid UTF-8 (as U+FFFD).
 #include <cstdint>
-#include <cstdio>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,64 +13,52 @@ namespace dlab {
 
 class JsonWriter {
 public:
-    JsonWriter& beginObject() { sep(); out_ += '{'; first_.push_back(true); return *this; }
-    JsonWriter& endObject() { out_ += '}'; first_.pop_back(); return *this; }
-    JsonWriter& beginArray() { sep(); out_ += '['; first_.push_back(true); return *this; }
-    JsonWriter& endArray() { out_ += ']'; first_.pop_back(); return *this; }
-    JsonWriter& key(std::string_view k) { sep(); quote(k); out_ += ':'; pendingValue_ = true; return *this; }
+    JsonWriter& beginObject() { open(nlohmann::ordered_json::object()); return *this; }
+    JsonWriter& endObject() { stack_.pop_back(); return *this; }
+    JsonWriter& beginArray() { open(nlohmann::ordered_json::array()); return *this; }
+    JsonWriter& endArray() { stack_.pop_back(); return *this; }
+    JsonWriter& key(std::string_view k) { key_.assign(k); return *this; }
 
-    JsonWriter& value(std::string_view s) { sep(); quote(s); return *this; }
+    JsonWriter& value(std::string_view s) { add(std::string(s)); return *this; }
     JsonWriter& value(const char* s) { return value(std::string_view(s)); }
-    JsonWriter& value(bool b) { sep(); out_ += b ? "true" : "false"; return *this; }
-    JsonWriter& value(int v) { return value(static_cast<int64_t>(v)); }
-    JsonWriter& value(int64_t v) { sep(); out_ += std::to_string(v); return *this; }
-    JsonWriter& value(uint64_t v) { sep(); out_ += std::to_string(v); return *this; }
-    JsonWriter& value(double v) {
-        sep();
-        if (!std::isfinite(v)) { out_ += "null"; return *this; }
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.9g", v);
-        out_ += buf;
-        return *this;
-    }
+    JsonWriter& value(bool b) { add(b); return *this; }
+    JsonWriter& value(int v) { add(static_cast<int64_t>(v)); return *this; }
+    JsonWriter& value(int64_t v) { add(v); return *this; }
+    JsonWriter& value(uint64_t v) { add(v); return *this; }
+    JsonWriter& value(double v) { add(v); return *this; }
     JsonWriter& value(float v) { return value(static_cast<double>(v)); }
     template <typename T>
     JsonWriter& field(std::string_view k, const T& v) { key(k); return value(v); }
 
-    const std::string& str() const { return out_; }
+    const std::string& str() const {
+        text_ = root_.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+        return text_;
+    }
 
 private:
-    void sep() {
-        if (pendingValue_) { pendingValue_ = false; return; }
-        if (!first_.empty()) {
-            if (!first_.back()) out_ += ',';
-            first_.back() = false;
+    // Where the next value goes: the root, the open array, or the open object under key_.
+    nlohmann::ordered_json* add(nlohmann::ordered_json v) {
+        if (stack_.empty()) {
+            root_ = std::move(v);
+            return &root_;
         }
-    }
-    void quote(std::string_view s) {
-        out_ += '"';
-        for (unsigned char c : s) {
-            switch (c) {
-                case '"': out_ += "\\\""; break;
-                case '\\': out_ += "\\\\"; break;
-                case '\n': out_ += "\\n"; break;
-                case '\r': out_ += "\\r"; break;
-                case '\t': out_ += "\\t"; break;
-                default:
-                    if (c < 0x20) {
-                        char buf[8];
-                        std::snprintf(buf, sizeof buf, "\\u%04x", c);
-                        out_ += buf;
-                    } else {
-                        out_ += static_cast<char>(c);
-                    }
-            }
+        nlohmann::ordered_json& top = *stack_.back();
+        if (top.is_array()) {
+            top.push_back(std::move(v));
+            return &top.back();
         }
-        out_ += '"';
+        nlohmann::ordered_json& slot = top[key_];
+        slot = std::move(v);
+        return &slot;
     }
-    std::string out_;
-    std::vector<bool> first_;
-    bool pendingValue_ = false;
+    // Children are only added to the innermost open container, so the pointers to the open ones
+    // stay valid.
+    void open(nlohmann::ordered_json empty) { stack_.push_back(add(std::move(empty))); }
+
+    nlohmann::ordered_json root_;
+    std::vector<nlohmann::ordered_json*> stack_;
+    std::string key_;
+    mutable std::string text_;
 };
 
 }  // namespace dlab
