@@ -139,6 +139,9 @@ private slots:
             QCOMPARE(c->result().logProb, r.logProb);
             QCOMPARE(c->result().distinct2, r.distinct2);
             QCOMPARE(c->result().forwardCalls, r.forwardCalls);
+            QCOMPARE(c->result().tokensEvaluated, r.tokensEvaluated);
+            QCOMPARE(c->result().decodeSteps, r.decodeSteps);
+            QVERIFY(c->result().msPerStep > 0.0);
             QCOMPARE(c->result().perplexity, std::exp(-r.logProb / static_cast<double>(r.steps.size())));
             const auto& chips = c->strip()->tokens();
             QCOMPARE(chips.size(), static_cast<qsizetype>(r.steps.size()));
@@ -213,7 +216,20 @@ private slots:
         QVERIFY(t.rows[1].seedsIdentical);      // beam
         QVERIFY(!t.rows[2].seedsIdentical);     // sampling at T=0.7 on a random model
         QCOMPARE(t.rows[0].speedVsGreedy, 1.0);
-        QVERIFY(t.rows[1].forwardCallsVsGreedy > 1.0);
+        QCOMPARE(t.rows[0].stepTimeVsGreedy, 1.0);
+        QCOMPARE(t.rows[0].tokensEvaluatedVsGreedy, 1.0);
+        // Beam k=4 evaluates a token per running beam and step (more than greedy's one), in one
+        // batched pass per step: the page's run is the engine's, so its step time is measured, not derived.
+        const ui::TableRow& beam = t.rows[1];
+        QCOMPARE(beam.forwardCalls, page->columns()[1]->result().decodeSteps - 1);
+        QCOMPARE(beam.forwardCalls, main.runs[1].decodeSteps - 1);
+        QVERIFY2(beam.tokensEvaluatedVsGreedy > 1.0, qPrintable(QString::number(beam.tokensEvaluatedVsGreedy)));
+        QVERIFY(beam.tokensPerStep <= 4.0);
+        QVERIFY(beam.stepTimeVsGreedy > 0.0);
+        QCOMPARE(beam.stepTimeVsGreedy, beam.msPerStep / t.rows[0].msPerStep);
+        const QString speed = page->tableModel()->index(1, ui::ComparisonTableModel::Speed).data().toString();
+        QVERIFY2(speed.startsWith(QString::number(beam.stepTimeVsGreedy, 'f', 1) + QStringLiteral("×")), qPrintable(speed));
+        QVERIFY2(speed.contains(QString::number(beam.tokensEvaluatedVsGreedy, 'f', 1)), qPrintable(speed));
     }
 
     void treeHoldsTheEnginesNodes_data() {

@@ -1165,24 +1165,12 @@
         <source>no: %1 nats below a width-%2 beam&apos;s best</source>
         <translation>nein: %1 Nat unter dem Besten eines Strahls der Breite %2</translation>
     </message>
-    <message>
-        <source>%1 tokens/s</source>
-        <translation>%1 Tokens/s</translation>
-    </message>
-    <message>
-        <source>%1× greedy&apos;s time per token, %2× its forward passes</source>
-        <translation>%1× die Zeit pro Token von Greedy, %2× seine Forward-Passes</translation>
-    </message>
     <message numerus="yes">
         <source>Its %n token(s) have log-prob %1; the best %n-token continuation a width-%2 beam found has %3 (end tokens counted as ordinary tokens there)</source>
         <translation>
             <numerusform>Das %n Token der Spalte hat Log-Prob %1; die beste Fortsetzung aus %n Token, die ein Strahl der Breite %2 fand, hat %3 (Endtokens dort wie gewöhnliche Tokens gezählt)</numerusform>
             <numerusform>Die %n Tokens der Spalte haben Log-Prob %1; die beste Fortsetzung aus %n Tokens, die ein Strahl der Breite %2 fand, hat %3 (Endtokens dort wie gewöhnliche Tokens gezählt)</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>%1 tokens/s measured in this run. Beam search runs one forward pass per beam and step (k sequences, one at a time on this engine), so it costs about k times greedy&apos;s passes; it ends early when its beams finish.</source>
-        <translation>%1 Tokens/s, in diesem Lauf gemessen. Die Strahlsuche macht einen Forward-Pass pro Strahl und Schritt (k Sequenzen, auf dieser Engine nacheinander) und kostet daher etwa k-mal so viele Passes wie Greedy; sie endet früher, wenn ihre Strahlen fertig sind.</translation>
     </message>
     <message>
         <source>Chosen from this row&apos;s numbers: deterministic or not, overlap, log-prob gap, loops</source>
@@ -1217,6 +1205,34 @@
         <translation>
             <numerusform>Erneut mit %n Seed ausgeführt: mittlere Bigramm-Überlappung %1 (gemeinsame Wortpaare zweier Läufe: 0 = keine, 1 = dieselben), mittlerer gemeinsamer Anfang %2 Tokens, distinct-2 aller Läufe zusammen %3 (verschiedene Wortpaare / alle Wortpaare)</numerusform>
             <numerusform>Erneut mit %n Seeds ausgeführt: mittlere Bigramm-Überlappung %1 (gemeinsame Wortpaare zweier Läufe: 0 = keine, 1 = dieselben), mittlerer gemeinsamer Anfang %2 Tokens, distinct-2 aller Läufe zusammen %3 (verschiedene Wortpaare / alle Wortpaare)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 ms per step</source>
+        <translation>%1 ms pro Schritt</translation>
+    </message>
+    <message>
+        <source>%1× greedy&apos;s time per step
+%2× its tokens evaluated per step</source>
+        <translation>%1× die Zeit pro Schritt von Greedy
+%2× seine ausgewerteten Tokens pro Schritt</translation>
+    </message>
+    <message>
+        <source>A step chooses the next token of every sequence a strategy keeps. Beam search keeps k beams, so its steps evaluate k tokens, all in one batched forward pass that reads the weights once: a step costs more than greedy&apos;s, but less than k of them. It ends early when its beams finish.</source>
+        <translation>Ein Schritt wählt das nächste Token jeder Sequenz, die eine Strategie führt. Die Strahlsuche führt k Strahlen, also wertet jeder ihrer Schritte k Tokens aus, alle in einem gebündelten Forward-Pass, der die Gewichte nur einmal liest: Ein Schritt kostet mehr als einer von Greedy, aber weniger als k davon. Sie endet früher, wenn ihre Strahlen fertig sind.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 ms per step (%2 tokens/s), %3 tokens evaluated per step in %n forward pass(es).</source>
+        <translation>
+            <numerusform>%1 ms pro Schritt (%2 Tokens/s), %3 ausgewertete Tokens pro Schritt in %n Forward-Pass.</numerusform>
+            <numerusform>%1 ms pro Schritt (%2 Tokens/s), %3 ausgewertete Tokens pro Schritt in %n Forward-Passes.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 ms per step against greedy&apos;s %2 ms (%3 tokens/s); %4 tokens evaluated per step against greedy&apos;s %5, in %n forward pass(es).</source>
+        <translation>
+            <numerusform>%1 ms pro Schritt gegenüber %2 ms bei Greedy (%3 Tokens/s); %4 ausgewertete Tokens pro Schritt gegenüber %5 bei Greedy, in %n Forward-Pass.</numerusform>
+            <numerusform>%1 ms pro Schritt gegenüber %2 ms bei Greedy (%3 Tokens/s); %4 ausgewertete Tokens pro Schritt gegenüber %5 bei Greedy, in %n Forward-Passes.</numerusform>
         </translation>
     </message>
 </context>
@@ -2721,10 +2737,6 @@ In seinen Metadaten: %2
         <translation>Strahlbaum</translation>
     </message>
     <message>
-        <source>Every cell is measured in this run: deterministic? each column re-run with three seeds; diverse? the bigram overlap of those runs (and of the final beams); likeliest text? the column&apos;s log-prob against the best a width-16 beam finds for as many tokens; speed: time per token and forward passes against greedy. Hover a cell for its numbers.</source>
-        <translation>Jede Zelle wird in diesem Lauf gemessen: deterministisch? jede Spalte erneut mit drei Seeds ausgeführt; vielfältig? die Bigramm-Überlappung dieser Läufe (und der finalen Strahlen); wahrscheinlichster Text? die Log-Prob der Spalte gegen das Beste, das ein Strahl der Breite 16 für ebenso viele Tokens findet; Geschwindigkeit: Zeit pro Token und Forward-Passes gegenüber Greedy. Für die Zahlen mit der Maus über eine Zelle fahren.</translation>
-    </message>
-    <message>
         <source>There is no node distribution to export: click a node in the beam tree first.</source>
         <translation>Es gibt keine Knotenverteilung zum Exportieren: Zuerst einen Knoten im Suchbaum der Strahlsuche anklicken.</translation>
     </message>
@@ -2743,6 +2755,10 @@ In seinen Metadaten: %2
     <message>
         <source>Saved %1</source>
         <translation>Gespeichert: %1</translation>
+    </message>
+    <message>
+        <source>Every cell is measured in this run: deterministic? each column re-run with three seeds; diverse? the bigram overlap of those runs (and of the final beams); likeliest text? the column&apos;s log-prob against the best a width-16 beam finds for as many tokens; speed: the time per step and the tokens evaluated per step against greedy. Hover a cell for its numbers.</source>
+        <translation>Jede Zelle wird in diesem Lauf gemessen: deterministisch? jede Spalte erneut mit drei Seeds ausgeführt; vielfältig? die Bigramm-Überlappung dieser Läufe (und der finalen Strahlen); wahrscheinlichster Text? die Log-Prob der Spalte gegen das Beste, das ein Strahl der Breite 16 für ebenso viele Tokens findet; Geschwindigkeit: die Zeit pro Schritt und die ausgewerteten Tokens pro Schritt gegenüber Greedy. Für die Zahlen mit der Maus über eine Zelle fahren.</translation>
     </message>
 </context>
 <context>
@@ -2778,13 +2794,6 @@ In seinen Metadaten: %2
     <message>
         <source>log-prob %1 · perplexity %2</source>
         <translation>Log-Prob %1 · Perplexität %2</translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 tokens/s · %n forward pass(es)</source>
-        <translation>
-            <numerusform>%1 Tokens/s · %n Forward-Pass</numerusform>
-            <numerusform>%1 Tokens/s · %n Forward-Passes</numerusform>
-        </translation>
     </message>
     <message>
         <source>distinct-1 %1 · distinct-2 %2</source>
@@ -2839,6 +2848,24 @@ In seinen Metadaten: %2
     <message>
         <source>score %1</source>
         <translation>Score %1</translation>
+    </message>
+    <message>
+        <source>%1 tokens/s · %2 ms per step</source>
+        <translation>%1 Tokens/s · %2 ms pro Schritt</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n token(s) evaluated</source>
+        <translation>
+            <numerusform>%n Token ausgewertet</numerusform>
+            <numerusform>%n Tokens ausgewertet</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n forward pass(es)</source>
+        <translation>
+            <numerusform>%n Forward-Pass</numerusform>
+            <numerusform>%n Forward-Passes</numerusform>
+        </translation>
     </message>
 </context>
 <context>

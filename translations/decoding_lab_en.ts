@@ -65,6 +65,20 @@
             <numerusform>Re-run with %n seeds: mean bigram overlap %1 (shared word pairs between two runs: 0 = none, 1 = the same), mean shared start %2 tokens, distinct-2 of all runs together %3 (different word pairs / all word pairs)</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%1 ms per step (%2 tokens/s), %3 tokens evaluated per step in %n forward pass(es).</source>
+        <translation>
+            <numerusform>%1 ms per step (%2 tokens/s), %3 tokens evaluated per step in %n forward pass.</numerusform>
+            <numerusform>%1 ms per step (%2 tokens/s), %3 tokens evaluated per step in %n forward passes.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 ms per step against greedy&apos;s %2 ms (%3 tokens/s); %4 tokens evaluated per step against greedy&apos;s %5, in %n forward pass(es).</source>
+        <translation>
+            <numerusform>%1 ms per step against greedy&apos;s %2 ms (%3 tokens/s); %4 tokens evaluated per step against greedy&apos;s %5, in %n forward pass.</numerusform>
+            <numerusform>%1 ms per step against greedy&apos;s %2 ms (%3 tokens/s); %4 tokens evaluated per step against greedy&apos;s %5, in %n forward passes.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::KvBlocksPanel</name>
@@ -226,13 +240,6 @@
 <context>
     <name>dlab::ui::StrategyColumn</name>
     <message numerus="yes">
-        <source>%1 tokens/s · %n forward pass(es)</source>
-        <translation>
-            <numerusform>%1 tokens/s · %n forward pass</numerusform>
-            <numerusform>%1 tokens/s · %n forward passes</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>loop: a %n-token block repeated</source>
         <translation>
             <numerusform>loop: a %n-token block repeated</numerusform>
@@ -244,6 +251,20 @@
         <translation>
             <numerusform>%n beam begins with: &lt;i&gt;%1&lt;/i&gt;</numerusform>
             <numerusform>All %n begin with: &lt;i&gt;%1&lt;/i&gt;</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n token(s) evaluated</source>
+        <translation>
+            <numerusform>%n token evaluated</numerusform>
+            <numerusform>%n tokens evaluated</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n forward pass(es)</source>
+        <translation>
+            <numerusform>%n forward pass</numerusform>
+            <numerusform>%n forward passes</numerusform>
         </translation>
     </message>
 </context>

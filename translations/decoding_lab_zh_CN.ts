@@ -1159,23 +1159,11 @@
         <source>no: %1 nats below a width-%2 beam&apos;s best</source>
         <translation>否：比束宽 %2 的最优结果低 %1 奈特</translation>
     </message>
-    <message>
-        <source>%1 tokens/s</source>
-        <translation>%1 词元/秒</translation>
-    </message>
-    <message>
-        <source>%1× greedy&apos;s time per token, %2× its forward passes</source>
-        <translation>每词元耗时为贪心的 %1×，前向计算次数为其 %2×</translation>
-    </message>
     <message numerus="yes">
         <source>Its %n token(s) have log-prob %1; the best %n-token continuation a width-%2 beam found has %3 (end tokens counted as ordinary tokens there)</source>
         <translation>
             <numerusform>该列的 %n 个词元的对数概率为 %1；束宽 %2 的束找到的最优 %n 词元续写为 %3（其中结束词元按普通词元计）</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>%1 tokens/s measured in this run. Beam search runs one forward pass per beam and step (k sequences, one at a time on this engine), so it costs about k times greedy&apos;s passes; it ends early when its beams finish.</source>
-        <translation>本次运行实测 %1 词元/秒。束搜索每一步为每条束各做一次前向计算（k 条序列，在此引擎上逐条进行），因此前向计算次数约为贪心的 k 倍；当所有束都完成时会提前结束。</translation>
     </message>
     <message>
         <source>Chosen from this row&apos;s numbers: deterministic or not, overlap, log-prob gap, loops</source>
@@ -1209,6 +1197,32 @@
         <source>Re-run with %n seed(s): mean bigram overlap %1 (shared word pairs between two runs: 0 = none, 1 = the same), mean shared start %2 tokens, distinct-2 of all runs together %3 (different word pairs / all word pairs)</source>
         <translation>
             <numerusform>用 %n 个随机种子重新运行：平均二元组重叠率 %1（两次运行之间共有的词对：0 = 没有，1 = 完全相同），平均共同开头 %2 个词元，所有运行合计的 distinct-2 为 %3（不同词对数 / 全部词对数）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 ms per step</source>
+        <translation>每步 %1 ms</translation>
+    </message>
+    <message>
+        <source>%1× greedy&apos;s time per step
+%2× its tokens evaluated per step</source>
+        <translation>每步耗时为贪心的 %1×
+每步计算的词元数为其 %2×</translation>
+    </message>
+    <message>
+        <source>A step chooses the next token of every sequence a strategy keeps. Beam search keeps k beams, so its steps evaluate k tokens, all in one batched forward pass that reads the weights once: a step costs more than greedy&apos;s, but less than k of them. It ends early when its beams finish.</source>
+        <translation>每一步为策略保留的每条序列选出下一个词元。束搜索保留 k 条束，因此每一步要计算 k 个词元，它们全部在一次批量前向计算中完成，权重只读取一次：一步的耗时高于贪心的一步，但低于贪心的 k 步。当所有束都完成时会提前结束。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 ms per step (%2 tokens/s), %3 tokens evaluated per step in %n forward pass(es).</source>
+        <translation>
+            <numerusform>每步 %1 ms（%2 词元/秒），每步计算 %3 个词元，共 %n 次前向计算。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 ms per step against greedy&apos;s %2 ms (%3 tokens/s); %4 tokens evaluated per step against greedy&apos;s %5, in %n forward pass(es).</source>
+        <translation>
+            <numerusform>每步 %1 ms，贪心为 %2 ms（%3 词元/秒）；每步计算 %4 个词元，贪心为 %5 个，共 %n 次前向计算。</numerusform>
         </translation>
     </message>
 </context>
@@ -2694,10 +2708,6 @@ In its metadata: %2
         <translation>束搜索树</translation>
     </message>
     <message>
-        <source>Every cell is measured in this run: deterministic? each column re-run with three seeds; diverse? the bigram overlap of those runs (and of the final beams); likeliest text? the column&apos;s log-prob against the best a width-16 beam finds for as many tokens; speed: time per token and forward passes against greedy. Hover a cell for its numbers.</source>
-        <translation>每个单元格都在本次运行中实测：确定性？每列用三个随机种子重新运行；多样？这些运行（以及最终束）的二元组重叠率；最可能的文本？该列的对数概率与束宽 16 的束在相同词元数下找到的最优结果相比；速度：与贪心相比的每词元耗时和前向计算次数。将鼠标悬停在单元格上可查看具体数值。</translation>
-    </message>
-    <message>
         <source>There is no node distribution to export: click a node in the beam tree first.</source>
         <translation>没有可导出的节点分布：请先在束搜索树中点击一个节点。</translation>
     </message>
@@ -2716,6 +2726,10 @@ In its metadata: %2
     <message>
         <source>Saved %1</source>
         <translation>已保存：%1</translation>
+    </message>
+    <message>
+        <source>Every cell is measured in this run: deterministic? each column re-run with three seeds; diverse? the bigram overlap of those runs (and of the final beams); likeliest text? the column&apos;s log-prob against the best a width-16 beam finds for as many tokens; speed: the time per step and the tokens evaluated per step against greedy. Hover a cell for its numbers.</source>
+        <translation>每个单元格都在本次运行中实测：确定性？每列用三个随机种子重新运行；多样？这些运行（以及最终束）的二元组重叠率；最可能的文本？该列的对数概率与束宽 16 的束在相同词元数下找到的最优结果相比；速度：与贪心相比的每步耗时和每步计算的词元数。将鼠标悬停在单元格上可查看具体数值。</translation>
     </message>
 </context>
 <context>
@@ -2751,12 +2765,6 @@ In its metadata: %2
     <message>
         <source>log-prob %1 · perplexity %2</source>
         <translation>对数概率 %1 · 困惑度 %2</translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 tokens/s · %n forward pass(es)</source>
-        <translation>
-            <numerusform>%1 词元/秒 · %n 次前向计算</numerusform>
-        </translation>
     </message>
     <message>
         <source>distinct-1 %1 · distinct-2 %2</source>
@@ -2809,6 +2817,22 @@ In its metadata: %2
     <message>
         <source>score %1</source>
         <translation>得分 %1</translation>
+    </message>
+    <message>
+        <source>%1 tokens/s · %2 ms per step</source>
+        <translation>%1 词元/秒 · 每步 %2 ms</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n token(s) evaluated</source>
+        <translation>
+            <numerusform>计算了 %n 个词元</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n forward pass(es)</source>
+        <translation>
+            <numerusform>%n 次前向计算</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -72,10 +72,10 @@ QString ComparisonTableModel::cell(const TableRow& r, int column) const {
         if (r.gap < 0.0) return tr("yes: %1 nats likelier than a width-%2 beam's best").arg(-r.gap, 0, 'f', 2).arg(result_.wideBeam);
         return tr("no: %1 nats below a width-%2 beam's best").arg(r.gap, 0, 'f', 2).arg(result_.wideBeam);
     case Speed:
-        if (r.speedVsGreedy <= 0.0) return tr("%1 tokens/s").arg(r.tokensPerSecond, 0, 'f', 1);
-        return tr("%1× greedy's time per token, %2× its forward passes")
-            .arg(r.speedVsGreedy, 0, 'f', 1)
-            .arg(r.forwardCallsVsGreedy, 0, 'f', 1);
+        if (r.stepTimeVsGreedy <= 0.0) return tr("%1 ms per step").arg(r.msPerStep, 0, 'f', 1);
+        return tr("%1× greedy's time per step\n%2× its tokens evaluated per step")
+            .arg(r.stepTimeVsGreedy, 0, 'f', 1)
+            .arg(r.tokensEvaluatedVsGreedy, 0, 'f', 1);
     case TypicalUse: return typicalUse(r);
     }
     return {};
@@ -101,11 +101,28 @@ QString ComparisonTableModel::tip(const TableRow& r, int column) const {
             .arg(r.logProb, 0, 'f', 3)
             .arg(result_.wideBeam)
             .arg(r.bestLogProb, 0, 'f', 3);
-    case Speed:
-        return tr("%1 tokens/s measured in this run. Beam search runs one forward pass per beam and step (k sequences, "
-                  "one at a time on this engine), so it costs about k times greedy's passes; it ends early when its "
-                  "beams finish.")
-            .arg(r.tokensPerSecond, 0, 'f', 1);
+    case Speed: {
+        // Measured in this run: a step's wall time and the tokens its forward pass evaluated.
+        const QString why = tr("A step chooses the next token of every sequence a strategy keeps. Beam search keeps k "
+                               "beams, so its steps evaluate k tokens, all in one batched forward pass that reads the "
+                               "weights once: a step costs more than greedy's, but less than k of them. It ends early "
+                               "when its beams finish.");
+        if (r.stepTimeVsGreedy <= 0.0)
+            return tr("%1 ms per step (%2 tokens/s), %3 tokens evaluated per step in %n forward pass(es).", nullptr, r.forwardCalls)
+                       .arg(r.msPerStep, 0, 'f', 2)
+                       .arg(r.tokensPerSecond, 0, 'f', 1)
+                       .arg(r.tokensPerStep, 0, 'f', 2) +
+                   QLatin1Char('\n') + why;
+        return tr("%1 ms per step against greedy's %2 ms (%3 tokens/s); %4 tokens evaluated per step against greedy's "
+                  "%5, in %n forward pass(es).",
+                  nullptr, r.forwardCalls)
+                   .arg(r.msPerStep, 0, 'f', 2)
+                   .arg(r.greedyMsPerStep, 0, 'f', 2)
+                   .arg(r.tokensPerSecond, 0, 'f', 1)
+                   .arg(r.tokensPerStep, 0, 'f', 2)
+                   .arg(r.greedyTokensPerStep, 0, 'f', 2) +
+               QLatin1Char('\n') + why;
+    }
     case TypicalUse: return tr("Chosen from this row's numbers: deterministic or not, overlap, log-prob gap, loops");
     }
     return {};

@@ -2,7 +2,8 @@
 // The lesson's comparison table (deterministic? diverse? finds the highest-probability sequence?
 // speed, typical use) with one row per column of the strategies page, every cell written from the
 // measurements of this run (TableResult): the seeds re-run, the overlap of their outputs and of
-// the final beams, the log-prob gap to a wide beam, tokens/s and forward passes against greedy.
+// the final beams, the log-prob gap to a wide beam, the time per step and the tokens evaluated per
+// step against greedy.
 // The verdict words ("yes", "no") follow from those numbers by the thresholds below, and each
 // cell's tooltip gives the numbers.
 #include <QAbstractTableModel>

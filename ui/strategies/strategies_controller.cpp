@@ -141,6 +141,9 @@ ColumnResult StrategiesController::columnOf(int column, const RunResult& r) cons
     c.ms = r.ms;
     c.tokensPerSecond = r.tokensPerSecond;
     c.forwardCalls = r.forwardCalls;
+    c.tokensEvaluated = r.tokensEvaluated;
+    c.decodeSteps = r.decodeSteps;
+    c.msPerStep = r.msPerStep;
     c.distinct1 = r.distinct1;
     c.distinct2 = r.distinct2;
     c.repetition = repetitionView(r.repetition);
@@ -279,13 +282,15 @@ TableResult StrategiesController::measureTable(const std::vector<TokenId>& promp
     for (const BeamNode& n : wideResult.tree.nodes)
         if (n.depth > 0 && n.depth <= longest) bestAt[static_cast<size_t>(n.depth)] = std::max(bestAt[static_cast<size_t>(n.depth)], n.cumLogProb);
 
-    double greedyTps = 0.0;
-    int greedyCalls = 0;
+    auto tokensPerStep = [](const RunResult& r) {
+        return r.decodeSteps > 0 ? static_cast<double>(r.tokensEvaluated) / r.decodeSteps : 0.0;
+    };
+    const RunResult* greedy = nullptr;   // the first greedy column: what the speed cells compare with
     for (const RunResult& r : runs)
-        if (r.spec.kind == RunKind::Greedy && greedyTps == 0.0) {
-            greedyTps = r.tokensPerSecond;
-            greedyCalls = r.forwardCalls;
-        }
+        if (r.spec.kind == RunKind::Greedy) { greedy = &r; break; }
+    const double greedyTps = greedy ? greedy->tokensPerSecond : 0.0;
+    const double greedyMs = greedy ? greedy->msPerStep : 0.0;
+    const double greedyTokens = greedy ? tokensPerStep(*greedy) : 0.0;
     for (size_t i = 0; i < runs.size(); ++i) {
         const RunResult& r = runs[i];
         TableRow row;
@@ -313,7 +318,13 @@ TableResult StrategiesController::measureTable(const std::vector<TokenId>& promp
         row.gap = row.bestLogProb - row.logProb;
         row.tokensPerSecond = r.tokensPerSecond;
         row.speedVsGreedy = greedyTps > 0.0 && r.tokensPerSecond > 0.0 ? greedyTps / r.tokensPerSecond : 0.0;
-        row.forwardCallsVsGreedy = greedyCalls > 0 ? static_cast<double>(r.forwardCalls) / greedyCalls : 0.0;
+        row.msPerStep = r.msPerStep;
+        row.greedyMsPerStep = greedyMs;
+        row.stepTimeVsGreedy = greedyMs > 0.0 ? r.msPerStep / greedyMs : 0.0;
+        row.tokensPerStep = tokensPerStep(r);
+        row.greedyTokensPerStep = greedyTokens;
+        row.tokensEvaluatedVsGreedy = greedyTokens > 0.0 ? row.tokensPerStep / greedyTokens : 0.0;
+        row.forwardCalls = r.forwardCalls;
         table.rows << row;
     }
     emit tableProgress(total, total);

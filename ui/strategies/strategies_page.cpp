@@ -492,8 +492,8 @@ void StrategiesPage::fitTableHeader() {
 void StrategiesPage::retranslateTableNote() {
     QString note = tr("Every cell is measured in this run: deterministic? each column re-run with three seeds; diverse? "
                       "the bigram overlap of those runs (and of the final beams); likeliest text? the column's log-prob "
-                      "against the best a width-16 beam finds for as many tokens; speed: time per token and forward "
-                      "passes against greedy. Hover a cell for its numbers.");
+                      "against the best a width-16 beam finds for as many tokens; speed: the time per step and the "
+                      "tokens evaluated per step against greedy. Hover a cell for its numbers.");
     if (table_->rowCount() == 0)
         note.prepend((tableStopped_ ? tr("Stopped before the table was measured.")
                                     : tr("Run all with “Measure the table” ticked fills this table.")) +

@@ -126,7 +126,9 @@ void StrategyColumn::showFigures() {
     const ColumnResult& r = result_;
     QStringList lines;
     lines << tr("log-prob %1 · perplexity %2").arg(r.logProb, 0, 'f', 2).arg(r.perplexity, 0, 'f', 2);
-    lines << tr("%1 tokens/s · %n forward pass(es)", nullptr, r.forwardCalls).arg(r.tokensPerSecond, 0, 'f', 1);
+    lines << tr("%1 tokens/s · %2 ms per step").arg(r.tokensPerSecond, 0, 'f', 1).arg(r.msPerStep, 0, 'f', 1);
+    lines << tr("%n token(s) evaluated", nullptr, static_cast<int>(r.tokensEvaluated)) + QStringLiteral(" · ") +
+                 tr("%n forward pass(es)", nullptr, r.forwardCalls);
     lines << tr("distinct-1 %1 · distinct-2 %2").arg(r.distinct1, 0, 'f', 2).arg(r.distinct2, 0, 'f', 2);
     lines << tr("KV blocks %1 (%2 shared)").arg(r.kvBlocks).arg(r.kvBlocksShared);
     if (r.repetition.found)

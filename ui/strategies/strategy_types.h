@@ -47,7 +47,12 @@ struct ColumnResult {
     int scoredTokens = 0;
     double ms = 0.0;
     double tokensPerSecond = 0.0;
+    // RunResult's cost: passes after the prefill (a beam step is one batched pass), the tokens they
+    // evaluated (a beam step: one per running beam), the steps run and the wall time of one.
     int forwardCalls = 0;
+    qint64 tokensEvaluated = 0;
+    int decodeSteps = 0;
+    double msPerStep = 0.0;
     double distinct1 = 0.0, distinct2 = 0.0;
     RepetitionView repetition;  // the repetition detector's loop over `tokens`
     qint64 kvBlocks = 0, kvBlocksShared = 0, kvBytesSavedWithin = 0;
@@ -79,7 +84,14 @@ struct TableRow {
     // speed
     double tokensPerSecond = 0.0;
     double speedVsGreedy = 0.0;       // greedy's tokens/s / this column's (how many times slower); 0: no greedy column
-    double forwardCallsVsGreedy = 0.0;
+    // Per step (RunResult::decodeSteps) against the first greedy column's; 0: no greedy column.
+    double msPerStep = 0.0;           // RunResult::msPerStep
+    double greedyMsPerStep = 0.0;
+    double stepTimeVsGreedy = 0.0;    // msPerStep / greedy's: what a step of this strategy costs
+    double tokensPerStep = 0.0;       // tokens evaluated / steps (greedy: (steps - 1) / steps, the first reads the prefill)
+    double greedyTokensPerStep = 0.0;
+    double tokensEvaluatedVsGreedy = 0.0;  // tokensPerStep / greedy's (beam k: about k, in one batched pass per step)
+    int forwardCalls = 0;
     bool looped = false;              // the repetition detector fired on the column's output
     // typical use: chosen from the numbers above (ComparisonTableModel::typicalUse)
 };
