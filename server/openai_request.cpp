@@ -76,7 +76,7 @@ ApiRequest parseApiRequest(Endpoint endpoint, const std::string& body) {
     json j;
     try {
         j = json::parse(body);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // parse_error, or out_of_range for a number like 1e999
         throw ApiError(400, std::string("the request body is not valid JSON: ") + e.what());
     }
     if (!j.is_object()) throw ApiError(400, "the request body must be a JSON object, not " + typeName(j));

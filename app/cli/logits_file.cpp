@@ -77,6 +77,8 @@ LogitsFile parseLogitsJson(const std::string& text, const std::string& fileName)
     } catch (const json::parse_error& e) {
         // nlohmann's byte is in the rewritten text; it still points at the same place to a reader.
         throw Error(fileName + ": not valid JSON, expected a number or a value at byte " + std::to_string(e.byte) + " " + kShape);
+    } catch (const json::exception& e) {  // out_of_range: a number beyond a double (1e999)
+        throw Error(fileName + ": " + e.what() + " " + kShape);
     }
     LogitsFile f;
     const json* logits = nullptr;
