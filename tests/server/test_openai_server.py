@@ -201,6 +201,8 @@ class DefaultModel(unittest.TestCase):
         self.assertEqual(status, 400)
         self.assertIn("not valid JSON", body["error"]["message"])
         self.assertEqual(body["error"]["type"], "invalid_request_error")
+        status, body = self.s.raw("POST", "/v1/completions", json.dumps({"model": m, "prompt": "a"}).replace("}", ', "max_tokens": 1e999}').encode())
+        self.assertEqual(status, 400)  # a number no double holds
         status, body = self.s.raw("GET", "/v1/nothing")
         self.assertEqual(status, 404)
         self.assertIn("/v1/chat/completions", body["error"]["message"])
