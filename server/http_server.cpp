@@ -2,8 +2,11 @@
 
 #include <httplib.h>
 
+#include <cerrno>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <random>
@@ -96,6 +99,16 @@ TokenOut tokenOut(const Model& model, const ServeEvent& e) {
 
 const char* openAiFinish(FinishReason r) { return r == FinishReason::Length ? "length" : "stop"; }
 
+// The local port of a socket, or -1.
+int localPort(int fd) {
+    sockaddr_storage addr{};
+    socklen_t alen = sizeof addr;
+    if (getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &alen) != 0) return -1;
+    return addr.ss_family == AF_INET    ? ntohs(reinterpret_cast<sockaddr_in*>(&addr)->sin_port)
+           : addr.ss_family == AF_INET6 ? ntohs(reinterpret_cast<sockaddr_in6*>(&addr)->sin6_port)
+                                        : -1;
+}
+
 // Debian's cpp-httplib 0.11 is compiled with a listen backlog of 5 (CPPHTTPLIB_LISTEN_BACKLOG),
 // and a burst of clients overflows it: Linux then drops or resets connections. The library keeps
 // its socket private, so find the listening socket on our port and listen() on it again with a
@@ -105,14 +118,46 @@ void deepenListenBacklog(int port) {
         int accepting = 0;
         socklen_t len = sizeof accepting;
         if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &accepting, &len) != 0 || !accepting) continue;
-        sockaddr_storage addr{};
-        socklen_t alen = sizeof addr;
-        if (getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &alen) != 0) continue;
-        const int bound = addr.ss_family == AF_INET    ? ntohs(reinterpret_cast<sockaddr_in*>(&addr)->sin_port)
-                          : addr.ss_family == AF_INET6 ? ntohs(reinterpret_cast<sockaddr_in6*>(&addr)->sin6_port)
-                                                       : -1;
-        if (bound == port) ::listen(fd, 1024);
+        if (localPort(fd) == port) ::listen(fd, 1024);
     }
+}
+
+// A client that keeps its connection open between requests (HTTP keep-alive: Python's openai
+// client, browsers) has a server thread waiting for its next request, and cpp-httplib 0.11 looks
+// at whether the server is stopping only when that wait ends: its keep-alive timeout, 5 s. The
+// library keeps those sockets private as well, so at stop() find the connected sockets on our
+// port (the server's side of each connection) and shut them down: the waiting threads see the end
+// of the connection at once, and stop() returns without waiting out the timeout.
+void shutdownConnections(int port) {
+    for (int fd = 3; fd < 4096; ++fd) {
+        int accepting = 1;
+        socklen_t len = sizeof accepting;
+        if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &accepting, &len) != 0 || accepting) continue;
+        if (localPort(fd) != port) continue;
+        sockaddr_storage peer{};
+        socklen_t plen = sizeof peer;
+        if (getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &plen) == 0) ::shutdown(fd, SHUT_RDWR);
+    }
+}
+
+// cpp-httplib binds with SO_REUSEPORT, so a second server on a port already served would share it
+// silently (the kernel would split the clients between the two). A plain bind first tells.
+bool portInUse(const std::string& host, int port) {
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE;
+    addrinfo* found = nullptr;
+    if (getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &found) != 0) return false;  // httplib reports it
+    bool inUse = false;
+    for (addrinfo* a = found; a; a = a->ai_next) {
+        const int fd = ::socket(a->ai_family, a->ai_socktype, a->ai_protocol);
+        if (fd < 0) continue;
+        if (::bind(fd, a->ai_addr, a->ai_addrlen) != 0 && errno == EADDRINUSE) inUse = true;
+        ::close(fd);
+    }
+    freeaddrinfo(found);
+    return inUse;
 }
 
 }  // namespace
@@ -139,6 +184,9 @@ int OpenAiServer::start() {
     http_->new_task_queue = [connections] { return new httplib::ThreadPool(static_cast<size_t>(connections)); };
     http_->set_payload_max_length(8u << 20);
     routes();
+    if (options_.port != 0 && portInUse(options_.host, options_.port))
+        throw Error("cannot listen on " + options_.host + ":" + std::to_string(options_.port) +
+                    ": the port is in use (another server?); stop it or choose another --port");
     const int port = options_.port == 0 ? http_->bind_to_any_port(options_.host) : (http_->bind_to_port(options_.host, options_.port) ? options_.port : -1);
     if (port < 0)
         throw Error("cannot listen on " + options_.host + ":" + std::to_string(options_.port) +
@@ -154,6 +202,7 @@ void OpenAiServer::stop() {
     if (!http_) return;
     running_ = false;
     http_->stop();
+    shutdownConnections(port_);   // idle keep-alive connections: see shutdownConnections()
     if (listener_.joinable()) listener_.join();
     http_.reset();
 }
@@ -209,10 +258,21 @@ void OpenAiServer::routes() {
             if (!api.stream) {
                 std::string text;
                 std::vector<TokenOut> tokens;
-                for (;;) {
+                for (bool cancelled = false;;) {
                     std::optional<ServeEvent> e = stream->next(std::chrono::milliseconds(500));
                     if (!e) {
-                        if (!running_) stream->cancel();
+                        if (!running_ && cancelled) {
+                            // Stopping, and the loop no longer answers (it stopped before this
+                            // request reached it): nothing will come.
+                            entry.status = 503;
+                            entry.error = "the server is stopping";
+                            sendError(res, 503, errorBody(entry.error, "server_unavailable", "", ""));
+                            break;
+                        }
+                        if (!running_) {
+                            stream->cancel();
+                            cancelled = true;
+                        }
                         continue;
                     }
                     if (e->kind == ServeEvent::Kind::Token) {

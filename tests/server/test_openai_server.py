@@ -207,6 +207,13 @@ class DefaultModel(unittest.TestCase):
         self.assertEqual(status, 404)
         self.assertIn("/v1/chat/completions", body["error"]["message"])
 
+    def test_port_in_use_is_one_sentence(self):
+        r = subprocess.run([ARGS.cli, "serve", "--port", str(self.s.port), "--threads", "1"], capture_output=True, text=True,
+                           timeout=60)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn(f"cannot listen on 127.0.0.1:{self.s.port}: the port is in use", r.stderr)
+        self.assertEqual(r.stderr.strip().count("\n"), 0, r.stderr)
+
     def test_client_disconnect_cancels_its_request(self):
         # The model's end-of-generation tokens banned, so only the disconnect can end it early.
         eog = subprocess.run([ARGS.cli, "tokenize", "--text", "<|endoftext|><|im_end|>", "--parse-special", "--ids-only",
