@@ -9,7 +9,9 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <fstream>
 #include <random>
+#include <sstream>
 
 #include "core/error.h"
 #include "core/stopwatch.h"
@@ -126,8 +128,9 @@ void deepenListenBacklog(int port) {
 // client, browsers) has a server thread waiting for its next request, and cpp-httplib 0.11 looks
 // at whether the server is stopping only when that wait ends: its keep-alive timeout, 5 s. The
 // library keeps those sockets private as well, so at stop() find the connected sockets on our
-// port (the server's side of each connection) and shut them down: the waiting threads see the end
-// of the connection at once, and stop() returns without waiting out the timeout.
+// port (the server's side of each connection) and shut down their reading side: the waiting
+// threads read the end of the connection at once and close it as usual (a FIN, nothing cut off),
+// and stop() returns without waiting out the timeout.
 void shutdownConnections(int port) {
     for (int fd = 3; fd < 4096; ++fd) {
         int accepting = 1;
@@ -136,8 +139,26 @@ void shutdownConnections(int port) {
         if (localPort(fd) != port) continue;
         sockaddr_storage peer{};
         socklen_t plen = sizeof peer;
-        if (getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &plen) == 0) ::shutdown(fd, SHUT_RDWR);
+        if (getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &plen) == 0) ::shutdown(fd, SHUT_RD);
     }
+}
+
+// Whether a socket listens on `port` (any address): /proc/net/tcp and tcp6 list this machine's
+// sockets with their state, 0A being LISTEN.
+bool someoneListensOn(int port) {
+    for (const char* file : {"/proc/net/tcp", "/proc/net/tcp6"}) {
+        std::ifstream in(file);
+        std::string line;
+        std::getline(in, line);  // the header
+        while (std::getline(in, line)) {
+            std::istringstream fields(line);
+            std::string slot, local, remote, state;
+            fields >> slot >> local >> remote >> state;
+            const size_t colon = local.rfind(':');
+            if (state == "0A" && colon != std::string::npos && std::stoi(local.substr(colon + 1), nullptr, 16) == port) return true;
+        }
+    }
+    return false;
 }
 
 // cpp-httplib binds with SO_REUSEPORT, so a second server on a port already served would share it
@@ -157,7 +178,10 @@ bool portInUse(const std::string& host, int port) {
         ::close(fd);
     }
     freeaddrinfo(found);
-    return inUse;
+    // A plain bind also fails while the connections of a server that stopped here wind down
+    // (FIN_WAIT, TIME_WAIT: up to a minute); those do not keep a new server from the port (it binds
+    // with SO_REUSEPORT like them), only a socket that listens there does.
+    return inUse && someoneListensOn(port);
 }
 
 }  // namespace
