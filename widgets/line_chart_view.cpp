@@ -69,10 +69,13 @@ void LineChartView::setLogY(bool on) {
     rebuildAxes();
 }
 
+void LineChartView::setXLabelFormat(const QString& format) { x_->setLabelFormat(format); }
+
 void LineChartView::setSeries(const QList<LineSeriesData>& data) {
     while (series_.size() > data.size()) {
         QLineSeries* s = series_.takeLast();
         dashed_.removeLast();
+        markers_.removeLast();
         chart()->removeSeries(s);
         delete s;
     }
@@ -84,6 +87,7 @@ void LineChartView::setSeries(const QList<LineSeriesData>& data) {
         s->attachAxis(log_ ? static_cast<QAbstractAxis*>(logY_) : y_);
         series_ << s;
         dashed_ << false;
+        markers_ << false;
     }
     for (int i = 0; i < data.size(); ++i) {
         series_[i]->setName(data[i].name);
@@ -92,6 +96,8 @@ void LineChartView::setSeries(const QList<LineSeriesData>& data) {
             if (std::isfinite(p.x()) && std::isfinite(p.y()) && (!log_ || p.y() > 0)) pts << p;
         series_[i]->replace(pts);
         dashed_[i] = data[i].dashed;
+        markers_[i] = data[i].markers;
+        if (series_[i]->pointsVisible() != data[i].markers) series_[i]->setPointsVisible(data[i].markers);
     }
     if (added) applyTheme();   // a new series takes the theme's fonts and colours once
     else applyPens();          // not the whole theme: setTheme() re-styles every item and costs milliseconds
@@ -116,7 +122,12 @@ void LineChartView::rebuildAxes() {
     // Ticks at 0, 50, 100 … (not 51, 102): anchored at 0, a 1-2-5 step, the range kept as measured.
     x_->setTickType(QValueAxis::TicksDynamic);
     x_->setTickAnchor(0);
-    x_->setTickInterval(double(niceStep((x1 - x0) / 5.0)));
+    // niceStep is for whole numbers; with a fractional label format a short range (ms of a fast
+    // step) gets a decimal 1-2-5 step.
+    double scale = 1.0;
+    const bool whole = x_->labelFormat().contains(QLatin1Char('d'));
+    while (!whole && (x1 - x0) * scale < 50.0 && scale < 1e6) scale *= 10.0;
+    x_->setTickInterval(double(niceStep((x1 - x0) * scale / 5.0)) / scale);
     if (log_) {
         logY_->setRange(std::pow(10.0, std::floor(std::log10(y0))), std::pow(10.0, std::ceil(std::log10(std::max(y1, y0 * 1.01)))));
     } else {

@@ -20,6 +20,7 @@ struct LineSeriesData {
     QString name;
     QList<QPointF> points;
     bool dashed = false;
+    bool markers = false;   // a dot on every point (measured points joined by a line)
 };
 
 class LineChartView : public QChartView {
@@ -29,6 +30,8 @@ public:
 
     void setTitles(const QString& title, const QString& xTitle, const QString& yTitle);
     void setLogY(bool on);
+    // The x axis's label format (QValueAxis::setLabelFormat; "%d" by default, "%.1f" for fractions).
+    void setXLabelFormat(const QString& format);
     // Replaces every series; the axes fit the finite points (y from 0 on a linear axis).
     void setSeries(const QList<LineSeriesData>& series);
     int seriesCount() const { return static_cast<int>(series_.size()); }
@@ -44,7 +47,7 @@ private:
     void rebuildAxes();
 
     QList<QLineSeries*> series_;
-    QList<bool> dashed_;
+    QList<bool> dashed_, markers_;
     QValueAxis* x_ = nullptr;
     QValueAxis* y_ = nullptr;
     QLogValueAxis* logY_ = nullptr;
