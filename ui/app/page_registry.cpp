@@ -3,6 +3,8 @@
 #include "ui/chat/chat_page.h"
 #include "ui/kv/kv_page.h"
 #include "ui/playground/playground_page.h"
+#include "ui/serve/serve_page.h"
+#include "ui/serving/serving_page.h"
 #include "ui/strategies/strategies_page.h"
 
 namespace dlab::ui {
@@ -20,6 +22,8 @@ const std::vector<PageFactory>& registeredPages() {
         make<ChatPage>(),
         make<StrategiesPage>(),
         make<KvPage>(),
+        make<ServePage>(),
+        make<ServingLabPage>(),
     };
     return pages;
 }

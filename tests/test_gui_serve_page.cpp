@@ -1,0 +1,401 @@
+// Issue 11, item 3: the Serve page, offscreen, on a tiny random model. Over loopback, with
+// cpp-httplib's client:
+//  * Start on port 0 binds a free port; the URL and both examples name it and the model id; a
+//    completion, a streamed chat completion and a bad request are answered and logged in the
+//    table with the server's own numbers (status, stream, prompt + completion tokens, finish);
+//    the counters count them, the speed comes from the loop's steps;
+//  * while it serves the engine runs nothing else; Stop returns within a second, also with an
+//    idle keep-alive connection and with a stream still generating (which then ends), and frees
+//    the port and the engine;
+//  * a port in use, or an address that is not loopback without the checkbox, is one sentence on
+//    the page, never a dialog or a crash; the checkbox listens on every address;
+//  * loading a model stops the server first.
+#include <QtTest>
+#include <QtWidgets>
+
+#if DLAB_HAS_HTTP
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <thread>
+
+#include "gguf/tiny_model.h"
+#include "test_paths.h"
+#include "ui/app/app_settings.h"
+#include "ui/app/main_window.h"
+#include "ui/engine/engine_context.h"
+#include "ui/serve/request_log_model.h"
+#include "ui/serve/serve_examples.h"
+#include "ui/serve/serve_page.h"
+
+using namespace dlab;
+using dlab::ui::MainWindow;
+using dlab::ui::ServePage;
+using json = nlohmann::json;
+
+namespace {
+
+// A listening TCP socket on 127.0.0.1 (port 0: any); closed by the destructor.
+struct Listener {
+    int fd = -1;
+    int port = 0;
+    explicit Listener(int want = 0, bool reuse = false) {
+        fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        const int one = 1;
+        if (reuse) ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        a.sin_port = htons(static_cast<uint16_t>(want));
+        if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(fd, 4) != 0) {
+            ::close(fd);
+            fd = -1;
+            return;
+        }
+        socklen_t len = sizeof a;
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+        port = ntohs(a.sin_port);
+    }
+    ~Listener() {
+        if (fd >= 0) ::close(fd);
+    }
+    bool ok() const { return fd >= 0; }
+};
+
+}  // namespace
+
+class TestGuiServePage : public QObject {
+    Q_OBJECT
+
+    QString tinyPath_;
+    QString slowPath_;   // a larger random model: a stream that lasts long enough to be stopped
+
+    std::unique_ptr<MainWindow> openWindow(QStringList* errors) const {
+        auto w = std::make_unique<MainWindow>(tinyPath_);
+        w->setErrorReporter([errors](const QString& m) { errors->append(m); });
+        w->resize(1280, 820);
+        w->show();
+        return w;
+    }
+
+    static ServePage* front(MainWindow& w) {
+        auto* page = w.page<ServePage>();
+        w.tabs()->setCurrentWidget(page);
+        return page;
+    }
+
+    static bool startOnPort(ServePage* page, int port) {
+        page->portSpin()->setValue(port);
+        if (!QTest::qWaitFor([&] { return page->startButton()->isEnabled(); }, 30000)) return false;
+        QTest::mouseClick(page->startButton(), Qt::LeftButton);
+        return QTest::qWaitFor([&] { return page->state() == ServePage::State::Serving || page->state() == ServePage::State::Idle; }, 30000) &&
+               page->serving();
+    }
+
+    // Whether the engine thread runs a queued call within `ms`.
+    static bool engineAnswers(MainWindow& w, int ms) {
+        auto ran = std::make_shared<std::atomic<bool>>(false);
+        QMetaObject::invokeMethod(w.engine(), [ran] { ran->store(true); }, Qt::QueuedConnection);
+        return QTest::qWaitFor([&] { return ran->load(); }, ms);
+    }
+
+    // Stop and the time it took until the page is idle again (the server stopped and joined).
+    static qint64 stopAndTime(ServePage* page) {
+        QSignalSpy stopped(page, &ServePage::serverStopped);
+        QElapsedTimer t;
+        t.start();
+        page->stop();
+        if (!QTest::qWaitFor([&] { return stopped.count() == 1; }, 10000)) return -1;
+        return t.elapsed();
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY2(!qEnvironmentVariable("DLAB_SETTINGS").isEmpty(), "run through CTest: DLAB_SETTINGS keeps the user's settings safe");
+        tinyPath_ = QString::fromStdString(test::scratchDir() + "/serve-tiny.gguf");
+        TinyModelSpec spec;
+        spec.nCtx = 256;
+        writeTinyModel(spec, tinyPath_.toStdString());
+        slowPath_ = QString::fromStdString(test::scratchDir() + "/serve-slow.gguf");
+        TinyModelSpec slow;
+        slow.nEmbd = 512;
+        slow.nHead = 8;
+        slow.nHeadKv = 4;
+        slow.nFf = 1536;
+        slow.nLayer = 8;
+        slow.nCtx = 2048;
+        writeTinyModel(slow, slowPath_.toStdString());
+    }
+
+    void init() { ui::openSettings()->clear(); }
+
+    void defaultsAreLoopback() {
+        QStringList errors;
+        auto w = openWindow(&errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        ServePage* page = front(*w);
+        QCOMPARE(page->request().host, QStringLiteral("127.0.0.1"));
+        QCOMPARE(page->request().port, 8080);
+        QVERIFY(!page->allowOthersCheck()->isChecked());
+        QVERIFY(page->warningLabel()->isHidden());
+        QCOMPARE(page->urlLabel()->text(), QStringLiteral("http://127.0.0.1:8080/v1"));
+        // The checkbox is the explicit choice of every address, with its warning.
+        page->allowOthersCheck()->setChecked(true);
+        QCOMPARE(page->request().host, QStringLiteral("0.0.0.0"));
+        QVERIFY(page->warningLabel()->isVisible());
+        QVERIFY(!page->hostEdit()->isEnabled());
+        page->allowOthersCheck()->setChecked(false);
+        QCOMPARE(page->request().host, QStringLiteral("127.0.0.1"));
+        QVERIFY(errors.isEmpty());
+    }
+
+    void servesAndLogs() {
+        QStringList errors;
+        auto w = openWindow(&errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        ServePage* page = front(*w);
+        page->maxBatchSpin()->setValue(4);
+        QVERIFY(startOnPort(page, 0));
+        const int port = page->server().port;
+        QVERIFY(port > 0);
+        const QString id = page->server().modelId;
+        QCOMPARE(id, QStringLiteral("serve-tiny"));
+        const QString url = QStringLiteral("http://127.0.0.1:%1/v1").arg(port);
+        QCOMPARE(page->urlLabel()->text(), url);
+        QCOMPARE(page->curlEdit()->toPlainText(), ui::curlExample(url, id));
+        QCOMPARE(page->pythonEdit()->toPlainText(), ui::pythonExample(url, id));
+        QVERIFY(page->curlEdit()->toPlainText().contains(url + QStringLiteral("/chat/completions")));
+        QVERIFY(page->pythonEdit()->toPlainText().contains(QStringLiteral("base_url=\"%1\"").arg(url)));
+        QVERIFY(page->pythonEdit()->toPlainText().contains(QStringLiteral("model=\"%1\"").arg(id)));
+        QVERIFY(page->statusLabel()->text().contains(url));
+        QVERIFY(!page->startButton()->isEnabled());
+        QVERIFY(page->stopButton()->isEnabled());
+        QVERIFY(!page->portSpin()->isEnabled());
+
+        // While it serves, the engine thread runs nothing else.
+        QVERIFY(!engineAnswers(*w, 300));
+
+        auto cliOwner = std::make_unique<httplib::Client>("127.0.0.1", port);
+        httplib::Client& cli = *cliOwner;
+        cli.set_read_timeout(30, 0);
+        const json body = {{"model", id.toStdString()}, {"prompt", "the key and the value"}, {"max_tokens", 5}, {"temperature", 0}};
+        auto res = cli.Post("/v1/completions", body.dump(), "application/json");
+        QVERIFY(res);
+        QCOMPARE(res->status, 200);
+        const json answer = json::parse(res->body);
+        const int promptTokens = answer["usage"]["prompt_tokens"];
+        QCOMPARE(int(answer["usage"]["completion_tokens"]), 5);
+
+        const json chat = {{"model", id.toStdString()},
+                           {"messages", json::array({{{"role", "user"}, {"content", "hello"}}})},
+                           {"max_tokens", 6},
+                           {"stream", true}};
+        auto streamed = cli.Post("/v1/chat/completions", chat.dump(), "application/json");
+        QVERIFY(streamed);
+        QCOMPARE(streamed->status, 200);
+        QVERIFY(streamed->body.find("data: [DONE]") != std::string::npos);
+
+        const json wrong = {{"model", "no-such-model"}, {"prompt", "x"}};
+        auto bad = cli.Post("/v1/completions", wrong.dump(), "application/json");
+        QVERIFY(bad);
+        QCOMPARE(bad->status, 404);
+
+        // The log: one row per request, as the server reported them.
+        ui::RequestLogModel* log = page->logModel();
+        QTRY_COMPARE_WITH_TIMEOUT(log->rowCount(), 3, 5000);
+        QAbstractItemModelTester tester(log, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const auto cell = [&](int row, int col) { return log->index(row, col).data().toString(); };
+        // In the order the server finished them: a stream is logged when its last event is out,
+        // which may be after its client has read it, so rows are found by what they are.
+        const auto rowOf = [&](const QString& path, int status) {
+            for (int r = 0; r < log->rowCount(); ++r)
+                if (log->entries()[r].path == path && log->entries()[r].status == status) return r;
+            return -1;
+        };
+        const int plain = rowOf(QStringLiteral("/v1/completions"), 200);
+        const int chatRow = rowOf(QStringLiteral("/v1/chat/completions"), 200);
+        const int missing = rowOf(QStringLiteral("/v1/completions"), 404);
+        QVERIFY(plain >= 0 && chatRow >= 0 && missing >= 0);
+        QCOMPARE(plain, 0);
+        QCOMPARE(cell(plain, ui::RequestLogModel::MethodColumn), QStringLiteral("POST"));
+        QCOMPARE(cell(plain, ui::RequestLogModel::PathColumn), QStringLiteral("/v1/completions"));
+        QCOMPARE(cell(plain, ui::RequestLogModel::StatusColumn), QStringLiteral("200"));
+        QCOMPARE(cell(plain, ui::RequestLogModel::StreamColumn), QStringLiteral("no"));
+        QCOMPARE(cell(plain, ui::RequestLogModel::TokensColumn), QStringLiteral("%1 + 5").arg(promptTokens));
+        QCOMPARE(cell(plain, ui::RequestLogModel::FinishColumn), QStringLiteral("length"));
+        QCOMPARE(log->entries()[plain].promptTokens, promptTokens);
+        QVERIFY(log->entries()[plain].ms > 0);
+        QCOMPARE(cell(chatRow, ui::RequestLogModel::StreamColumn), QStringLiteral("yes"));
+        QCOMPARE(log->entries()[chatRow].completionTokens, 6);
+        QCOMPARE(cell(chatRow, ui::RequestLogModel::FinishColumn), QStringLiteral("length"));
+        QVERIFY(cell(missing, ui::RequestLogModel::FinishColumn).contains(QStringLiteral("no-such-model")));
+        QVERIFY(!cell(plain, ui::RequestLogModel::TimeColumn).isEmpty());
+
+        // Counters from the loop: two served, nothing running now; the decode steps were counted.
+        QTRY_COMPARE_WITH_TIMEOUT(page->counters().served, 2, 5000);
+        QCOMPARE(page->counters().generatedTokens, qint64(11));
+        QCOMPARE(page->counters().running, 0);
+        QCOMPARE(page->counters().waiting, 0);
+        QVERIFY(page->servedLabel()->text().contains(QLatin1String("2")));
+        QVERIFY(page->tokensPerSecond() > 0);
+
+        // An idle keep-alive connection does not hold Stop up.
+        auto keep = std::make_unique<httplib::Client>("127.0.0.1", port);
+        keep->set_keep_alive(true);
+        auto health = keep->Get("/health");
+        QVERIFY(health && health->status == 200);
+
+        const qint64 ms = stopAndTime(page);
+        QVERIFY2(ms >= 0 && ms < 1000, qPrintable(QStringLiteral("Stop took %1 ms").arg(ms)));
+        QCOMPARE(page->state(), ServePage::State::Idle);
+        QVERIFY(page->startButton()->isEnabled());
+        // The engine is back, and the port is free: the page serves on it again at once, while the
+        // connections of the first server wind down (the kept-alive one's client still holds its end).
+        QVERIFY(engineAnswers(*w, 5000));
+        QVERIFY2(startOnPort(page, port), qPrintable(page->statusLabel()->text()));
+        QCOMPARE(page->server().port, port);
+        QVERIFY(stopAndTime(page) >= 0);
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+
+    void stopEndsAStream() {
+        QStringList errors;
+        auto w = std::make_unique<MainWindow>(slowPath_);
+        w->setErrorReporter([&errors](const QString& m) { errors.append(m); });
+        w->show();
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        ServePage* page = front(*w);
+        QVERIFY(startOnPort(page, 0));
+        const int port = page->server().port;
+        const std::string id = page->server().modelId.toStdString();
+        std::atomic<bool> returned{false};
+        std::atomic<int> chunks{0};
+        std::thread client([&] {
+            httplib::Client cli("127.0.0.1", port);
+            cli.set_read_timeout(60, 0);
+            const json body = {{"model", id}, {"prompt", "a"}, {"max_tokens", 1500}, {"stream", true}, {"temperature", 0}};
+            httplib::Request req;
+            req.method = "POST";
+            req.path = "/v1/completions";
+            req.body = body.dump();
+            req.set_header("Content-Type", "application/json");
+            req.content_receiver = [&](const char*, size_t, uint64_t, uint64_t) {
+                ++chunks;
+                return true;
+            };
+            httplib::Response res;
+            httplib::Error err;
+            cli.send(req, res, err);
+            returned = true;
+        });
+        QVERIFY(QTest::qWaitFor([&] { return chunks.load() > 2; }, 30000));
+        QVERIFY(!returned.load());
+        const qint64 ms = stopAndTime(page);
+        QVERIFY2(ms >= 0 && ms < 1000, qPrintable(QStringLiteral("Stop took %1 ms").arg(ms)));
+        QVERIFY(QTest::qWaitFor([&] { return returned.load(); }, 5000));
+        client.join();
+        // The stream that was cut is in the log, cancelled.
+        QTRY_VERIFY_WITH_TIMEOUT(page->logModel()->rowCount() == 1, 5000);
+        QCOMPARE(page->logModel()->entries()[0].finish, QStringLiteral("cancelled"));
+        QVERIFY(engineAnswers(*w, 5000));
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+
+    void portInUseIsOneSentence() {
+        QStringList errors;
+        auto w = openWindow(&errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        ServePage* page = front(*w);
+        Listener taken;
+        QVERIFY(taken.ok());
+        page->portSpin()->setValue(taken.port);
+        QTRY_VERIFY_WITH_TIMEOUT(page->startButton()->isEnabled(), 30000);
+        QSignalSpy stopped(page, &ServePage::serverStopped);
+        page->start();
+        QVERIFY(QTest::qWaitFor([&] { return stopped.count() == 1; }, 10000));
+        QCOMPARE(page->state(), ServePage::State::Idle);
+        QCOMPARE(page->statusLabel()->text(),
+                 QStringLiteral("Cannot listen on 127.0.0.1:%1: the port is in use or the address is not this machine's. "
+                                "Choose another port (0 picks a free one).")
+                     .arg(taken.port));
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));   // on the page, not in a dialog
+        QVERIFY(page->startButton()->isEnabled());
+        QVERIFY(engineAnswers(*w, 5000));
+        // Another port works at once.
+        QVERIFY(startOnPort(page, 0));
+        QVERIFY(stopAndTime(page) >= 0);
+    }
+
+    void otherAddressesNeedTheCheckbox() {
+        QStringList errors;
+        auto w = openWindow(&errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        ServePage* page = front(*w);
+        page->hostEdit()->setText(QStringLiteral("0.0.0.0"));
+        page->portSpin()->setValue(0);
+        QTRY_VERIFY_WITH_TIMEOUT(page->startButton()->isEnabled(), 30000);
+        page->start();
+        QCOMPARE(page->state(), ServePage::State::Idle);
+        QVERIFY(page->statusLabel()->text().startsWith(QStringLiteral("0.0.0.0 is not a loopback address")));
+        // Ticked: every address, reachable on loopback too.
+        page->allowOthersCheck()->setChecked(true);
+        QVERIFY(startOnPort(page, 0));
+        QCOMPARE(page->server().host, QStringLiteral("0.0.0.0"));
+        QCOMPARE(page->urlLabel()->text(), QStringLiteral("http://127.0.0.1:%1/v1").arg(page->server().port));
+        httplib::Client cli("127.0.0.1", page->server().port);
+        auto models = cli.Get("/v1/models");
+        QVERIFY(models && models->status == 200);
+        QCOMPARE(QString::fromStdString(json::parse(models->body)["data"][0]["id"]), page->server().modelId);
+        QVERIFY(stopAndTime(page) >= 0);
+        QVERIFY(errors.isEmpty());
+    }
+
+    void loadingAModelStopsTheServer() {
+        QStringList errors;
+        auto w = openWindow(&errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        ServePage* page = front(*w);
+        QVERIFY(startOnPort(page, 0));
+        QSignalSpy stopped(page, &ServePage::serverStopped);
+        w->loadModel(tinyPath_);
+        QVERIFY(QTest::qWaitFor([&] { return stopped.count() == 1; }, 5000));
+        QTRY_VERIFY_WITH_TIMEOUT(!w->isLoading() && w->hasModel(), 30000);
+        QCOMPARE(page->statusLabel()->text(), QStringLiteral("The server stopped to let the new model load."));
+        QVERIFY(page->startButton()->isEnabled());
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+
+    // A window closed while it serves: the engine thread stops serving and the window goes.
+    void closingWhileServing() {
+        QStringList errors;
+        auto w = openWindow(&errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        ServePage* page = front(*w);
+        QVERIFY(startOnPort(page, 0));
+        const int port = page->server().port;
+        QElapsedTimer t;
+        t.start();
+        w.reset();
+        QVERIFY2(t.elapsed() < 2000, qPrintable(QStringLiteral("closing took %1 ms").arg(t.elapsed())));
+        Listener again(port, true);
+        QVERIFY(again.ok());
+    }
+};
+
+#else   // built without cpp-httplib (DLAB_HTTP=OFF): the page says so, and there is nothing to serve
+
+class TestGuiServePage : public QObject {
+    Q_OBJECT
+private slots:
+    void noHttpServer() { QSKIP("built without cpp-httplib"); }
+};
+
+#endif
+
+QTEST_MAIN(TestGuiServePage)
+#include "test_gui_serve_page.moc"

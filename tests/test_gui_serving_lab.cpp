@@ -1,0 +1,369 @@
+// Issue 11, item 4: the Serving lab page, offscreen, on a tiny random model. Runs are in real
+// time, so the expectations are the engine's own results carried by the page, checked against
+// what it draws:
+//  * Load: the same trace ran with static and then continuous batching; each Gantt holds exactly
+//    one segment per item of every StepRecord (its row the request, its kind prefill / decode /
+//    padding, its tokens, its step), at the step's time or index, and every row's wait is the
+//    request's RequestTimings; the metric labels show what summarize() gives for that run;
+//  * Streaming: the timeline is the picked request's token times;
+//  * Batch size: the chart and the table are batchSweep's points; the workload table is
+//    workloadAdvice's choice under the bounds typed, and follows them;
+//  * Prefix cache: the labels are prefixCacheExperiment's numbers (the cache hits, no cache never);
+//  * Stop ends a long run within a step and keeps what ran; bad input is one sentence.
+#include <QtTest>
+#include <QtWidgets>
+
+#include "gguf/tiny_model.h"
+#include "serve/serve_experiments.h"
+#include "test_paths.h"
+#include "ui/app/app_settings.h"
+#include "ui/app/main_window.h"
+#include "ui/serving/serving_batch_panel.h"
+#include "ui/serving/serving_controller.h"
+#include "ui/serving/serving_gantt.h"
+#include "ui/serving/serving_load_panel.h"
+#include "ui/serving/serving_page.h"
+#include "ui/serving/serving_prefix_panel.h"
+#include "ui/serving/serving_streaming_panel.h"
+#include "widgets/gantt_view.h"
+#include "widgets/line_chart_view.h"
+#include "widgets/streaming_timeline_view.h"
+#include "widgets/value_bars_view.h"
+
+using namespace dlab;
+using dlab::ui::MainWindow;
+using dlab::ui::ServingLabPage;
+using dlab::ui::ServingLoadPanel;
+
+Q_DECLARE_METATYPE(dlab::BatchingMode)
+
+class TestGuiServingLab : public QObject {
+    Q_OBJECT
+
+    QString tinyPath_;
+    std::unique_ptr<MainWindow> w_;
+    QStringList errors_;
+
+    ServingLabPage* page() const { return w_->page<ServingLabPage>(); }
+
+    static void modes() {
+        QTest::addColumn<BatchingMode>("mode");
+        QTest::newRow("static") << BatchingMode::Static;
+        QTest::newRow("continuous") << BatchingMode::Continuous;
+    }
+
+    const ui::ServingModeRun& run(BatchingMode m) const { return page()->lastLoad()->mode(m); }
+
+private slots:
+    void initTestCase() {
+        QVERIFY2(!qEnvironmentVariable("DLAB_SETTINGS").isEmpty(), "run through CTest: DLAB_SETTINGS keeps the user's settings safe");
+        ui::openSettings()->clear();
+        tinyPath_ = QString::fromStdString(test::scratchDir() + "/serving-tiny.gguf");
+        TinyModelSpec spec;
+        spec.nCtx = 512;
+        writeTinyModel(spec, tinyPath_.toStdString());
+        w_ = std::make_unique<MainWindow>(tinyPath_);
+        w_->setErrorReporter([this](const QString& m) { errors_.append(m); });
+        w_->resize(1280, 820);
+        w_->show();
+        QVERIFY(QTest::qWaitFor([&] { return w_->hasModel(); }, 30000));
+        w_->tabs()->setCurrentWidget(page());
+
+        // One load: 8 requests arriving fast, batches of 3, lengths that differ (so the static
+        // batch pads), a shared system prompt (so the prefix cache hits).
+        ServingLoadPanel* load = page()->loadPanel();
+        load->rateSpin()->setValue(40.0);
+        load->requestsSpin()->setValue(8);
+        load->promptMinSpin()->setValue(6);
+        load->promptMaxSpin()->setValue(20);
+        load->outputMinSpin()->setValue(3);
+        load->outputMaxSpin()->setValue(12);
+        load->systemPromptCheck()->setChecked(true);
+        load->systemTokensSpin()->setValue(40);
+        load->maxBatchSpin()->setValue(3);
+        load->tokenBudgetSpin()->setValue(32);
+        QSignalSpy done(page(), &ServingLabPage::loadDone);
+        QVERIFY(load->runButton()->isEnabled());
+        QTest::mouseClick(load->runButton(), Qt::LeftButton);
+        QVERIFY(page()->busy());
+        QVERIFY(!load->runButton()->isEnabled());
+        QVERIFY(page()->stopButton()->isEnabled());
+        QVERIFY(QTest::qWaitFor([&] { return done.count() == 1; }, 120000));
+        QVERIFY2(errors_.isEmpty(), qPrintable(errors_.join('\n')));
+        QVERIFY(page()->lastLoad());
+        QVERIFY(!page()->lastLoad()->cancelled);
+        QVERIFY(!page()->busy());
+    }
+
+    void cleanupTestCase() { w_.reset(); }
+
+    void theSameTraceBothWays() {
+        const ui::ServingLoadView& v = *page()->lastLoad();
+        QCOMPARE(int(v.staticRun.run.requests.size()), 8);
+        QCOMPARE(int(v.continuousRun.run.requests.size()), 8);
+        for (int i = 0; i < 8; ++i) {
+            const RequestOutcome& s = v.staticRun.run.requests[size_t(i)];
+            const RequestOutcome& c = v.continuousRun.run.requests[size_t(i)];
+            QCOMPARE(s.index, i);
+            QVERIFY(s.error.empty() && c.error.empty());
+            QCOMPARE(s.timings.promptTokens, c.timings.promptTokens);
+            QCOMPARE(s.timings.generatedTokens, c.timings.generatedTokens);
+        }
+        QCOMPARE(v.staticRun.run.mode, BatchingMode::Static);
+        QCOMPARE(v.continuousRun.run.mode, BatchingMode::Continuous);
+    }
+
+    void ganttIsTheSteps_data() {
+        QTest::addColumn<BatchingMode>("mode");
+        QTest::addColumn<int>("axis");
+        for (auto [name, m] : {std::pair{"static", BatchingMode::Static}, std::pair{"continuous", BatchingMode::Continuous}})
+            for (auto [an, a] : {std::pair{"ms", ui::GanttAxis::Milliseconds}, std::pair{"steps", ui::GanttAxis::Steps}})
+                QTest::addRow("%s-%s", name, an) << m << int(a);
+    }
+
+    void ganttIsTheSteps() {
+        QFETCH(BatchingMode, mode);
+        QFETCH(int, axis);
+        ServingLoadPanel* load = page()->loadPanel();
+        load->setAxis(ui::GanttAxis(axis));
+        const TraceRunResult& r = run(mode).run;
+        const widgets::GanttChart& c = load->gantt(mode)->chart();
+        QCOMPARE(c.rows.size(), qsizetype(8));
+        size_t k = 0;
+        int padding = 0;
+        for (size_t i = 0; i < r.steps.size(); ++i) {
+            const StepRecord& st = r.steps[i];
+            for (const StepRecord::Item& it : st.items) {
+                QVERIFY(k < c.segments.size());
+                const widgets::GanttSegment& g = c.segments[k];
+                QCOMPARE(g.row, int(it.request - 1));   // the trace's order
+                QCOMPARE(g.work, ui::ganttWork(it.work));
+                QCOMPARE(g.tokens, it.tokens);
+                QCOMPARE(g.step, st.index);
+                if (axis == int(ui::GanttAxis::Milliseconds)) {
+                    QCOMPARE(g.start, st.startMs);
+                    QCOMPARE(g.end, st.startMs + st.ms);
+                } else {
+                    QCOMPARE(g.start, double(i));
+                    QCOMPARE(g.end, double(i + 1));
+                }
+                QVERIFY(!load->gantt(mode)->segmentRect(int(k)).isNull());
+                padding += it.work == StepRecord::Work::Padding;
+                ++k;
+            }
+        }
+        QCOMPARE(k, c.segments.size());
+        // Static batching pads finished slots; continuous never does.
+        if (mode == BatchingMode::Static) QVERIFY(padding > 0);
+        else QCOMPARE(padding, 0);
+        // Each row's wait, from its timings; a row's tooltip names its numbers.
+        for (const RequestOutcome& o : r.requests) {
+            const widgets::GanttRow& row = c.rows[o.index];
+            if (axis == int(ui::GanttAxis::Milliseconds)) {
+                QCOMPARE(row.arrival, o.timings.arrivalMs);
+                QCOMPARE(row.admitted, o.timings.admittedMs);
+            }
+            QVERIFY(row.toolTip.contains(QString::number(o.timings.generatedTokens) + QStringLiteral(" generated")));
+        }
+        // Both modes on one scale.
+        QCOMPARE(load->gantt(BatchingMode::Static)->xAxisMax(), load->gantt(BatchingMode::Continuous)->xAxisMax());
+        // The kinds have their own colours, and a segment's tooltip says its step.
+        QVERIFY(load->gantt(mode)->workColor(widgets::GanttWork::Prefill) != load->gantt(mode)->workColor(widgets::GanttWork::Decode));
+        const QRect first = load->gantt(mode)->segmentRect(0);
+        QVERIFY(load->gantt(mode)->tooltipAt(first.center()).contains(QStringLiteral("step %1").arg(c.segments[0].step)));
+        load->setAxis(ui::GanttAxis::Milliseconds);
+    }
+
+    void metricsAreTheSummary_data() {
+        QTest::addColumn<BatchingMode>("mode");
+        QTest::addColumn<int>("metric");
+        for (auto [name, m] : {std::pair{"static", BatchingMode::Static}, std::pair{"continuous", BatchingMode::Continuous}})
+            for (ServingLoadPanel::Metric k : ServingLoadPanel::metrics())
+                QTest::addRow("%s-%d", name, int(k)) << m << int(k);
+    }
+
+    void metricsAreTheSummary() {
+        QFETCH(BatchingMode, mode);
+        QFETCH(int, metric);
+        const ServeSummary s = summarize(run(mode).run);
+        const ServeSummary& shown = run(mode).summary;
+        QCOMPARE(shown.throughput, s.throughput);
+        QCOMPARE(shown.ttftP99, s.ttftP99);
+        QCOMPARE(shown.paddingTokens, s.paddingTokens);
+        const auto m = ServingLoadPanel::Metric(metric);
+        QLabel* label = page()->loadPanel()->metricLabel(m, mode);
+        QVERIFY(label);
+        QCOMPARE(label->text(), ServingLoadPanel::metricText(m, s));
+    }
+
+    void metricsSpelledOut() {
+        const QLocale loc;
+        for (BatchingMode mode : {BatchingMode::Static, BatchingMode::Continuous}) {
+            const ServeSummary s = summarize(run(mode).run);
+            ServingLoadPanel* load = page()->loadPanel();
+            QCOMPARE(load->metricLabel(ServingLoadPanel::Metric::Padding, mode)->text(), loc.toString(qint64(s.paddingTokens)));
+            QCOMPARE(load->metricLabel(ServingLoadPanel::Metric::Ttft, mode)->text(),
+                     QStringLiteral("%1 / %2").arg(loc.toString(s.ttftP50, 'f', 0), loc.toString(s.ttftP99, 'f', 0)));
+            QCOMPARE(load->metricLabel(ServingLoadPanel::Metric::PrefixHitRate, mode)->text(),
+                     QStringLiteral("%1 %").arg(loc.toString(100.0 * s.prefixHitRate, 'f', 0)));
+            QVERIFY(s.prefixHitRate > 0);   // the shared system prompt
+        }
+        QVERIFY(page()->loadPanel()->summaryLabel()->text().contains(
+            loc.toString(summarize(run(BatchingMode::Continuous).run).throughput, 'f', 1)));
+    }
+
+    void streamingIsTheTokenTimes_data() { modes(); }
+    void streamingIsTheTokenTimes() {
+        QFETCH(BatchingMode, mode);
+        page()->tabs()->setCurrentWidget(page()->streamingPanel());
+        ui::ServingStreamingPanel* p = page()->streamingPanel();
+        QCOMPARE(p->requestCombo()->count(), 8);
+        for (int index : {0, 5}) {
+            p->select(mode, index);
+            QCOMPARE(p->mode(), mode);
+            QCOMPARE(p->requestIndex(), index);
+            const RequestTimings& t = run(mode).run.requests[size_t(index)].timings;
+            const widgets::StreamingTimeline& tl = p->timeline()->timeline();
+            QCOMPARE(tl.tokenMs.size(), t.tokenMs.size());
+            for (size_t i = 0; i < t.tokenMs.size(); ++i) QCOMPARE(tl.tokenMs[i], t.tokenMs[i] - t.arrivalMs);
+            QCOMPARE(tl.finishedMs, t.finishedMs - t.arrivalMs);
+            QVERIFY(p->summaryLabel()->text().contains(QLocale().toString(t.ttftMs(), 'f', 0) + QStringLiteral(" ms")));
+        }
+        page()->tabs()->setCurrentWidget(page()->loadPanel());
+    }
+
+    void batchSweep() {
+        ui::ServingBatchPanel* b = page()->batchPanel();
+        page()->tabs()->setCurrentWidget(b);
+        b->batchesEdit()->setText(QStringLiteral("1, 2, 4"));
+        b->promptSpin()->setValue(8);
+        b->outputSpin()->setValue(6);
+        QSignalSpy done(page(), &ServingLabPage::sweepDone);
+        QTest::mouseClick(b->measureButton(), Qt::LeftButton);
+        QVERIFY(QTest::qWaitFor([&] { return done.count() == 1; }, 120000));
+        QVERIFY2(errors_.isEmpty(), qPrintable(errors_.join('\n')));
+        const std::vector<BatchSweepPoint>& pts = b->points();
+        QCOMPARE(int(pts.size()), 3);
+        const QList<QPointF> p50 = b->chart()->points(0), p99 = b->chart()->points(1);
+        QCOMPARE(p50.size(), qsizetype(3));
+        const QLocale loc;
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(pts[size_t(i)].batch, 1 << i);
+            QCOMPARE(pts[size_t(i)].summary.requests, 1 << i);
+            QCOMPARE(p50[i], QPointF(pts[size_t(i)].summary.itlP50, pts[size_t(i)].summary.decodeThroughput));
+            QCOMPARE(p99[i], QPointF(pts[size_t(i)].summary.itlP99, pts[size_t(i)].summary.decodeThroughput));
+            QCOMPARE(b->pointsTable()->item(i, 0)->text(), loc.toString(1 << i));
+            QCOMPARE(b->pointsTable()->item(i, 1)->text(), loc.toString(pts[size_t(i)].summary.decodeThroughput, 'f', 1));
+            QCOMPARE(b->pointsTable()->item(i, 3)->text(), loc.toString(pts[size_t(i)].summary.itlP99, 'f', 1));
+        }
+        // The workload table: workloadAdvice's choice under the bounds shown, and it follows them.
+        const auto check = [&] {
+            const std::vector<WorkloadAnswer> a = workloadAdvice(pts, b->itlBoundSpin()->value(), b->ttftBoundSpin()->value());
+            for (int row = 0; row < 3; ++row) {
+                const QString cell = b->workloadTable()->item(row, 2)->text();
+                QCOMPARE(cell, a[size_t(row)].batch > 0 ? loc.toString(a[size_t(row)].batch) : QStringLiteral("–"));
+            }
+        };
+        check();
+        QCOMPARE(b->workloadTable()->item(1, 2)->text(), loc.toString(b->advice()[1].batch));   // the most tokens/s
+        b->itlBoundSpin()->setValue(b->itlBoundSpin()->minimum());   // hardly anything is that fast
+        check();
+        bool anyWithin = false;
+        for (const BatchSweepPoint& p : pts) anyWithin |= p.summary.itlP99 <= b->itlBoundSpin()->value();
+        if (!anyWithin) {
+            QCOMPARE(b->workloadTable()->item(0, 2)->text(), QStringLiteral("–"));
+            QVERIFY(b->workloadTable()->item(0, 3)->text().startsWith(QStringLiteral("no measured batch")));
+        }
+        b->itlBoundSpin()->setValue(100000.0);   // everything is
+        check();
+        QCOMPARE(b->workloadTable()->item(0, 2)->text(), QStringLiteral("4"));
+        b->itlBoundSpin()->setValue(100.0);
+        page()->tabs()->setCurrentWidget(page()->loadPanel());
+    }
+
+    void badBatchListIsOneSentence_data() {
+        QTest::addColumn<QString>("text");
+        QTest::newRow("word") << QStringLiteral("1, two");
+        QTest::newRow("zero") << QStringLiteral("0");
+        QTest::newRow("too big") << QStringLiteral("1, 65");
+        QTest::newRow("empty") << QStringLiteral(" , ");
+    }
+
+    void badBatchListIsOneSentence() {
+        QFETCH(QString, text);
+        ui::ServingBatchPanel* b = page()->batchPanel();
+        const QString before = b->batchesEdit()->text();
+        b->batchesEdit()->setText(text);
+        page()->measureBatches();
+        QVERIFY(!page()->busy());
+        QVERIFY(page()->statusLabel()->text().contains(QStringLiteral("batch size")));
+        b->batchesEdit()->setText(before);
+    }
+
+    void prefixCache() {
+        ui::ServingPrefixPanel* p = page()->prefixPanel();
+        page()->tabs()->setCurrentWidget(p);
+        p->systemSpin()->setValue(120);
+        p->userSpin()->setValue(8);
+        p->outputSpin()->setValue(4);
+        p->requestsSpin()->setValue(3);
+        QSignalSpy done(page(), &ServingLabPage::prefixDone);
+        QTest::mouseClick(p->runButton(), Qt::LeftButton);
+        QVERIFY(page()->progressBar()->isVisible());
+        QVERIFY(QTest::qWaitFor([&] { return done.count() == 1; }, 120000));
+        QVERIFY(p->hasResult());
+        const PrefixCacheResult& r = p->result().result;
+        QCOMPARE(r.systemPromptTokens, 120);
+        QCOMPARE(r.withCache.requests, 3);
+        QVERIFY(r.withCache.prefixHitRate > 0);
+        QCOMPARE(r.withoutCache.prefixHitRate, 0.0);
+        QVERIFY(r.withCache.prefillTokens < r.withoutCache.prefillTokens);
+        for (ui::ServingPrefixPanel::Metric m : ui::ServingPrefixPanel::metrics()) {
+            QCOMPARE(p->metricLabel(m, true)->text(), ui::ServingPrefixPanel::metricText(m, r.withCache));
+            QCOMPARE(p->metricLabel(m, false)->text(), ui::ServingPrefixPanel::metricText(m, r.withoutCache));
+        }
+        QCOMPARE(int(p->bars()->bars().size()), 2);
+        QCOMPARE(p->bars()->bars()[0].value, r.withCache.ttftP50);
+        QCOMPARE(p->bars()->bars()[1].value, r.withoutCache.ttftP50);
+        page()->tabs()->setCurrentWidget(page()->loadPanel());
+    }
+
+    void stopEndsALongRun() {
+        ServingLoadPanel* load = page()->loadPanel();
+        load->rateSpin()->setValue(2.0);   // 200 requests at 2 per second: minutes
+        load->requestsSpin()->setValue(200);
+        QSignalSpy done(page(), &ServingLabPage::loadDone);
+        QSignalSpy live(page()->controller(), &ui::ServingController::loadLive);
+        page()->runLoad();
+        QVERIFY(QTest::qWaitFor([&] { return live.count() >= 2; }, 30000));
+        QElapsedTimer t;
+        t.start();
+        QTest::keyClick(page()->stopButton(), Qt::Key_Space);   // the Stop button
+        QVERIFY(QTest::qWaitFor([&] { return done.count() == 1; }, 5000));
+        QVERIFY2(t.elapsed() < 1000, qPrintable(QStringLiteral("Stop took %1 ms").arg(t.elapsed())));
+        QVERIFY(page()->lastLoad()->cancelled);
+        QVERIFY(!page()->lastLoad()->staticRun.done);
+        QVERIFY(!page()->lastLoad()->staticRun.run.steps.empty());   // what ran is kept and drawn
+        QCOMPARE(load->gantt(BatchingMode::Static)->chart().segments.empty(), false);
+        QCOMPARE(load->metricLabel(ServingLoadPanel::Metric::Throughput, BatchingMode::Static)->text(), QStringLiteral("–"));
+        QVERIFY(!page()->busy());
+        load->requestsSpin()->setValue(8);
+        load->rateSpin()->setValue(40.0);
+    }
+
+    void contextTooSmallIsOneSentence() {
+        ServingLoadPanel* load = page()->loadPanel();
+        load->promptMaxSpin()->setValue(2000);   // beyond the tiny model's 512 positions
+        QSignalSpy done(page(), &ServingLabPage::loadDone);
+        page()->runLoad();
+        QVERIFY(QTest::qWaitFor([&] { return done.count() == 1; }, 10000));
+        QVERIFY(page()->statusLabel()->text().contains(QStringLiteral("does not fit the model's context of 512 positions")));
+        QCOMPARE(errors_.size(), 1);
+        errors_.clear();
+        load->promptMaxSpin()->setValue(20);
+        load->promptMinSpin()->setValue(6);
+    }
+};
+
+QTEST_MAIN(TestGuiServingLab)
+#include "test_gui_serving_lab.moc"
