@@ -98,9 +98,9 @@ private slots:
         const auto got = be->forwardBatch(items, batched.pool);
         QCOMPARE(got.size(), size_t(4));
         QCOMPARE(be->lastEvaluated(), int64_t(1 + 3 + 1 + 9));
-        // The fast path: the multi-row matmul kernel sums in another order than the one-row one (about
-    // 5e-7 measured here); exact matmul is the same kernel for every row count.
-    const double tol = exact ? 0.0 : 1e-4;
+        // The fast path: 14 rows take the multi-row matmul kernel, which sums in another order than
+        // the one-row one (about 5e-7 measured here); exact matmul is the same kernel for every row count.
+        const double tol = exact ? 0.0 : 1e-4;
         for (size_t i = 0; i < 4; ++i) {
             QCOMPARE(got[i].size(), want[i].size());
             const double d = maxAbsDiff(got[i], want[i]);
@@ -145,6 +145,56 @@ private slots:
         for (int i = 0; i < 16; ++i) {
             const auto l = be->forward(std::span(&toks[i], 1), ref, seqs[i], false);
             QCOMPARE(maxAbsDiff(got[i], l), 0.0);
+        }
+    }
+
+    // A decode step of up to 12 sequences on the fast path: the quantized kernels multiply so few
+    // rows from the weights' own blocks with the one-row kernel's arithmetic (per row, in its
+    // order), so every sequence gets exactly the logits forward() gives it alone. Beam search's
+    // k-row steps rely on this.
+    void fastDecodeStepBitIdentical_data() {
+        QTest::addColumn<QString>("arch");
+        QTest::addColumn<int>("type");
+        QTest::addColumn<int>("n");
+        for (int n : {2, 3, 4, 5, 8, 12}) {
+            QTest::newRow(qPrintable(QString("llama/q4_1 x%1").arg(n))) << "llama" << int(GgmlType::Q4_1) << n;
+            QTest::newRow(qPrintable(QString("qwen2/q4_1 x%1").arg(n))) << "qwen2" << int(GgmlType::Q4_1) << n;
+            QTest::newRow(qPrintable(QString("gpt2/q8_0 x%1").arg(n))) << "gpt2" << int(GgmlType::Q8_0) << n;
+            QTest::newRow(qPrintable(QString("default model x%1").arg(n))) << "" << 0 << n;
+        }
+    }
+    void fastDecodeStepBitIdentical() {
+        QFETCH(QString, arch);
+        QFETCH(int, type);
+        QFETCH(int, n);
+        std::unique_ptr<Model> model;
+        if (arch.isEmpty()) {
+            const std::string path = test::defaultModelPath();
+            if (path.empty()) QSKIP("the default model is not installed (scripts/setup.sh installs it)");
+            model = Model::load(path);
+        } else {
+            model = tinyModel(arch.toStdString(), GgmlType(type));
+        }
+        auto be = makeCpuBackend(*model, 2, false);
+        KvBlockPool pool(model->hparams(), 8 * n, KvType::F16, 8), ref(model->hparams(), 8 * n, KvType::F16, 8);
+        std::vector<SeqId> seqs;
+        std::vector<TokenId> toks;
+        for (int i = 0; i < n; ++i) {
+            seqs.push_back(pool.newSequence());
+            QCOMPARE(ref.newSequence(), seqs.back());
+            be->forward(text(4 + i, i), pool, seqs[i], false);
+            be->forward(text(4 + i, i), ref, seqs[i], false);
+            toks.push_back(static_cast<TokenId>(40 + 7 * i));
+        }
+        for (int step = 0; step < 2; ++step) {
+            std::vector<Backend::BatchItem> items;
+            for (int i = 0; i < n; ++i) items.push_back({seqs[i], std::span(&toks[i], 1), false});
+            const auto got = be->forwardBatch(items, pool);
+            for (int i = 0; i < n; ++i) {
+                const auto l = be->forward(std::span(&toks[i], 1), ref, seqs[i], false);
+                const double d = maxAbsDiff(got[i], l);
+                QVERIFY2(d == 0.0, qPrintable(QString("step %1, sequence %2: max |batch - single| = %3").arg(step).arg(i).arg(d)));
+            }
         }
     }
 

@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <array>
 #include <cstring>
 #include <memory>
 #include <random>
@@ -107,6 +108,8 @@ private slots:
     void matchesReference();
     void activationsMatchScalar_data();
     void activationsMatchScalar();
+    void fewTokensMatchOneToken_data();
+    void fewTokensMatchOneToken();
     void pathSelection();
 };
 
@@ -120,9 +123,13 @@ void TestQuantMatmul::matchesReference_data() {
     QTest::addColumn<int>("stridePad");
     // Rows off the tile sizes, one-block rows, odd block counts, nTok around the token tiles, and
     // 130 tokens of 4096 columns: more than one token chunk.
+    // Then batched decode's few tokens (the AVX-512 few-token kernel's groups of 2..4 and 5..8 and
+    // what is left over, up to its limit of 16 and one past it), with odd rows and odd block counts.
     for (GgmlType t : {GgmlType::Q4_0, GgmlType::Q4_1, GgmlType::Q8_0})
         addShapes(t, {{1, 32, 1}, {3, 32, 3}, {5, 64, 1}, {17, 96, 17}, {7, 160, 2}, {64, 576, 1},
-                      {67, 576, 5}, {33, 576, 17}, {9, 4096, 130}});
+                      {67, 576, 5}, {33, 576, 17}, {9, 4096, 130},
+                      {5, 64, 2}, {7, 96, 3}, {9, 576, 4}, {3, 160, 5}, {6, 576, 6}, {5, 1536, 7},
+                      {11, 576, 8}, {4, 96, 9}, {13, 160, 12}, {7, 576, 16}});
     for (GgmlType t : {GgmlType::Q4_K, GgmlType::Q5_K, GgmlType::Q6_K})
         addShapes(t, {{1, 256, 1}, {3, 256, 3}, {17, 512, 17}, {5, 768, 1}, {33, 256, 130}});
     for (GgmlType t : {GgmlType::F32, GgmlType::F16, GgmlType::BF16})
@@ -268,6 +275,56 @@ void TestQuantMatmul::activationsMatchScalar() {
     for (int64_t i = 0; i < nTok * n; ++i)
         if (std::memcmp(&got[i], &want[i], 4) != 0)
             QFAIL(qPrintable(QString("token %1 element %2: %3, scalar %4").arg(i / n).arg(i % n).arg(got[i], 0, 'g', 9).arg(want[i], 0, 'g', 9)));
+}
+
+// Batched decode multiplies a few tokens at once; for Q4_0 / Q4_1 / Q8_0 every path gives each of
+// up to 16 tokens exactly what multiplying that token alone gives (the AVX-512 few-token kernel
+// does the one-token kernel's operations in its order; the scalar and AVX2 paths run tokens
+// through the same dots), so a batched decode step changes no logit.
+void TestQuantMatmul::fewTokensMatchOneToken_data() {
+    QTest::addColumn<KernelPath>("path");
+    QTest::addColumn<GgmlType>("type");
+    QTest::addColumn<qint64>("rows");
+    QTest::addColumn<qint64>("cols");
+    QTest::addColumn<qint64>("nTok");
+    QTest::addColumn<int>("threads");
+    for (KernelPath path : {KernelPath::Scalar, KernelPath::Avx2, KernelPath::Avx512})
+        for (GgmlType type : {GgmlType::Q4_0, GgmlType::Q4_1, GgmlType::Q8_0})
+            for (qint64 nTok : {2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 16})
+                for (auto [rows, cols, threads] : {std::array<int64_t, 3>{9, 160, 1}, {67, 576, 3}}) {
+                    const QString name = QString("%1 %2 %3x%4 nTok=%5 t=%6")
+                                             .arg(kernelPathName(path), ggmlTypeName(type).c_str())
+                                             .arg(rows).arg(cols).arg(nTok).arg(threads);
+                    QTest::newRow(qPrintable(name)) << path << type << qint64(rows) << qint64(cols) << nTok << int(threads);
+                }
+}
+
+void TestQuantMatmul::fewTokensMatchOneToken() {
+    QFETCH(KernelPath, path);
+    QFETCH(GgmlType, type);
+    QFETCH(qint64, rows);
+    QFETCH(qint64, cols);
+    QFETCH(qint64, nTok);
+    QFETCH(int, threads);
+    if (!kernelPathAvailable(path)) QSKIP("kernel path not available on this CPU");
+    setKernelPathForTesting(path);
+    const auto wf = gaussian(rows * cols, 77 + rows, 0.5f, 0.1f);
+    const size_t rowBytes = ggmlRowBytes(type, cols);
+    std::vector<uint8_t> wq(rows * rowBytes);
+    for (int64_t r = 0; r < rows; ++r) quantize(type, wf.data() + r * cols, wq.data() + r * rowBytes, cols);
+    auto x = gaussian(nTok * cols, 7 + nTok, 1.0f, 0.0f);
+    for (size_t k = 0; k < x.size(); k += 29) x[k] *= 8.0f;
+    const WeightMatrix w{type, rows, cols, wq.data(), rowBytes};
+
+    std::vector<float> batch(nTok * rows, NAN), one(rows, NAN);
+    matmul(w, x.data(), nTok, batch.data(), pool(threads));
+    for (int64_t t = 0; t < nTok; ++t) {
+        matmul(w, x.data() + t * cols, 1, one.data(), pool(threads));
+        for (int64_t r = 0; r < rows; ++r)
+            if (std::memcmp(&batch[t * rows + r], &one[r], 4) != 0)
+                QFAIL(qPrintable(QString("token %1 row %2: %3 in the batch, %4 alone")
+                                     .arg(t).arg(r).arg(batch[t * rows + r], 0, 'g', 9).arg(one[r], 0, 'g', 9)));
+    }
 }
 
 void TestQuantMatmul::pathSelection() {

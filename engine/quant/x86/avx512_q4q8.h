@@ -8,8 +8,10 @@
 //   Q8_0: weights get +128 (xor 0x80) to become unsigned; the accumulator starts at the
 //         activations' -128·Σx lanes, so the int32 result is exactly Σ w·x.
 //
-// nTok == 1: a matvec straight from the file's blocks, 2 rows at a time. nTok > 1: 4 rows are
-// unpacked into a panel (pair-layout bytes, spread scales) and multiplied with 4-token tiles.
+// nTok == 1: a matvec straight from the file's blocks, 2 rows at a time. nTok <= kFewTokens
+// (batched decode): the same from the file's blocks, each weight pair decoded once for a group
+// of up to 8 tokens, bit-identical to the one-token kernel. More tokens: 4 rows are unpacked into a panel
+// (pair-layout bytes, spread scales) and multiplied with 4-token tiles.
 #include "quant/aligned_buffer.h"
 #include "quant/x86/avx512_common.h"
 #include "quant/x86/q_block.h"
@@ -86,7 +88,138 @@ void gemvAvx512(const uint8_t* w0, size_t rowBytes, const ActRow& x, int64_t nb,
     }
 }
 
-// --- nTok > 1 -----------------------------------------------------------------------------------
+// --- 1 < nTok <= kFewTokens: batched decode ------------------------------------------------------
+
+// Up to this many tokens go through gemvFewAvx512 (the file's blocks, each decoded once for a
+// group of up to kFewGroup tokens) instead of the panels below, whose unpacking costs more than
+// a few tokens' dots.
+constexpr int64_t kFewTokens = 16;
+constexpr int kFewGroup = 8;
+
+// The activation side of gemvFewAvx512, per pair p, prepared once per call: token t's dx spread
+// over the lanes (sx + (p * nTok + t) * 16), and for each group of 4 tokens their (d, s) pairs
+// side by side (ds4 + (p * nQuads + q) * 16, token 4q + i in lanes 4i .. 4i + 3).
+struct FewAct {
+    const float* sx;
+    const float* ds4;
+    int64_t nTok, nQuads;
+};
+
+template <QKind K>
+FewAct prepareFewAvx512(const ActRow* x, int64_t nTok, int64_t pairs, AlignedBuffer& buf) {
+    const int64_t nQuads = (nTok + 3) / 4;
+    auto* sx = reinterpret_cast<float*>(buf.get(static_cast<size_t>(pairs * (nTok + nQuads)) * 64));
+    float* ds4 = sx + pairs * nTok * 16;
+    const __m512i spread = _mm512_load_si512(K == QKind::Q8_0 ? kN02 : kZ02);
+    for (int64_t p = 0; p < pairs; ++p) {
+        for (int64_t t = 0; t < nTok; ++t)
+            _mm512_store_ps(sx + (p * nTok + t) * 16, _mm512_permutexvar_ps(spread, _mm512_castps128_ps512(_mm_loadu_ps(x[t].ds + 4 * p))));
+        for (int64_t q = 0; q < nQuads; ++q)
+            for (int i = 0; i < 4; ++i)
+                _mm_store_ps(ds4 + (p * nQuads + q) * 16 + 4 * i, 4 * q + i < nTok ? _mm_loadu_ps(x[4 * q + i].ds + 4 * p) : _mm_setzero_ps());
+    }
+    return {sx, ds4, nTok, nQuads};
+}
+
+// R rows x T <= kFewGroup tokens (tokens t0 .. t0 + T - 1 of `a`; t0 a multiple of 4) straight from
+// the file's blocks: each weight pair is loaded, unpacked and its scales converted once for all T
+// tokens. Per token the same operations in the same order as gemvAvx512<K, R> (the spread scale
+// product dw·dx is the product of the two spread factors; token t's m·s lanes are lanes
+// 4(t % 4) + 1 and + 3 of its quad's accumulator), so every y equals the one-token kernel's bit for bit.
+template <QKind K, int R, int T>
+void gemvFewAvx512(const uint8_t* w0, size_t rowBytes, const ActRow* x, const FewAct& a, int64_t t0, int64_t nb,
+                   float* y, int64_t ldy) {
+    static_assert(T >= 1 && T <= kFewGroup);
+    using B = QBlock<K>;
+    constexpr int Q = (T + 3) / 4;
+    const __m512i spread = _mm512_load_si512(K == QKind::Q8_0 ? kN02 : kZ02);
+    __m512 acc[R][T];
+    __m512 macc[R][Q];  // Σ m·s of token 4q + i in lanes 4i + 1 and 4i + 3
+    for (int r = 0; r < R; ++r) {
+        for (int q = 0; q < Q; ++q) macc[r][q] = _mm512_setzero_ps();
+        for (int t = 0; t < T; ++t) acc[r][t] = _mm512_setzero_ps();
+    }
+    for (int64_t b = 0; b < nb; b += 2) {
+        const bool single = b + 1 == nb;
+        const int64_t p = b / 2;
+        const float* sx = a.sx + (p * a.nTok + t0) * 16;
+        const float* ds4 = a.ds4 + (p * a.nQuads + t0 / 4) * 16;
+        for (int r = 0; r < R; ++r) {
+            const uint8_t* blk = w0 + r * rowBytes + b * B::bytes;
+            const __m128 f = pairFactors<K>(blk, single);  // [dw, m, dw', m']
+            const __m512 sw = _mm512_permutexvar_ps(spread, _mm512_castps128_ps512(f));
+            const __m512i wv = weightPair<K>(blk, single);
+            if constexpr (B::hasMin) {
+                const __m512 f4 = _mm512_broadcast_f32x4(f);
+                for (int q = 0; q < Q; ++q)
+                    macc[r][q] = _mm512_mask_add_ps(macc[r][q], 0xAAAA, macc[r][q], _mm512_mul_ps(f4, _mm512_load_ps(ds4 + 16 * q)));
+            }
+            for (int t = 0; t < T; ++t) {
+                const __m512i dot = _mm512_dpbusd_epi32(dotStart<K>(x[t0 + t], p), wv, _mm512_load_si512(x[t0 + t].qs + b * kQK));
+                acc[r][t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot), _mm512_mul_ps(sw, _mm512_load_ps(sx + 16 * t)), acc[r][t]);
+            }
+        }
+    }
+    for (int r = 0; r < R; ++r) {
+        alignas(64) float m[Q * 16];
+        for (int q = 0; q < Q; ++q) _mm512_store_ps(m + 16 * q, macc[r][q]);
+        for (int t = 0; t < T; ++t) {
+            __m512 v = acc[r][t];
+            if constexpr (B::hasMin) v = _mm512_add_ps(v, _mm512_zextps128_ps512(_mm_load_ps(m + 4 * t)));
+            y[t * ldy + r] = _mm512_reduce_add_ps(v);
+        }
+    }
+}
+
+// Rows r .. r + R - 1 for all tokens, a group at a time (the next group finds the rows in L1): up
+// to 4 tokens with R rows at once, 5 to kFewGroup a row at a time (R x 8 accumulators would not
+// fit in the registers); a lone token takes the one-token kernel.
+template <QKind K, int R>
+void fewRowsAvx512(const uint8_t* w0, size_t rowBytes, const ActRow* x, const FewAct& a, int64_t nb, float* y, int64_t ldy) {
+    for (int64_t t = 0; t < a.nTok; t += kFewGroup) {
+        float* yt = y + t * ldy;
+        const int64_t n = minI64(kFewGroup, a.nTok - t);
+        if (n > 4) {
+            for (int r = 0; r < R; ++r) {
+                const uint8_t* wr = w0 + r * rowBytes;
+                switch (n) {
+                case 5: gemvFewAvx512<K, 1, 5>(wr, rowBytes, x, a, t, nb, yt + r, ldy); break;
+                case 6: gemvFewAvx512<K, 1, 6>(wr, rowBytes, x, a, t, nb, yt + r, ldy); break;
+                case 7: gemvFewAvx512<K, 1, 7>(wr, rowBytes, x, a, t, nb, yt + r, ldy); break;
+                default: gemvFewAvx512<K, 1, 8>(wr, rowBytes, x, a, t, nb, yt + r, ldy); break;
+                }
+            }
+            continue;
+        }
+        switch (n) {
+        case 1: gemvAvx512<K, R>(w0, rowBytes, x[t], nb, yt); break;
+        case 2: gemvFewAvx512<K, R, 2>(w0, rowBytes, x, a, t, nb, yt, ldy); break;
+        case 3: gemvFewAvx512<K, R, 3>(w0, rowBytes, x, a, t, nb, yt, ldy); break;
+        default: gemvFewAvx512<K, R, 4>(w0, rowBytes, x, a, t, nb, yt, ldy); break;
+        }
+    }
+}
+
+template <QKind K>
+void gemmFewAvx512(const WeightMatrix& w, int64_t r0, int64_t r1, const uint8_t* act, size_t stride, int64_t nTok,
+                   float* y, int64_t ldy, const Q8RowLayout& al) {
+    const int64_t nb = w.cols / kQK;
+    ActRow x[kFewTokens];
+    for (int64_t t = 0; t < nTok; ++t) x[t] = actRow(act + t * stride, al);
+    static thread_local AlignedBuffer fewBuffer;
+    const FewAct a = prepareFewAvx512<K>(x, nTok, al.nbPad / 2, fewBuffer);
+    constexpr int R = 2;
+    const RowPrefetch pf(w, R);
+    int64_t r = r0;
+    pf.start(r0, r1);
+    for (; r + R <= r1; r += R) {
+        pf.next(r, r1);
+        fewRowsAvx512<K, R>(w.data + r * w.rowBytes, w.rowBytes, x, a, nb, y + r, ldy);
+    }
+    for (; r < r1; ++r) fewRowsAvx512<K, 1>(w.data + r * w.rowBytes, w.rowBytes, x, a, nb, y + r, ldy);
+}
+
+// --- nTok > kFewTokens ---------------------------------------------------------------------------
 
 // One unpacked row: qs (nbPad * 32 bytes, activation layout, unsigned) | spread scales
 // (16 floats per pair: any scale per 4-byte lane) | m (nMin floats: the offset terms, paired
@@ -201,6 +334,7 @@ void gemmQAvx512(const WeightMatrix& w, int64_t r0, int64_t r1, const uint8_t* a
         for (; r < r1; ++r) gemvAvx512<K, 1>(w.data + r * w.rowBytes, w.rowBytes, x, nb, y + r);
         return;
     }
+    if (nTok <= kFewTokens) return gemmFewAvx512<K>(w, r0, r1, act, stride, nTok, y, ldy, al);
     // Per token chunk, each group of 4 rows is unpacked into a panel once and multiplied with
     // 4-token tiles. (Written out here and in avx512_kquants.h: sharing this loop through a
     // template taking the unpack step as a lambda made GCC 12 compile the tiles ~20% slower.)

@@ -22,17 +22,22 @@ struct QBlock {
     }
 };
 
-// Blocks b, b + 1's (d, m) times the activations' interleaved (d, s) of the same blocks:
-// [dw·dx, m·s, dw'·dx', m'·s'], from one 4-wide conversion. For Q8_0 the m lanes hold whatever
-// follows d (quants); nothing reads them. `single`: block b is the row's last.
+// Blocks b, b + 1's [d, m, d', m'] from one 4-wide conversion (zero for b + 1 if `single`: block b
+// is the row's last). For Q8_0 the m lanes hold whatever follows d (quants); nothing reads them.
 template <QKind K>
-inline __m128 pairScales(const uint8_t* block, bool single, const float* ds) {
+inline __m128 pairFactors(const uint8_t* block, bool single) {
     uint32_t a, b = 0;
     std::memcpy(&a, block, 4);
     if (!single) std::memcpy(&b, block + QBlock<K>::bytes, 4);
     __m128 f = _mm_cvtph_ps(_mm_unpacklo_epi32(_mm_cvtsi32_si128(static_cast<int>(a)), _mm_cvtsi32_si128(static_cast<int>(b))));
     if constexpr (K == QKind::Q4_0) f = _mm_moveldup_ps(f);  // m = d
-    return _mm_mul_ps(f, _mm_loadu_ps(ds));
+    return f;
+}
+
+// pairFactors times the activations' interleaved (d, s) of the same blocks: [dw·dx, m·s, dw'·dx', m'·s'].
+template <QKind K>
+inline __m128 pairScales(const uint8_t* block, bool single, const float* ds) {
+    return _mm_mul_ps(pairFactors<K>(block, single), _mm_loadu_ps(ds));
 }
 
 }  // namespace
