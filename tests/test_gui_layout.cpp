@@ -1,6 +1,7 @@
 // Issue 8's layout test, on the default model: every page of the main window (the Playground after
 // a real run, so the chart, the waterfall, the token strip and the caption hold real tokens; its
-// Candidates tab; the Chat page after one short answer; the Lessons dock open on a lesson) at
+// Candidates tab; the Chat page after one short answer; the Strategies and KV pages and the Serving
+// lab's tabs after their runs; the Serve page with a request log; the Lessons dock open on a lesson) at
 // 1024×700, 1280×820 and 1920×1080, in English, German and Chinese, and presentation mode at
 // 1920×1080. CTest runs it at 100 % and again at 200 % (QT_SCALE_FACTOR=2). Asserted, measured
 // with QFontMetrics / size hints, never by eye:
@@ -17,6 +18,10 @@
 #include <QtTest>
 #include <QtWidgets>
 
+#if DLAB_HAS_HTTP
+#include <httplib.h>
+#endif
+
 #include "test_paths.h"
 #include "ui/app/app_settings.h"
 #include "ui/playground/candidate_table_model.h"
@@ -28,6 +33,12 @@
 #include "ui/playground/playground_page.h"
 #include "ui/kv/kv_compression_panel.h"
 #include "ui/kv/kv_page.h"
+#include "ui/serve/request_log_model.h"
+#include "ui/serve/serve_page.h"
+#include "ui/serving/serving_batch_panel.h"
+#include "ui/serving/serving_load_panel.h"
+#include "ui/serving/serving_page.h"
+#include "ui/serving/serving_prefix_panel.h"
 #include "ui/strategies/beam_tree_panel.h"
 #include "ui/strategies/comparison_table_model.h"
 #include "ui/strategies/strategies_page.h"
@@ -270,6 +281,15 @@ class TestGuiLayout : public QObject {
             out += check(tag + QStringLiteral("-kv-%1").arg(i), QStringLiteral("kv"));
         }
         kv->tabs()->setCurrentIndex(0);
+        w_->tabs()->setCurrentWidget(w_->page<ui::ServePage>());
+        out += check(tag + QStringLiteral("-serve"), QStringLiteral("serve"));
+        auto* serving = w_->page<ui::ServingLabPage>();
+        w_->tabs()->setCurrentWidget(serving);
+        for (int i = 0; i < serving->tabs()->count(); ++i) {
+            serving->tabs()->setCurrentIndex(i);
+            out += check(tag + QStringLiteral("-serving-%1").arg(i), QStringLiteral("serving"));
+        }
+        serving->tabs()->setCurrentIndex(0);
         w_->tabs()->setCurrentWidget(page);
         w_->lessonsDock()->show();
         out += check(tag + QStringLiteral("-lessons"), QStringLiteral("lessons"));
@@ -337,6 +357,46 @@ private slots:
         QSignalSpy evicted(kv, &ui::KvPage::evictionDone);
         emit kv->compressionPanel()->evictionRequested(kv->compressionPanel()->evictionText(), 96, 32, 4);
         QVERIFY(QTest::qWaitFor([&] { return evicted.count() == 1; }, 120000));
+        // The Serve page after a server answered two requests (its log holds them), then stopped.
+#if DLAB_HAS_HTTP
+        auto* serve = w_->page<ui::ServePage>();
+        w_->tabs()->setCurrentWidget(serve);
+        serve->portSpin()->setValue(0);
+        QSignalSpy served(serve, &ui::ServePage::serverStarted);
+        serve->start();
+        QVERIFY(QTest::qWaitFor([&] { return served.count() == 1; }, 60000));
+        {
+            httplib::Client cli("127.0.0.1", serve->server().port);
+            cli.set_read_timeout(120, 0);
+            const std::string model = serve->server().modelId.toStdString();
+            QVERIFY(cli.Post("/v1/completions", "{\"model\": \"" + model + "\", \"prompt\": \"Hello\", \"max_tokens\": 4}", "application/json"));
+            QVERIFY(cli.Post("/v1/completions", "{\"model\": \"gpt-4\", \"prompt\": \"Hello\"}", "application/json"));
+        }
+        QVERIFY(QTest::qWaitFor([&] { return serve->logModel()->rowCount() == 2; }, 10000));
+        QSignalSpy stopped(serve, &ui::ServePage::serverStopped);
+        serve->stop();
+        QVERIFY(QTest::qWaitFor([&] { return stopped.count() == 1; }, 10000));
+#endif
+        // The Serving lab after a short load, a two-point sweep and the prefix experiment.
+        auto* lab = w_->page<ui::ServingLabPage>();
+        w_->tabs()->setCurrentWidget(lab);
+        lab->loadPanel()->requestsSpin()->setValue(6);
+        lab->loadPanel()->rateSpin()->setValue(6.0);
+        lab->loadPanel()->outputMinSpin()->setValue(4);
+        lab->loadPanel()->outputMaxSpin()->setValue(8);
+        QSignalSpy loaded(lab, &ui::ServingLabPage::loadDone);
+        lab->runLoad();
+        QVERIFY(QTest::qWaitFor([&] { return loaded.count() == 1; }, 180000));
+        lab->batchPanel()->batchesEdit()->setText(QStringLiteral("1, 2"));
+        lab->batchPanel()->outputSpin()->setValue(6);
+        QSignalSpy swept(lab, &ui::ServingLabPage::sweepDone);
+        lab->measureBatches();
+        QVERIFY(QTest::qWaitFor([&] { return swept.count() == 1; }, 180000));
+        lab->prefixPanel()->systemSpin()->setValue(64);
+        lab->prefixPanel()->requestsSpin()->setValue(2);
+        QSignalSpy prefixed(lab, &ui::ServingLabPage::prefixDone);
+        lab->measurePrefix();
+        QVERIFY(QTest::qWaitFor([&] { return prefixed.count() == 1; }, 180000));
         w_->tabs()->setCurrentWidget(page);
 
         // A lesson in the dock (shown per case).

@@ -449,6 +449,33 @@
     </message>
 </context>
 <context>
+    <name>ServingGantt</name>
+    <message>
+        <source>request %1: not finished yet</source>
+        <translation>Anfrage %1: noch nicht fertig</translation>
+    </message>
+    <message>
+        <source>request %1: %2</source>
+        <translation>Anfrage %1: %2</translation>
+    </message>
+    <message>
+        <source>request %1: %2 prompt tokens (%3 from the prefix cache), %4 generated
+arrived at %5 ms, admitted at %6 ms (waited %7 ms)
+first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
+        <translation>Anfrage %1: %2 Prompt-Tokens (%3 aus dem Präfix-Cache), %4 erzeugt
+angekommen bei %5 ms, zugelassen bei %6 ms (%7 ms gewartet)
+erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
+    </message>
+    <message>
+        <source>ms since the run started</source>
+        <translation>ms seit dem Start des Laufs</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>Schritt</translation>
+    </message>
+</context>
+<context>
     <name>ShortcutCollector</name>
     <message>
         <source>Whole window</source>
@@ -2528,6 +2555,867 @@ In seinen Metadaten: %2
     </message>
 </context>
 <context>
+    <name>dlab::ui::RequestLogModel</name>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message>
+        <source>%1 + %2</source>
+        <translation>%1 + %2</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>Methode</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>Pfad</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Stream</source>
+        <translation>Stream</translation>
+    </message>
+    <message>
+        <source>Tokens (prompt + completion)</source>
+        <translation>Tokens (Prompt + Antwort)</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <source>Finish or error</source>
+        <translation>Ende oder Fehler</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::ServeController</name>
+    <message>
+        <source>No model is loaded, so there is nothing to serve.</source>
+        <translation>Es ist kein Modell geladen, also gibt es nichts bereitzustellen.</translation>
+    </message>
+    <message>
+        <source>Cannot listen on %1: the address is not this machine&apos;s.</source>
+        <translation>Auf %1 kann nicht gelauscht werden: Die Adresse gehört nicht zu diesem Rechner.</translation>
+    </message>
+    <message>
+        <source>Cannot listen on %1:%2: the port is in use or the address is not this machine&apos;s. Choose another port (0 picks a free one).</source>
+        <translation>Auf %1:%2 kann nicht gelauscht werden: Der Port ist belegt oder die Adresse gehört nicht zu diesem Rechner. Wählen Sie einen anderen Port (0 nimmt einen freien).</translation>
+    </message>
+    <message>
+        <source>This build of Decoding Lab has no HTTP server (it was built without cpp-httplib).</source>
+        <translation>Dieser Build von Decoding Lab hat keinen HTTP-Server (er wurde ohne cpp-httplib gebaut).</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::ServePage</name>
+    <message>
+        <source>Se&amp;rve</source>
+        <translation>Se&amp;rver</translation>
+    </message>
+    <message>
+        <source>Serve the loaded model over an OpenAI-compatible HTTP API with continuous batching, and watch its requests</source>
+        <translation>Das geladene Modell über eine OpenAI-kompatible HTTP-API mit Continuous Batching bereitstellen und seine Anfragen beobachten</translation>
+    </message>
+    <message>
+        <source>Give the address to listen on (127.0.0.1 serves this machine only).</source>
+        <translation>Geben Sie die Adresse an, auf der gelauscht wird (127.0.0.1 bedient nur diesen Rechner).</translation>
+    </message>
+    <message>
+        <source>%1 is not a loopback address: to let other machines reach the server, tick “%2” instead.</source>
+        <translation>%1 ist keine Loopback-Adresse: Damit andere Rechner den Server erreichen, kreuzen Sie stattdessen „%2“ an.</translation>
+    </message>
+    <message>
+        <source>Starting… (the server starts once the engine has finished the work in front of it)</source>
+        <translation>Wird gestartet … (der Server startet, sobald die Engine die Arbeit vor ihm erledigt hat)</translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation>Wird gestoppt …</translation>
+    </message>
+    <message>
+        <source>Serving %1 on %2 (%3, batch up to %4, %5 positions per request, prefix cache %6). While it serves, the server holds the engine: the other pages&apos; work waits until you stop it.</source>
+        <translation>%1 wird auf %2 bereitgestellt (%3, Batch bis %4, %5 Positionen pro Anfrage, Präfix-Cache %6). Solange er läuft, belegt der Server die Engine: Die Arbeit der anderen Seiten wartet, bis Sie ihn stoppen.</translation>
+    </message>
+    <message>
+        <source>static batching</source>
+        <translation>statisches Batching</translation>
+    </message>
+    <message>
+        <source>continuous batching</source>
+        <translation>Continuous Batching</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>an</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>aus</translation>
+    </message>
+    <message>
+        <source>The server stopped to let the new model load.</source>
+        <translation>Der Server wurde gestoppt, damit das neue Modell geladen werden kann.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Stopped after %n request(s): the port is free and the engine is back for the other pages.</source>
+        <translation>
+            <numerusform>Nach %n Anfrage gestoppt: Der Port ist frei, und die Engine steht den anderen Seiten wieder zur Verfügung.</numerusform>
+            <numerusform>Nach %n Anfragen gestoppt: Der Port ist frei, und die Engine steht den anderen Seiten wieder zur Verfügung.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not started.</source>
+        <translation>Nicht gestartet.</translation>
+    </message>
+    <message>
+        <source>Served: %1</source>
+        <translation>Beantwortet: %1</translation>
+    </message>
+    <message>
+        <source>(%1 cancelled or failed)</source>
+        <translation>(%1 abgebrochen oder fehlgeschlagen)</translation>
+    </message>
+    <message>
+        <source>Running: %1</source>
+        <translation>Laufend: %1</translation>
+    </message>
+    <message>
+        <source>Waiting: %1</source>
+        <translation>Wartend: %1</translation>
+    </message>
+    <message>
+        <source>Decode tokens/s (last %1 s): %2</source>
+        <translation>Decode-Tokens/s (letzte %1 s): %2</translation>
+    </message>
+    <message>
+        <source>Tokens the decode steps produced in the last %1 seconds, from the serving loop&apos;s steps</source>
+        <translation>Tokens, die die Decode-Schritte in den letzten %1 Sekunden erzeugt haben, aus den Schritten der Serving-Schleife</translation>
+    </message>
+    <message>
+        <source>The Serve page uses no context of its own</source>
+        <translation>Die Server-Seite hat keinen eigenen Kontext</translation>
+    </message>
+    <message>
+        <source>&amp;Address</source>
+        <translation>&amp;Adresse</translation>
+    </message>
+    <message>
+        <source>The address to listen on: 127.0.0.1 serves this machine only</source>
+        <translation>Die Adresse, auf der gelauscht wird: 127.0.0.1 bedient nur diesen Rechner</translation>
+    </message>
+    <message>
+        <source>Allow other &amp;machines (listen on all addresses)</source>
+        <translation>Andere &amp;Rechner zulassen (auf allen Adressen lauschen)</translation>
+    </message>
+    <message>
+        <source>Listen on 0.0.0.0, so that other machines on the network can reach the server</source>
+        <translation>Auf 0.0.0.0 lauschen, damit andere Rechner im Netz den Server erreichen</translation>
+    </message>
+    <message>
+        <source>⚠ Other machines on the network can reach this server and use the model: it has no password. Untick the box to serve this machine only.</source>
+        <translation>⚠ Andere Rechner im Netz können diesen Server erreichen und das Modell nutzen: Er hat kein Passwort. Entfernen Sie das Häkchen, um nur diesen Rechner zu bedienen.</translation>
+    </message>
+    <message>
+        <source>&amp;Port</source>
+        <translation>&amp;Port</translation>
+    </message>
+    <message>
+        <source>0 picks any free port</source>
+        <translation>0 nimmt einen beliebigen freien Port</translation>
+    </message>
+    <message>
+        <source>any</source>
+        <translation>beliebig</translation>
+    </message>
+    <message>
+        <source>Max &amp;batch</source>
+        <translation>Max. &amp;Batch</translation>
+    </message>
+    <message>
+        <source>Requests decoded together in one step</source>
+        <translation>Anfragen, die in einem Schritt gemeinsam dekodiert werden</translation>
+    </message>
+    <message>
+        <source>C&amp;ontext</source>
+        <translation>K&amp;ontext</translation>
+    </message>
+    <message>
+        <source>Positions per request (prompt and answer), at most the model&apos;s trained context</source>
+        <translation>Positionen pro Anfrage (Prompt und Antwort), höchstens der trainierte Kontext des Modells</translation>
+    </message>
+    <message>
+        <source>Batc&amp;hing</source>
+        <translation>Batc&amp;hing</translation>
+    </message>
+    <message>
+        <source>continuous</source>
+        <translation>kontinuierlich</translation>
+    </message>
+    <message>
+        <source>static</source>
+        <translation>statisch</translation>
+    </message>
+    <message>
+        <source>Continuous: a request joins the batch at the next step. Static: a batch runs until its longest request is done.</source>
+        <translation>Kontinuierlich: Eine Anfrage kommt beim nächsten Schritt in den Batch. Statisch: Ein Batch läuft, bis seine längste Anfrage fertig ist.</translation>
+    </message>
+    <message>
+        <source>Prefix &amp;cache</source>
+        <translation>Präfix-&amp;Cache</translation>
+    </message>
+    <message>
+        <source>Reuse the KV blocks of prompt prefixes that earlier requests computed</source>
+        <translation>Die KV-Blöcke von Prompt-Präfixen wiederverwenden, die frühere Anfragen berechnet haben</translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation>&amp;Starten</translation>
+    </message>
+    <message>
+        <source>Start the server (F5)</source>
+        <translation>Den Server starten (F5)</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>S&amp;toppen</translation>
+    </message>
+    <message>
+        <source>Stop the server; open requests end as cancelled (Esc)</source>
+        <translation>Den Server stoppen; offene Anfragen enden als abgebrochen (Esc)</translation>
+    </message>
+    <message>
+        <source>Base URL:</source>
+        <translation>Basis-URL:</translation>
+    </message>
+    <message>
+        <source>curl</source>
+        <translation>curl</translation>
+    </message>
+    <message>
+        <source>Python (openai package)</source>
+        <translation>Python (Paket openai)</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Kopieren</translation>
+    </message>
+    <message>
+        <source>Copy the curl command</source>
+        <translation>Den curl-Befehl kopieren</translation>
+    </message>
+    <message>
+        <source>Copy the Python example</source>
+        <translation>Das Python-Beispiel kopieren</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>Anfragen</translation>
+    </message>
+    <message>
+        <source>Start the server to use the loaded model from other programs through the OpenAI API. While it serves, it holds the engine: the other pages&apos; work waits until it stops.</source>
+        <translation>Starten Sie den Server, um das geladene Modell aus anderen Programmen über die OpenAI-API zu nutzen. Solange er läuft, belegt er die Engine: Die Arbeit der anderen Seiten wartet, bis er stoppt.</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::ServingBatchPanel</name>
+    <message>
+        <source>“%1” is not a batch size: write whole numbers from 1 to 64, separated by commas (1, 2, 4, 8).</source>
+        <translation>„%1“ ist keine Batch-Größe: Schreiben Sie ganze Zahlen von 1 bis 64, durch Kommas getrennt (1, 2, 4, 8).</translation>
+    </message>
+    <message>
+        <source>Write at least one batch size (1, 2, 4, 8).</source>
+        <translation>Schreiben Sie mindestens eine Batch-Größe (1, 2, 4, 8).</translation>
+    </message>
+    <message>
+        <source>at p50 inter-token latency</source>
+        <translation>bei p50-Abstand zwischen Tokens</translation>
+    </message>
+    <message>
+        <source>at p99 inter-token latency</source>
+        <translation>bei p99-Abstand zwischen Tokens</translation>
+    </message>
+    <message>
+        <source>Measure: for each batch size B the engine decodes B requests together. A bigger batch makes more tokens per second in total, and each user waits longer between tokens.</source>
+        <translation>Messen: Für jede Batch-Größe B dekodiert die Engine B Anfragen gemeinsam. Ein größerer Batch erzeugt insgesamt mehr Tokens pro Sekunde, und jeder Nutzer wartet länger zwischen seinen Tokens.</translation>
+    </message>
+    <message>
+        <source>Measured on this machine: batch %1 decodes %2 tokens/s at %3 ms between a user&apos;s tokens; batch %4 decodes %5 tokens/s at %6 ms.</source>
+        <translation>Auf diesem Rechner gemessen: Batch %1 dekodiert %2 Tokens/s bei %3 ms zwischen den Tokens eines Nutzers; Batch %4 dekodiert %5 Tokens/s bei %6 ms.</translation>
+    </message>
+    <message>
+        <source>(Stopped before every batch size was measured.)</source>
+        <translation>(Gestoppt, bevor jede Batch-Größe gemessen war.)</translation>
+    </message>
+    <message>
+        <source>Interactive chat</source>
+        <translation>Interaktiver Chat</translation>
+    </message>
+    <message>
+        <source>Batch processing</source>
+        <translation>Stapelverarbeitung</translation>
+    </message>
+    <message>
+        <source>Code completion</source>
+        <translation>Code-Vervollständigung</translation>
+    </message>
+    <message>
+        <source>p99 inter-token latency ≤ %1 ms</source>
+        <translation>p99-Abstand zwischen Tokens ≤ %1 ms</translation>
+    </message>
+    <message>
+        <source>throughput (tokens/s)</source>
+        <translation>Durchsatz (Tokens/s)</translation>
+    </message>
+    <message>
+        <source>p99 time to first token ≤ %1 ms</source>
+        <translation>p99-Zeit bis zum ersten Token ≤ %1 ms</translation>
+    </message>
+    <message>
+        <source>Measure first.</source>
+        <translation>Zuerst messen.</translation>
+    </message>
+    <message>
+        <source>batch %1 keeps p99 inter-token latency at %2 ms</source>
+        <translation>Batch %1 hält den p99-Abstand zwischen Tokens bei %2 ms</translation>
+    </message>
+    <message>
+        <source>no measured batch keeps p99 inter-token latency within %1 ms</source>
+        <translation>keine gemessene Batch-Größe hält den p99-Abstand zwischen Tokens unter %1 ms</translation>
+    </message>
+    <message>
+        <source>batch %1 decodes the most: %2 tokens/s</source>
+        <translation>Batch %1 dekodiert am meisten: %2 Tokens/s</translation>
+    </message>
+    <message>
+        <source>batch %1 keeps p99 time to first token at %2 ms</source>
+        <translation>Batch %1 hält die p99-Zeit bis zum ersten Token bei %2 ms</translation>
+    </message>
+    <message>
+        <source>no measured batch keeps p99 time to first token within %1 ms</source>
+        <translation>keine gemessene Batch-Größe hält die p99-Zeit bis zum ersten Token unter %1 ms</translation>
+    </message>
+    <message>
+        <source>Batch si&amp;zes</source>
+        <translation>Batch-&amp;Größen</translation>
+    </message>
+    <message>
+        <source>Whole numbers from 1 to 64, separated by commas</source>
+        <translation>Ganze Zahlen von 1 bis 64, durch Kommas getrennt</translation>
+    </message>
+    <message>
+        <source>&amp;Prompt tokens</source>
+        <translation>&amp;Prompt-Tokens</translation>
+    </message>
+    <message>
+        <source>O&amp;utput tokens</source>
+        <translation>A&amp;usgabe-Tokens</translation>
+    </message>
+    <message>
+        <source>&amp;Measure</source>
+        <translation>&amp;Messen</translation>
+    </message>
+    <message>
+        <source>Run one batch of each size on the loaded model (F5)</source>
+        <translation>Je einen Batch jeder Größe auf dem geladenen Modell ausführen (F5)</translation>
+    </message>
+    <message>
+        <source>Throughput against latency, one point per batch size</source>
+        <translation>Durchsatz gegen Latenz, ein Punkt pro Batch-Größe</translation>
+    </message>
+    <message>
+        <source>ms between a user&apos;s tokens</source>
+        <translation>ms zwischen den Tokens eines Nutzers</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>Tokens/s</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>Batch</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>Tokens/s</translation>
+    </message>
+    <message>
+        <source>ITL p50 (ms)</source>
+        <translation>ITL p50 (ms)</translation>
+    </message>
+    <message>
+        <source>ITL p99 (ms)</source>
+        <translation>ITL p99 (ms)</translation>
+    </message>
+    <message>
+        <source>TTFT p50 (ms)</source>
+        <translation>TTFT p50 (ms)</translation>
+    </message>
+    <message>
+        <source>TTFT p99 (ms)</source>
+        <translation>TTFT p99 (ms)</translation>
+    </message>
+    <message>
+        <source>Which batch size for which workload</source>
+        <translation>Welche Batch-Größe für welche Last</translation>
+    </message>
+    <message>
+        <source>Chat: p99 inter-token &amp;latency at most</source>
+        <translation>Chat: p99-Abstand zwischen Tokens &amp;höchstens</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> ms</translation>
+    </message>
+    <message>
+        <source>Code completion: p99 time to &amp;first token at most</source>
+        <translation>Code-Vervollständigung: p99-Zeit bis zum &amp;ersten Token höchstens</translation>
+    </message>
+    <message>
+        <source>Workload</source>
+        <translation>Last</translation>
+    </message>
+    <message>
+        <source>Optimises</source>
+        <translation>Optimiert</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>Batch-Größe</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>Warum</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::ServingController</name>
+    <message>
+        <source>A request of up to %1 tokens (prompt and answer) does not fit the model&apos;s context of %2 positions: shorten the prompts or the answers.</source>
+        <translation>Eine Anfrage mit bis zu %1 Tokens (Prompt und Antwort) passt nicht in den Kontext des Modells von %2 Positionen: Kürzen Sie die Prompts oder die Antworten.</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::ServingLabPage</name>
+    <message>
+        <source>Serving la&amp;b</source>
+        <translation>Serving-La&amp;bor</translation>
+    </message>
+    <message>
+        <source>How a server batches requests, measured on the loaded model: static against continuous batching under load, batch size against latency, streaming, the prefix cache</source>
+        <translation>Wie ein Server Anfragen bündelt, gemessen am geladenen Modell: statisches gegen Continuous Batching unter Last, Batch-Größe gegen Latenz, Streaming, der Präfix-Cache</translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3 requests finished, %4 steps so far…</source>
+        <translation>%1: %2 von %3 Anfragen fertig, bisher %4 Schritte …</translation>
+    </message>
+    <message>
+        <source>Static batching</source>
+        <translation>Statisches Batching</translation>
+    </message>
+    <message>
+        <source>Continuous batching</source>
+        <translation>Continuous Batching</translation>
+    </message>
+    <message>
+        <source>Stopped; what ran before Stop is shown.</source>
+        <translation>Gestoppt; gezeigt wird, was vor dem Stopp lief.</translation>
+    </message>
+    <message>
+        <source>Both runs done in %1 s of real time (the trace runs at its arrival times).</source>
+        <translation>Beide Läufe fertig in %1 s Echtzeit (die Anfragen kommen zu ihren Ankunftszeiten).</translation>
+    </message>
+    <message>
+        <source>Batch %1 measured (%2 of %3)…</source>
+        <translation>Batch %1 gemessen (%2 von %3) …</translation>
+    </message>
+    <message numerus="yes">
+        <source>Stopped after %n batch size(s).</source>
+        <translation>
+            <numerusform>Nach %n Batch-Größe gestoppt.</numerusform>
+            <numerusform>Nach %n Batch-Größen gestoppt.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n batch size(s) measured.</source>
+        <translation>
+            <numerusform>%n Batch-Größe gemessen.</numerusform>
+            <numerusform>%n Batch-Größen gemessen.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Stopped.</source>
+        <translation>Gestoppt.</translation>
+    </message>
+    <message>
+        <source>Measured with and without the prefix cache.</source>
+        <translation>Mit und ohne Präfix-Cache gemessen.</translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>Der Lauf ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Static batching first: waiting for the first steps…</source>
+        <translation>Zuerst statisches Batching: Warten auf die ersten Schritte …</translation>
+    </message>
+    <message>
+        <source>Measuring batch sizes…</source>
+        <translation>Batch-Größen werden gemessen …</translation>
+    </message>
+    <message>
+        <source>Running the requests with the prefix cache, then without…</source>
+        <translation>Die Anfragen laufen mit Präfix-Cache, dann ohne …</translation>
+    </message>
+    <message>
+        <source>Load</source>
+        <translation>Last</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>Batch-Größe</translation>
+    </message>
+    <message>
+        <source>Streaming</source>
+        <translation>Streaming</translation>
+    </message>
+    <message>
+        <source>Prefix cache</source>
+        <translation>Präfix-Cache</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stopp</translation>
+    </message>
+    <message>
+        <source>Stop the run between two steps; what was measured stays (Esc)</source>
+        <translation>Den Lauf zwischen zwei Schritten stoppen; was gemessen wurde, bleibt (Esc)</translation>
+    </message>
+    <message>
+        <source>Every bar, point and number on this page is measured by the engine on the loaded model, in real time.</source>
+        <translation>Jeder Balken, jeder Punkt und jede Zahl auf dieser Seite ist von der Engine am geladenen Modell in Echtzeit gemessen.</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::ServingLoadPanel</name>
+    <message>
+        <source>Throughput (tokens/s)</source>
+        <translation>Durchsatz (Tokens/s)</translation>
+    </message>
+    <message>
+        <source>Decode steps (tokens/s)</source>
+        <translation>Decode-Schritte (Tokens/s)</translation>
+    </message>
+    <message>
+        <source>TTFT p50 / p99 (ms)</source>
+        <translation>TTFT p50 / p99 (ms)</translation>
+    </message>
+    <message>
+        <source>ITL p50 / p99 (ms)</source>
+        <translation>ITL p50 / p99 (ms)</translation>
+    </message>
+    <message>
+        <source>End to end p50 / p99 (ms)</source>
+        <translation>Gesamtdauer p50 / p99 (ms)</translation>
+    </message>
+    <message>
+        <source>Batch occupancy</source>
+        <translation>Batch-Auslastung</translation>
+    </message>
+    <message>
+        <source>Prefix-cache hit rate</source>
+        <translation>Trefferquote des Präfix-Caches</translation>
+    </message>
+    <message>
+        <source>Padding tokens</source>
+        <translation>Padding-Tokens</translation>
+    </message>
+    <message>
+        <source>Wall time (ms)</source>
+        <translation>Gesamtzeit (ms)</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>Run a load: the same requests arrive at random (Poisson) times and are served with static and then with continuous batching. Every bar is a step the engine ran.</source>
+        <translation>Starten Sie eine Last: Dieselben Anfragen kommen zu zufälligen (Poisson-)Zeiten an und werden mit statischem, dann mit Continuous Batching bedient. Jeder Balken ist ein Schritt, den die Engine ausgeführt hat.</translation>
+    </message>
+    <message>
+        <source>Stopped: the charts show the steps run before Stop; the metrics of a mode that did not finish stay empty.</source>
+        <translation>Gestoppt: Die Diagramme zeigen die Schritte vor dem Stopp; die Kennzahlen eines Modus, der nicht fertig wurde, bleiben leer.</translation>
+    </message>
+    <message numerus="yes">
+        <source>The same %n request(s) both ways. Continuous batching: %1 tokens/s, p99 time to first token %2 ms. Static batching: %3 tokens/s, p99 time to first token %4 ms, and %5 padding tokens computed for requests that had already finished.</source>
+        <translation>
+            <numerusform>Dieselbe %n Anfrage auf beide Arten. Continuous Batching: %1 Tokens/s, p99-Zeit bis zum ersten Token %2 ms. Statisches Batching: %3 Tokens/s, p99-Zeit bis zum ersten Token %4 ms, und %5 Padding-Tokens für Anfragen berechnet, die schon fertig waren.</numerusform>
+            <numerusform>Dieselben %n Anfragen auf beide Arten. Continuous Batching: %1 Tokens/s, p99-Zeit bis zum ersten Token %2 ms. Statisches Batching: %3 Tokens/s, p99-Zeit bis zum ersten Token %4 ms, und %5 Padding-Tokens für Anfragen berechnet, die schon fertig waren.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Rate</source>
+        <translation>&amp;Rate</translation>
+    </message>
+    <message>
+        <source> req/s</source>
+        <translation> Anfr./s</translation>
+    </message>
+    <message>
+        <source>Mean arrivals per second; the requests arrive independently (a Poisson process)</source>
+        <translation>Mittlere Ankünfte pro Sekunde; die Anfragen kommen unabhängig voneinander (ein Poisson-Prozess)</translation>
+    </message>
+    <message>
+        <source>Re&amp;quests</source>
+        <translation>&amp;Anfragen</translation>
+    </message>
+    <message>
+        <source>&amp;Prompt tokens</source>
+        <translation>&amp;Prompt-Tokens</translation>
+    </message>
+    <message>
+        <source>O&amp;utput tokens</source>
+        <translation>A&amp;usgabe-Tokens</translation>
+    </message>
+    <message>
+        <source>Each request generates a length drawn from this range</source>
+        <translation>Jede Anfrage erzeugt eine Länge, die aus diesem Bereich gezogen wird</translation>
+    </message>
+    <message>
+        <source>Shared &amp;system prompt</source>
+        <translation>Gemeinsamer S&amp;ystem-Prompt</translation>
+    </message>
+    <message>
+        <source>Every prompt starts with the same tokens, which the prefix cache can share</source>
+        <translation>Jeder Prompt beginnt mit denselben Tokens, die der Präfix-Cache teilen kann</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> Tokens</translation>
+    </message>
+    <message>
+        <source>Max &amp;batch</source>
+        <translation>Max. &amp;Batch</translation>
+    </message>
+    <message>
+        <source>Token bud&amp;get</source>
+        <translation>Token-Bud&amp;get</translation>
+    </message>
+    <message>
+        <source>Tokens evaluated per step: decode tokens and prefill chunks together</source>
+        <translation>Pro Schritt ausgewertete Tokens: Decode-Tokens und Prefill-Stücke zusammen</translation>
+    </message>
+    <message>
+        <source>&amp;X axis</source>
+        <translation>&amp;X-Achse</translation>
+    </message>
+    <message>
+        <source>time (ms)</source>
+        <translation>Zeit (ms)</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Starten</translation>
+    </message>
+    <message>
+        <source>Run the trace with static, then with continuous batching (F5)</source>
+        <translation>Die Anfragen mit statischem, dann mit Continuous Batching ausführen (F5)</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>Gemessen</translation>
+    </message>
+    <message>
+        <source>static</source>
+        <translation>statisch</translation>
+    </message>
+    <message>
+        <source>continuous</source>
+        <translation>kontinuierlich</translation>
+    </message>
+    <message>
+        <source>Static batching: a batch starts when it is full (or its first request waited 1 s) and runs until its longest request is done</source>
+        <translation>Statisches Batching: Ein Batch beginnt, wenn er voll ist (oder seine erste Anfrage 1 s gewartet hat), und läuft, bis seine längste Anfrage fertig ist</translation>
+    </message>
+    <message>
+        <source>Continuous batching: a request joins at the next step with a free slot and leaves when it is done</source>
+        <translation>Continuous Batching: Eine Anfrage kommt beim nächsten Schritt mit freiem Platz dazu und geht, wenn sie fertig ist</translation>
+    </message>
+    <message>
+        <source>Run a load to see the requests join and leave the batch.</source>
+        <translation>Starten Sie eine Last, um zu sehen, wie Anfragen in den Batch kommen und ihn verlassen.</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::ServingPrefixPanel</name>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>Run: the requests share one system prompt and run one at a time, first with the prefix cache, then without. With the cache only the first request computes the shared prompt; the others find its KV blocks and start from there.</source>
+        <translation>Starten: Die Anfragen teilen einen System-Prompt und laufen nacheinander, zuerst mit Präfix-Cache, dann ohne. Mit dem Cache berechnet nur die erste Anfrage den gemeinsamen Prompt; die anderen finden seine KV-Blöcke und beginnen dort.</translation>
+    </message>
+    <message>
+        <source>TTFT p50 with the cache</source>
+        <translation>TTFT p50 mit Cache</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>TTFT p50 without the cache</source>
+        <translation>TTFT p50 ohne Cache</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n request(s) with a shared system prompt of %1 tokens: the median time to first token is %2 ms with the prefix cache and %3 ms without; %4&#xa0;% of the prompt tokens came from the cache.</source>
+        <translation>
+            <numerusform>%n Anfrage mit einem gemeinsamen System-Prompt von %1 Tokens: Die mittlere Zeit bis zum ersten Token beträgt %2 ms mit Präfix-Cache und %3 ms ohne; %4&#xa0;% der Prompt-Tokens kamen aus dem Cache.</numerusform>
+            <numerusform>%n Anfragen mit einem gemeinsamen System-Prompt von %1 Tokens: Die mittlere Zeit bis zum ersten Token beträgt %2 ms mit Präfix-Cache und %3 ms ohne; %4&#xa0;% der Prompt-Tokens kamen aus dem Cache.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(Stopped before the end: the numbers cover the requests that finished.)</source>
+        <translation>(Vor dem Ende gestoppt: Die Zahlen umfassen die fertigen Anfragen.)</translation>
+    </message>
+    <message>
+        <source>Shared &amp;system prompt</source>
+        <translation>Gemeinsamer S&amp;ystem-Prompt</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> Tokens</translation>
+    </message>
+    <message>
+        <source>&amp;User tokens</source>
+        <translation>&amp;Nutzer-Tokens</translation>
+    </message>
+    <message>
+        <source>Each request&apos;s own tokens after the system prompt</source>
+        <translation>Die eigenen Tokens jeder Anfrage nach dem System-Prompt</translation>
+    </message>
+    <message>
+        <source>O&amp;utput tokens</source>
+        <translation>A&amp;usgabe-Tokens</translation>
+    </message>
+    <message>
+        <source>Re&amp;quests</source>
+        <translation>&amp;Anfragen</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>S&amp;tarten</translation>
+    </message>
+    <message>
+        <source>Run the requests with the prefix cache and again without it (F5)</source>
+        <translation>Die Anfragen mit Präfix-Cache und noch einmal ohne ausführen (F5)</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>Gemessen</translation>
+    </message>
+    <message>
+        <source>with the cache</source>
+        <translation>mit Cache</translation>
+    </message>
+    <message>
+        <source>without</source>
+        <translation>ohne</translation>
+    </message>
+    <message>
+        <source>TTFT p50 (ms)</source>
+        <translation>TTFT p50 (ms)</translation>
+    </message>
+    <message>
+        <source>TTFT p99 (ms)</source>
+        <translation>TTFT p99 (ms)</translation>
+    </message>
+    <message>
+        <source>Prefix-cache hit rate</source>
+        <translation>Trefferquote des Präfix-Caches</translation>
+    </message>
+    <message>
+        <source>Prompt tokens computed</source>
+        <translation>Berechnete Prompt-Tokens</translation>
+    </message>
+    <message>
+        <source>Wall time (ms)</source>
+        <translation>Gesamtzeit (ms)</translation>
+    </message>
+    <message>
+        <source>Run to measure the prefix cache.</source>
+        <translation>Starten, um den Präfix-Cache zu messen.</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::ServingStreamingPanel</name>
+    <message>
+        <source>#%1: %2 tokens, TTFT %3 ms</source>
+        <translation>#%1: %2 Tokens, TTFT %3 ms</translation>
+    </message>
+    <message>
+        <source>This mode has no finished request to show.</source>
+        <translation>Dieser Modus hat keine fertige Anfrage zum Zeigen.</translation>
+    </message>
+    <message>
+        <source>Run a load on the Load tab first: every request of that run can be shown here.</source>
+        <translation>Starten Sie zuerst eine Last auf dem Tab „Last“: Jede Anfrage dieses Laufs kann hier gezeigt werden.</translation>
+    </message>
+    <message numerus="yes">
+        <source>With streaming, the user of request %1 reads the first text after %2 ms (its time to first token) and then a token every %3 ms on average. Without streaming the screen stays empty for %4 ms, until all %n token(s) are there at once.</source>
+        <translation>
+            <numerusform>Mit Streaming liest der Nutzer von Anfrage %1 den ersten Text nach %2 ms (ihre Zeit bis zum ersten Token) und dann im Mittel alle %3 ms ein Token. Ohne Streaming bleibt der Bildschirm %4 ms leer, bis sein %n Token da ist.</numerusform>
+            <numerusform>Mit Streaming liest der Nutzer von Anfrage %1 den ersten Text nach %2 ms (ihre Zeit bis zum ersten Token) und dann im Mittel alle %3 ms ein Token. Ohne Streaming bleibt der Bildschirm %4 ms leer, bis alle %n Tokens auf einmal da sind.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Batching</source>
+        <translation>&amp;Batching</translation>
+    </message>
+    <message>
+        <source>continuous</source>
+        <translation>kontinuierlich</translation>
+    </message>
+    <message>
+        <source>static</source>
+        <translation>statisch</translation>
+    </message>
+    <message>
+        <source>Re&amp;quest</source>
+        <translation>&amp;Anfrage</translation>
+    </message>
+    <message>
+        <source>What one user of the last load run saw. The filled area is how much of the answer is on the screen; the grey part is waiting.</source>
+        <translation>Was ein Nutzer des letzten Lastlaufs gesehen hat. Die gefüllte Fläche ist, wie viel der Antwort auf dem Bildschirm steht; der graue Teil ist Warten.</translation>
+    </message>
+    <message>
+        <source>Run a load on the Load tab first.</source>
+        <translation>Starten Sie zuerst eine Last auf dem Tab „Last“.</translation>
+    </message>
+</context>
+<context>
     <name>dlab::ui::ShortcutsDialog</name>
     <message>
         <source>Keyboard shortcuts</source>
@@ -3102,6 +3990,40 @@ In seinen Metadaten: %2
     </message>
 </context>
 <context>
+    <name>dlab::widgets::GanttView</name>
+    <message>
+        <source>prefill</source>
+        <translation>Prefill</translation>
+    </message>
+    <message>
+        <source>decode</source>
+        <translation>Decode</translation>
+    </message>
+    <message>
+        <source>padding</source>
+        <translation>Padding</translation>
+    </message>
+    <message>
+        <source>waiting for a slot</source>
+        <translation>wartet auf einen Platz</translation>
+    </message>
+    <message numerus="yes">
+        <source>step %1: prefill, %n prompt token(s)</source>
+        <translation>
+            <numerusform>Schritt %1: Prefill, %n Prompt-Token</numerusform>
+            <numerusform>Schritt %1: Prefill, %n Prompt-Tokens</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>step %1: decode, one token</source>
+        <translation>Schritt %1: Decode, ein Token</translation>
+    </message>
+    <message>
+        <source>step %1: padding (finished, its slot still in the static batch)</source>
+        <translation>Schritt %1: Padding (fertig, sein Platz noch im statischen Batch)</translation>
+    </message>
+</context>
+<context>
     <name>dlab::widgets::KvBlockTableView</name>
     <message>
         <source>sequence %1</source>
@@ -3366,6 +4288,45 @@ In seinen Metadaten: %2
     <message>
         <source>&lt; %1 %</source>
         <translation>&lt; %1 %</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::widgets::StreamingTimelineView</name>
+    <message>
+        <source>with streaming</source>
+        <translation>mit Streaming</translation>
+    </message>
+    <message>
+        <source>without streaming</source>
+        <translation>ohne Streaming</translation>
+    </message>
+    <message>
+        <source>token %1 of %2 appears at %3 ms</source>
+        <translation>Token %1 von %2 erscheint bei %3 ms</translation>
+    </message>
+    <message>
+        <source>nothing on screen yet: the first token comes at %1 ms</source>
+        <translation>noch nichts auf dem Bildschirm: Das erste Token kommt bei %1 ms</translation>
+    </message>
+    <message>
+        <source>all %1 tokens appear at once at %2 ms</source>
+        <translation>alle %1 Tokens erscheinen auf einmal bei %2 ms</translation>
+    </message>
+    <message>
+        <source>nothing on screen until the whole answer is ready at %1 ms</source>
+        <translation>nichts auf dem Bildschirm, bis die ganze Antwort bei %1 ms fertig ist</translation>
+    </message>
+    <message>
+        <source>first text at %1 ms</source>
+        <translation>erster Text bei %1 ms</translation>
+    </message>
+    <message>
+        <source>everything at %1 ms</source>
+        <translation>alles bei %1 ms</translation>
+    </message>
+    <message>
+        <source>ms since the request arrived</source>
+        <translation>ms seit Ankunft der Anfrage</translation>
     </message>
 </context>
 <context>

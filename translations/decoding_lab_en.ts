@@ -214,6 +214,63 @@
     </message>
 </context>
 <context>
+    <name>dlab::ui::ServePage</name>
+    <message numerus="yes">
+        <source>Stopped after %n request(s): the port is free and the engine is back for the other pages.</source>
+        <translation>
+            <numerusform>Stopped after %n request: the port is free and the engine is back for the other pages.</numerusform>
+            <numerusform>Stopped after %n requests: the port is free and the engine is back for the other pages.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::ServingLabPage</name>
+    <message numerus="yes">
+        <source>Stopped after %n batch size(s).</source>
+        <translation>
+            <numerusform>Stopped after %n batch size.</numerusform>
+            <numerusform>Stopped after %n batch sizes.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n batch size(s) measured.</source>
+        <translation>
+            <numerusform>%n batch size measured.</numerusform>
+            <numerusform>%n batch sizes measured.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::ServingLoadPanel</name>
+    <message numerus="yes">
+        <source>The same %n request(s) both ways. Continuous batching: %1 tokens/s, p99 time to first token %2 ms. Static batching: %3 tokens/s, p99 time to first token %4 ms, and %5 padding tokens computed for requests that had already finished.</source>
+        <translation>
+            <numerusform>The same %n request both ways. Continuous batching: %1 tokens/s, p99 time to first token %2 ms. Static batching: %3 tokens/s, p99 time to first token %4 ms, and %5 padding tokens computed for requests that had already finished.</numerusform>
+            <numerusform>The same %n requests both ways. Continuous batching: %1 tokens/s, p99 time to first token %2 ms. Static batching: %3 tokens/s, p99 time to first token %4 ms, and %5 padding tokens computed for requests that had already finished.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::ServingPrefixPanel</name>
+    <message numerus="yes">
+        <source>%n request(s) with a shared system prompt of %1 tokens: the median time to first token is %2 ms with the prefix cache and %3 ms without; %4&#xa0;% of the prompt tokens came from the cache.</source>
+        <translation>
+            <numerusform>%n request with a shared system prompt of %1 tokens: the median time to first token is %2 ms with the prefix cache and %3 ms without; %4&#xa0;% of the prompt tokens came from the cache.</numerusform>
+            <numerusform>%n requests with a shared system prompt of %1 tokens: the median time to first token is %2 ms with the prefix cache and %3 ms without; %4&#xa0;% of the prompt tokens came from the cache.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::ServingStreamingPanel</name>
+    <message numerus="yes">
+        <source>With streaming, the user of request %1 reads the first text after %2 ms (its time to first token) and then a token every %3 ms on average. Without streaming the screen stays empty for %4 ms, until all %n token(s) are there at once.</source>
+        <translation>
+            <numerusform>With streaming, the user of request %1 reads the first text after %2 ms (its time to first token) and then a token every %3 ms on average. Without streaming the screen stays empty for %4 ms, until its %n token is there.</numerusform>
+            <numerusform>With streaming, the user of request %1 reads the first text after %2 ms (its time to first token) and then a token every %3 ms on average. Without streaming the screen stays empty for %4 ms, until all %n tokens are there at once.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>dlab::ui::StrategiesPage</name>
     <message numerus="yes">
         <source>Running %n column(s) on one prefill of the prompt…</source>
@@ -289,6 +346,16 @@
         <translation>
             <numerusform>min-p keeps %n token (beyond the %1 shown)</numerusform>
             <numerusform>min-p keeps %n tokens (beyond the %1 shown)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dlab::widgets::GanttView</name>
+    <message numerus="yes">
+        <source>step %1: prefill, %n prompt token(s)</source>
+        <translation>
+            <numerusform>step %1: prefill, %n prompt token</numerusform>
+            <numerusform>step %1: prefill, %n prompt tokens</numerusform>
         </translation>
     </message>
 </context>

@@ -449,6 +449,33 @@
     </message>
 </context>
 <context>
+    <name>ServingGantt</name>
+    <message>
+        <source>request %1: not finished yet</source>
+        <translation>请求 %1：尚未完成</translation>
+    </message>
+    <message>
+        <source>request %1: %2</source>
+        <translation>请求 %1：%2</translation>
+    </message>
+    <message>
+        <source>request %1: %2 prompt tokens (%3 from the prefix cache), %4 generated
+arrived at %5 ms, admitted at %6 ms (waited %7 ms)
+first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
+        <translation>请求 %1：%2 个提示词 token（%3 个来自前缀缓存），生成 %4 个
+到达于 %5 毫秒，%6 毫秒时获准进入（等待 %7 毫秒）
+首个 token 于 %8 毫秒（TTFT %9 毫秒），完成于 %10 毫秒</translation>
+    </message>
+    <message>
+        <source>ms since the run started</source>
+        <translation>自运行开始的毫秒数</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+</context>
+<context>
     <name>ShortcutCollector</name>
     <message>
         <source>Whole window</source>
@@ -2502,6 +2529,861 @@ In its metadata: %2
     </message>
 </context>
 <context>
+    <name>dlab::ui::RequestLogModel</name>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>%1 + %2</source>
+        <translation>%1 + %2</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>方法</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Stream</source>
+        <translation>流式</translation>
+    </message>
+    <message>
+        <source>Tokens (prompt + completion)</source>
+        <translation>Token（提示词 + 补全）</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <source>Finish or error</source>
+        <translation>结束原因或错误</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::ServeController</name>
+    <message>
+        <source>No model is loaded, so there is nothing to serve.</source>
+        <translation>尚未加载模型，没有可提供服务的内容。</translation>
+    </message>
+    <message>
+        <source>Cannot listen on %1: the address is not this machine&apos;s.</source>
+        <translation>无法在 %1 上监听：该地址不属于本机。</translation>
+    </message>
+    <message>
+        <source>Cannot listen on %1:%2: the port is in use or the address is not this machine&apos;s. Choose another port (0 picks a free one).</source>
+        <translation>无法在 %1:%2 上监听：端口已被占用，或该地址不属于本机。请选择其他端口（0 表示任选一个空闲端口）。</translation>
+    </message>
+    <message>
+        <source>This build of Decoding Lab has no HTTP server (it was built without cpp-httplib).</source>
+        <translation>此版本的 Decoding Lab 没有 HTTP 服务器（构建时未包含 cpp-httplib）。</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::ServePage</name>
+    <message>
+        <source>Se&amp;rve</source>
+        <translation>服务(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Serve the loaded model over an OpenAI-compatible HTTP API with continuous batching, and watch its requests</source>
+        <translation>通过兼容 OpenAI 的 HTTP API（连续批处理）提供已加载的模型，并查看其请求</translation>
+    </message>
+    <message>
+        <source>Give the address to listen on (127.0.0.1 serves this machine only).</source>
+        <translation>请填写监听地址（127.0.0.1 只为本机提供服务）。</translation>
+    </message>
+    <message>
+        <source>%1 is not a loopback address: to let other machines reach the server, tick “%2” instead.</source>
+        <translation>%1 不是回环地址：若要让其他机器访问服务器，请改为勾选“%2”。</translation>
+    </message>
+    <message>
+        <source>Starting… (the server starts once the engine has finished the work in front of it)</source>
+        <translation>正在启动……（引擎完成排在前面的工作后，服务器即会启动）</translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation>正在停止……</translation>
+    </message>
+    <message>
+        <source>Serving %1 on %2 (%3, batch up to %4, %5 positions per request, prefix cache %6). While it serves, the server holds the engine: the other pages&apos; work waits until you stop it.</source>
+        <translation>正在 %2 上提供 %1（%3，批大小至多 %4，每个请求 %5 个位置，前缀缓存%6）。服务期间服务器独占引擎：其他页面的工作会等到你停止它为止。</translation>
+    </message>
+    <message>
+        <source>static batching</source>
+        <translation>静态批处理</translation>
+    </message>
+    <message>
+        <source>continuous batching</source>
+        <translation>连续批处理</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>The server stopped to let the new model load.</source>
+        <translation>服务器已停止，以便加载新模型。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Stopped after %n request(s): the port is free and the engine is back for the other pages.</source>
+        <translation>
+            <numerusform>处理 %n 个请求后已停止：端口已释放，引擎重新供其他页面使用。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not started.</source>
+        <translation>未启动。</translation>
+    </message>
+    <message>
+        <source>Served: %1</source>
+        <translation>已完成：%1</translation>
+    </message>
+    <message>
+        <source>(%1 cancelled or failed)</source>
+        <translation>（%1 个已取消或失败）</translation>
+    </message>
+    <message>
+        <source>Running: %1</source>
+        <translation>运行中：%1</translation>
+    </message>
+    <message>
+        <source>Waiting: %1</source>
+        <translation>等待中：%1</translation>
+    </message>
+    <message>
+        <source>Decode tokens/s (last %1 s): %2</source>
+        <translation>解码 token/秒（最近 %1 秒）：%2</translation>
+    </message>
+    <message>
+        <source>Tokens the decode steps produced in the last %1 seconds, from the serving loop&apos;s steps</source>
+        <translation>最近 %1 秒内解码步骤生成的 token 数，取自服务循环的各个步骤</translation>
+    </message>
+    <message>
+        <source>The Serve page uses no context of its own</source>
+        <translation>服务页面没有自己的上下文</translation>
+    </message>
+    <message>
+        <source>&amp;Address</source>
+        <translation>地址(&amp;A)</translation>
+    </message>
+    <message>
+        <source>The address to listen on: 127.0.0.1 serves this machine only</source>
+        <translation>监听地址：127.0.0.1 只为本机提供服务</translation>
+    </message>
+    <message>
+        <source>Allow other &amp;machines (listen on all addresses)</source>
+        <translation>允许其他机器访问(&amp;M)（监听所有地址）</translation>
+    </message>
+    <message>
+        <source>Listen on 0.0.0.0, so that other machines on the network can reach the server</source>
+        <translation>监听 0.0.0.0，使网络上的其他机器可以访问服务器</translation>
+    </message>
+    <message>
+        <source>⚠ Other machines on the network can reach this server and use the model: it has no password. Untick the box to serve this machine only.</source>
+        <translation>⚠ 网络上的其他机器可以访问此服务器并使用模型：它没有密码。取消勾选即可只为本机提供服务。</translation>
+    </message>
+    <message>
+        <source>&amp;Port</source>
+        <translation>端口(&amp;P)</translation>
+    </message>
+    <message>
+        <source>0 picks any free port</source>
+        <translation>0 表示任选一个空闲端口</translation>
+    </message>
+    <message>
+        <source>any</source>
+        <translation>任意</translation>
+    </message>
+    <message>
+        <source>Max &amp;batch</source>
+        <translation>最大批大小(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Requests decoded together in one step</source>
+        <translation>在同一步中一起解码的请求数</translation>
+    </message>
+    <message>
+        <source>C&amp;ontext</source>
+        <translation>上下文(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Positions per request (prompt and answer), at most the model&apos;s trained context</source>
+        <translation>每个请求的位置数（提示词和回答），至多为模型训练时的上下文长度</translation>
+    </message>
+    <message>
+        <source>Batc&amp;hing</source>
+        <translation>批处理(&amp;H)</translation>
+    </message>
+    <message>
+        <source>continuous</source>
+        <translation>连续</translation>
+    </message>
+    <message>
+        <source>static</source>
+        <translation>静态</translation>
+    </message>
+    <message>
+        <source>Continuous: a request joins the batch at the next step. Static: a batch runs until its longest request is done.</source>
+        <translation>连续：请求在下一步加入批次。静态：一个批次一直运行到其中最长的请求完成。</translation>
+    </message>
+    <message>
+        <source>Prefix &amp;cache</source>
+        <translation>前缀缓存(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Reuse the KV blocks of prompt prefixes that earlier requests computed</source>
+        <translation>复用先前请求已计算的提示词前缀的 KV 块</translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation>启动(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Start the server (F5)</source>
+        <translation>启动服务器（F5）</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>停止(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Stop the server; open requests end as cancelled (Esc)</source>
+        <translation>停止服务器；未完成的请求以取消结束（Esc）</translation>
+    </message>
+    <message>
+        <source>Base URL:</source>
+        <translation>基础 URL：</translation>
+    </message>
+    <message>
+        <source>curl</source>
+        <translation>curl</translation>
+    </message>
+    <message>
+        <source>Python (openai package)</source>
+        <translation>Python（openai 包）</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy the curl command</source>
+        <translation>复制 curl 命令</translation>
+    </message>
+    <message>
+        <source>Copy the Python example</source>
+        <translation>复制 Python 示例</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <source>Start the server to use the loaded model from other programs through the OpenAI API. While it serves, it holds the engine: the other pages&apos; work waits until it stops.</source>
+        <translation>启动服务器后，其他程序即可通过 OpenAI API 使用已加载的模型。服务期间它独占引擎：其他页面的工作会等到它停止为止。</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::ServingBatchPanel</name>
+    <message>
+        <source>“%1” is not a batch size: write whole numbers from 1 to 64, separated by commas (1, 2, 4, 8).</source>
+        <translation>“%1”不是批大小：请填写 1 到 64 的整数，用逗号分隔（1, 2, 4, 8）。</translation>
+    </message>
+    <message>
+        <source>Write at least one batch size (1, 2, 4, 8).</source>
+        <translation>请至少填写一个批大小（1, 2, 4, 8）。</translation>
+    </message>
+    <message>
+        <source>at p50 inter-token latency</source>
+        <translation>按 p50 token 间延迟</translation>
+    </message>
+    <message>
+        <source>at p99 inter-token latency</source>
+        <translation>按 p99 token 间延迟</translation>
+    </message>
+    <message>
+        <source>Measure: for each batch size B the engine decodes B requests together. A bigger batch makes more tokens per second in total, and each user waits longer between tokens.</source>
+        <translation>测量：对每个批大小 B，引擎一起解码 B 个请求。批次越大，每秒生成的 token 总数越多，而每个用户等待相邻 token 的时间也越长。</translation>
+    </message>
+    <message>
+        <source>Measured on this machine: batch %1 decodes %2 tokens/s at %3 ms between a user&apos;s tokens; batch %4 decodes %5 tokens/s at %6 ms.</source>
+        <translation>在本机测得：批大小 %1 每秒解码 %2 个 token，每个用户相邻 token 间隔 %3 毫秒；批大小 %4 每秒解码 %5 个 token，间隔 %6 毫秒。</translation>
+    </message>
+    <message>
+        <source>(Stopped before every batch size was measured.)</source>
+        <translation>（在测完所有批大小之前已停止。）</translation>
+    </message>
+    <message>
+        <source>Interactive chat</source>
+        <translation>交互式聊天</translation>
+    </message>
+    <message>
+        <source>Batch processing</source>
+        <translation>批量处理</translation>
+    </message>
+    <message>
+        <source>Code completion</source>
+        <translation>代码补全</translation>
+    </message>
+    <message>
+        <source>p99 inter-token latency ≤ %1 ms</source>
+        <translation>p99 token 间延迟 ≤ %1 毫秒</translation>
+    </message>
+    <message>
+        <source>throughput (tokens/s)</source>
+        <translation>吞吐量（token/秒）</translation>
+    </message>
+    <message>
+        <source>p99 time to first token ≤ %1 ms</source>
+        <translation>p99 首 token 时间 ≤ %1 毫秒</translation>
+    </message>
+    <message>
+        <source>Measure first.</source>
+        <translation>请先测量。</translation>
+    </message>
+    <message>
+        <source>batch %1 keeps p99 inter-token latency at %2 ms</source>
+        <translation>批大小 %1 的 p99 token 间延迟为 %2 毫秒</translation>
+    </message>
+    <message>
+        <source>no measured batch keeps p99 inter-token latency within %1 ms</source>
+        <translation>没有哪个测得的批大小能把 p99 token 间延迟控制在 %1 毫秒以内</translation>
+    </message>
+    <message>
+        <source>batch %1 decodes the most: %2 tokens/s</source>
+        <translation>批大小 %1 解码最多：每秒 %2 个 token</translation>
+    </message>
+    <message>
+        <source>batch %1 keeps p99 time to first token at %2 ms</source>
+        <translation>批大小 %1 的 p99 首 token 时间为 %2 毫秒</translation>
+    </message>
+    <message>
+        <source>no measured batch keeps p99 time to first token within %1 ms</source>
+        <translation>没有哪个测得的批大小能把 p99 首 token 时间控制在 %1 毫秒以内</translation>
+    </message>
+    <message>
+        <source>Batch si&amp;zes</source>
+        <translation>批大小(&amp;Z)</translation>
+    </message>
+    <message>
+        <source>Whole numbers from 1 to 64, separated by commas</source>
+        <translation>1 到 64 的整数，用逗号分隔</translation>
+    </message>
+    <message>
+        <source>&amp;Prompt tokens</source>
+        <translation>提示词 token(&amp;P)</translation>
+    </message>
+    <message>
+        <source>O&amp;utput tokens</source>
+        <translation>输出 token(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Measure</source>
+        <translation>测量(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Run one batch of each size on the loaded model (F5)</source>
+        <translation>在已加载的模型上为每个批大小各运行一个批次（F5）</translation>
+    </message>
+    <message>
+        <source>Throughput against latency, one point per batch size</source>
+        <translation>吞吐量与延迟，每个批大小一个点</translation>
+    </message>
+    <message>
+        <source>ms between a user&apos;s tokens</source>
+        <translation>每个用户相邻 token 间隔（毫秒）</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>token/秒</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>token/秒</translation>
+    </message>
+    <message>
+        <source>ITL p50 (ms)</source>
+        <translation>ITL p50（毫秒）</translation>
+    </message>
+    <message>
+        <source>ITL p99 (ms)</source>
+        <translation>ITL p99（毫秒）</translation>
+    </message>
+    <message>
+        <source>TTFT p50 (ms)</source>
+        <translation>TTFT p50（毫秒）</translation>
+    </message>
+    <message>
+        <source>TTFT p99 (ms)</source>
+        <translation>TTFT p99（毫秒）</translation>
+    </message>
+    <message>
+        <source>Which batch size for which workload</source>
+        <translation>哪种负载用哪个批大小</translation>
+    </message>
+    <message>
+        <source>Chat: p99 inter-token &amp;latency at most</source>
+        <translation>聊天：p99 token 间延迟至多(&amp;L)</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> 毫秒</translation>
+    </message>
+    <message>
+        <source>Code completion: p99 time to &amp;first token at most</source>
+        <translation>代码补全：p99 首 token 时间至多(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Workload</source>
+        <translation>负载</translation>
+    </message>
+    <message>
+        <source>Optimises</source>
+        <translation>优化目标</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::ServingController</name>
+    <message>
+        <source>A request of up to %1 tokens (prompt and answer) does not fit the model&apos;s context of %2 positions: shorten the prompts or the answers.</source>
+        <translation>最多 %1 个 token（提示词和回答）的请求放不进模型 %2 个位置的上下文：请缩短提示词或回答。</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::ServingLabPage</name>
+    <message>
+        <source>Serving la&amp;b</source>
+        <translation>服务实验(&amp;B)</translation>
+    </message>
+    <message>
+        <source>How a server batches requests, measured on the loaded model: static against continuous batching under load, batch size against latency, streaming, the prefix cache</source>
+        <translation>服务器如何对请求做批处理，在已加载的模型上测量：负载下的静态与连续批处理、批大小与延迟、流式输出、前缀缓存</translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3 requests finished, %4 steps so far…</source>
+        <translation>%1：%3 个请求中已完成 %2 个，目前共 %4 步……</translation>
+    </message>
+    <message>
+        <source>Static batching</source>
+        <translation>静态批处理</translation>
+    </message>
+    <message>
+        <source>Continuous batching</source>
+        <translation>连续批处理</translation>
+    </message>
+    <message>
+        <source>Stopped; what ran before Stop is shown.</source>
+        <translation>已停止；显示的是停止前运行的部分。</translation>
+    </message>
+    <message>
+        <source>Both runs done in %1 s of real time (the trace runs at its arrival times).</source>
+        <translation>两次运行共用时 %1 秒真实时间（请求按其到达时间运行）。</translation>
+    </message>
+    <message>
+        <source>Batch %1 measured (%2 of %3)…</source>
+        <translation>已测量批大小 %1（%3 个中的第 %2 个）……</translation>
+    </message>
+    <message numerus="yes">
+        <source>Stopped after %n batch size(s).</source>
+        <translation>
+            <numerusform>测量 %n 个批大小后已停止。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n batch size(s) measured.</source>
+        <translation>
+            <numerusform>已测量 %n 个批大小。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Stopped.</source>
+        <translation>已停止。</translation>
+    </message>
+    <message>
+        <source>Measured with and without the prefix cache.</source>
+        <translation>已分别在启用和不启用前缀缓存时测量。</translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>运行失败：%1</translation>
+    </message>
+    <message>
+        <source>Static batching first: waiting for the first steps…</source>
+        <translation>先运行静态批处理：正在等待最初的几步……</translation>
+    </message>
+    <message>
+        <source>Measuring batch sizes…</source>
+        <translation>正在测量批大小……</translation>
+    </message>
+    <message>
+        <source>Running the requests with the prefix cache, then without…</source>
+        <translation>正在先启用、再不启用前缀缓存运行这些请求……</translation>
+    </message>
+    <message>
+        <source>Load</source>
+        <translation>负载</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>Streaming</source>
+        <translation>流式输出</translation>
+    </message>
+    <message>
+        <source>Prefix cache</source>
+        <translation>前缀缓存</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop the run between two steps; what was measured stays (Esc)</source>
+        <translation>在两步之间停止运行；已测得的结果保留（Esc）</translation>
+    </message>
+    <message>
+        <source>Every bar, point and number on this page is measured by the engine on the loaded model, in real time.</source>
+        <translation>本页的每个条形、每个点和每个数字都由引擎在已加载的模型上实时测得。</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::ServingLoadPanel</name>
+    <message>
+        <source>Throughput (tokens/s)</source>
+        <translation>吞吐量（token/秒）</translation>
+    </message>
+    <message>
+        <source>Decode steps (tokens/s)</source>
+        <translation>解码步骤（token/秒）</translation>
+    </message>
+    <message>
+        <source>TTFT p50 / p99 (ms)</source>
+        <translation>TTFT p50 / p99（毫秒）</translation>
+    </message>
+    <message>
+        <source>ITL p50 / p99 (ms)</source>
+        <translation>ITL p50 / p99（毫秒）</translation>
+    </message>
+    <message>
+        <source>End to end p50 / p99 (ms)</source>
+        <translation>端到端 p50 / p99（毫秒）</translation>
+    </message>
+    <message>
+        <source>Batch occupancy</source>
+        <translation>批次占用率</translation>
+    </message>
+    <message>
+        <source>Prefix-cache hit rate</source>
+        <translation>前缀缓存命中率</translation>
+    </message>
+    <message>
+        <source>Padding tokens</source>
+        <translation>填充 token</translation>
+    </message>
+    <message>
+        <source>Wall time (ms)</source>
+        <translation>总耗时（毫秒）</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <source>Run a load: the same requests arrive at random (Poisson) times and are served with static and then with continuous batching. Every bar is a step the engine ran.</source>
+        <translation>运行一次负载：同一组请求在随机（泊松）时刻到达，先用静态批处理、再用连续批处理来服务。每个条形都是引擎实际运行的一步。</translation>
+    </message>
+    <message>
+        <source>Stopped: the charts show the steps run before Stop; the metrics of a mode that did not finish stay empty.</source>
+        <translation>已停止：图中是停止前运行的步骤；未完成的模式的指标留空。</translation>
+    </message>
+    <message numerus="yes">
+        <source>The same %n request(s) both ways. Continuous batching: %1 tokens/s, p99 time to first token %2 ms. Static batching: %3 tokens/s, p99 time to first token %4 ms, and %5 padding tokens computed for requests that had already finished.</source>
+        <translation>
+            <numerusform>同样的 %n 个请求分别用两种方式运行。连续批处理：每秒 %1 个 token，p99 首 token 时间 %2 毫秒。静态批处理：每秒 %3 个 token，p99 首 token 时间 %4 毫秒，并为已经完成的请求计算了 %5 个填充 token。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Rate</source>
+        <translation>速率(&amp;R)</translation>
+    </message>
+    <message>
+        <source> req/s</source>
+        <translation> 请求/秒</translation>
+    </message>
+    <message>
+        <source>Mean arrivals per second; the requests arrive independently (a Poisson process)</source>
+        <translation>每秒平均到达数；请求彼此独立地到达（泊松过程）</translation>
+    </message>
+    <message>
+        <source>Re&amp;quests</source>
+        <translation>请求数(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Prompt tokens</source>
+        <translation>提示词 token(&amp;P)</translation>
+    </message>
+    <message>
+        <source>O&amp;utput tokens</source>
+        <translation>输出 token(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Each request generates a length drawn from this range</source>
+        <translation>每个请求生成的长度从此范围中随机抽取</translation>
+    </message>
+    <message>
+        <source>Shared &amp;system prompt</source>
+        <translation>共享系统提示词(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Every prompt starts with the same tokens, which the prefix cache can share</source>
+        <translation>每个提示词都以相同的 token 开头，前缀缓存可以共享它们</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> 个 token</translation>
+    </message>
+    <message>
+        <source>Max &amp;batch</source>
+        <translation>最大批大小(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Token bud&amp;get</source>
+        <translation>token 预算(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Tokens evaluated per step: decode tokens and prefill chunks together</source>
+        <translation>每步计算的 token 数：解码 token 与预填充块合计</translation>
+    </message>
+    <message>
+        <source>&amp;X axis</source>
+        <translation>横轴(&amp;X)</translation>
+    </message>
+    <message>
+        <source>time (ms)</source>
+        <translation>时间（毫秒）</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Run the trace with static, then with continuous batching (F5)</source>
+        <translation>先用静态批处理、再用连续批处理运行这组请求（F5）</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>测量结果</translation>
+    </message>
+    <message>
+        <source>static</source>
+        <translation>静态</translation>
+    </message>
+    <message>
+        <source>continuous</source>
+        <translation>连续</translation>
+    </message>
+    <message>
+        <source>Static batching: a batch starts when it is full (or its first request waited 1 s) and runs until its longest request is done</source>
+        <translation>静态批处理：批次满了（或其首个请求已等待 1 秒）才开始，一直运行到其中最长的请求完成</translation>
+    </message>
+    <message>
+        <source>Continuous batching: a request joins at the next step with a free slot and leaves when it is done</source>
+        <translation>连续批处理：请求在下一个有空位的步骤加入，完成即离开</translation>
+    </message>
+    <message>
+        <source>Run a load to see the requests join and leave the batch.</source>
+        <translation>运行一次负载，看请求如何加入和离开批次。</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::ServingPrefixPanel</name>
+    <message>
+        <source>%1 %</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <source>Run: the requests share one system prompt and run one at a time, first with the prefix cache, then without. With the cache only the first request computes the shared prompt; the others find its KV blocks and start from there.</source>
+        <translation>运行：这些请求共享一个系统提示词，逐个运行，先启用前缀缓存，再不启用。启用缓存时只有第一个请求计算共享提示词；其余请求找到它的 KV 块，从那里接着算。</translation>
+    </message>
+    <message>
+        <source>TTFT p50 with the cache</source>
+        <translation>TTFT p50（启用缓存）</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>TTFT p50 without the cache</source>
+        <translation>TTFT p50（不启用缓存）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n request(s) with a shared system prompt of %1 tokens: the median time to first token is %2 ms with the prefix cache and %3 ms without; %4&#xa0;% of the prompt tokens came from the cache.</source>
+        <translation>
+            <numerusform>%n 个请求共享 %1 个 token 的系统提示词：首 token 时间中位数启用前缀缓存时为 %2 毫秒，不启用时为 %3 毫秒；%4% 的提示词 token 来自缓存。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(Stopped before the end: the numbers cover the requests that finished.)</source>
+        <translation>（在结束前已停止：数字只涵盖已完成的请求。）</translation>
+    </message>
+    <message>
+        <source>Shared &amp;system prompt</source>
+        <translation>共享系统提示词(&amp;S)</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> 个 token</translation>
+    </message>
+    <message>
+        <source>&amp;User tokens</source>
+        <translation>用户 token(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Each request&apos;s own tokens after the system prompt</source>
+        <translation>每个请求在系统提示词之后自己的 token</translation>
+    </message>
+    <message>
+        <source>O&amp;utput tokens</source>
+        <translation>输出 token(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Re&amp;quests</source>
+        <translation>请求数(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Run the requests with the prefix cache and again without it (F5)</source>
+        <translation>先启用前缀缓存运行这些请求，再不启用运行一次（F5）</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>测量结果</translation>
+    </message>
+    <message>
+        <source>with the cache</source>
+        <translation>启用缓存</translation>
+    </message>
+    <message>
+        <source>without</source>
+        <translation>不启用</translation>
+    </message>
+    <message>
+        <source>TTFT p50 (ms)</source>
+        <translation>TTFT p50（毫秒）</translation>
+    </message>
+    <message>
+        <source>TTFT p99 (ms)</source>
+        <translation>TTFT p99（毫秒）</translation>
+    </message>
+    <message>
+        <source>Prefix-cache hit rate</source>
+        <translation>前缀缓存命中率</translation>
+    </message>
+    <message>
+        <source>Prompt tokens computed</source>
+        <translation>计算的提示词 token</translation>
+    </message>
+    <message>
+        <source>Wall time (ms)</source>
+        <translation>总耗时（毫秒）</translation>
+    </message>
+    <message>
+        <source>Run to measure the prefix cache.</source>
+        <translation>运行以测量前缀缓存。</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::ui::ServingStreamingPanel</name>
+    <message>
+        <source>#%1: %2 tokens, TTFT %3 ms</source>
+        <translation>#%1：%2 个 token，TTFT %3 毫秒</translation>
+    </message>
+    <message>
+        <source>This mode has no finished request to show.</source>
+        <translation>此模式没有可显示的已完成请求。</translation>
+    </message>
+    <message>
+        <source>Run a load on the Load tab first: every request of that run can be shown here.</source>
+        <translation>请先在“负载”标签页运行一次负载：该次运行的每个请求都可在此显示。</translation>
+    </message>
+    <message numerus="yes">
+        <source>With streaming, the user of request %1 reads the first text after %2 ms (its time to first token) and then a token every %3 ms on average. Without streaming the screen stays empty for %4 ms, until all %n token(s) are there at once.</source>
+        <translation>
+            <numerusform>使用流式输出时，请求 %1 的用户在 %2 毫秒后（其首 token 时间）读到第一段文字，之后平均每 %3 毫秒一个 token。不用流式输出时，屏幕空白 %4 毫秒，直到全部 %n 个 token 一次性出现。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Batching</source>
+        <translation>批处理(&amp;B)</translation>
+    </message>
+    <message>
+        <source>continuous</source>
+        <translation>连续</translation>
+    </message>
+    <message>
+        <source>static</source>
+        <translation>静态</translation>
+    </message>
+    <message>
+        <source>Re&amp;quest</source>
+        <translation>请求(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>What one user of the last load run saw. The filled area is how much of the answer is on the screen; the grey part is waiting.</source>
+        <translation>上一次负载运行中一位用户看到的情况。填充区域表示屏幕上已显示的回答有多少；灰色部分是等待。</translation>
+    </message>
+    <message>
+        <source>Run a load on the Load tab first.</source>
+        <translation>请先在“负载”标签页运行一次负载。</translation>
+    </message>
+</context>
+<context>
     <name>dlab::ui::ShortcutsDialog</name>
     <message>
         <source>Keyboard shortcuts</source>
@@ -3066,6 +3948,39 @@ In its metadata: %2
     </message>
 </context>
 <context>
+    <name>dlab::widgets::GanttView</name>
+    <message>
+        <source>prefill</source>
+        <translation>预填充</translation>
+    </message>
+    <message>
+        <source>decode</source>
+        <translation>解码</translation>
+    </message>
+    <message>
+        <source>padding</source>
+        <translation>填充</translation>
+    </message>
+    <message>
+        <source>waiting for a slot</source>
+        <translation>等待空位</translation>
+    </message>
+    <message numerus="yes">
+        <source>step %1: prefill, %n prompt token(s)</source>
+        <translation>
+            <numerusform>第 %1 步：预填充，%n 个提示词 token</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>step %1: decode, one token</source>
+        <translation>第 %1 步：解码，一个 token</translation>
+    </message>
+    <message>
+        <source>step %1: padding (finished, its slot still in the static batch)</source>
+        <translation>第 %1 步：填充（已完成，但其空位仍在静态批次中）</translation>
+    </message>
+</context>
+<context>
     <name>dlab::widgets::KvBlockTableView</name>
     <message>
         <source>sequence %1</source>
@@ -3326,6 +4241,45 @@ In its metadata: %2
     <message>
         <source>&lt; %1 %</source>
         <translation>&lt; %1 %</translation>
+    </message>
+</context>
+<context>
+    <name>dlab::widgets::StreamingTimelineView</name>
+    <message>
+        <source>with streaming</source>
+        <translation>使用流式输出</translation>
+    </message>
+    <message>
+        <source>without streaming</source>
+        <translation>不用流式输出</translation>
+    </message>
+    <message>
+        <source>token %1 of %2 appears at %3 ms</source>
+        <translation>第 %1 个 token（共 %2 个）出现于 %3 毫秒</translation>
+    </message>
+    <message>
+        <source>nothing on screen yet: the first token comes at %1 ms</source>
+        <translation>屏幕上还什么都没有：首个 token 在 %1 毫秒到来</translation>
+    </message>
+    <message>
+        <source>all %1 tokens appear at once at %2 ms</source>
+        <translation>全部 %1 个 token 在 %2 毫秒一次性出现</translation>
+    </message>
+    <message>
+        <source>nothing on screen until the whole answer is ready at %1 ms</source>
+        <translation>直到完整回答在 %1 毫秒就绪前，屏幕上什么都没有</translation>
+    </message>
+    <message>
+        <source>first text at %1 ms</source>
+        <translation>首段文字于 %1 毫秒</translation>
+    </message>
+    <message>
+        <source>everything at %1 ms</source>
+        <translation>全部于 %1 毫秒</translation>
+    </message>
+    <message>
+        <source>ms since the request arrived</source>
+        <translation>自请求到达的毫秒数</translation>
     </message>
 </context>
 <context>
