@@ -2953,22 +2953,6 @@ In seinen Metadaten: %2
         <translation>Tokens/s</translation>
     </message>
     <message>
-        <source>ITL p50 (ms)</source>
-        <translation>ITL p50 (ms)</translation>
-    </message>
-    <message>
-        <source>ITL p99 (ms)</source>
-        <translation>ITL p99 (ms)</translation>
-    </message>
-    <message>
-        <source>TTFT p50 (ms)</source>
-        <translation>TTFT p50 (ms)</translation>
-    </message>
-    <message>
-        <source>TTFT p99 (ms)</source>
-        <translation>TTFT p99 (ms)</translation>
-    </message>
-    <message>
         <source>Which batch size for which workload</source>
         <translation>Welche Batch-Größe für welche Last</translation>
     </message>
@@ -2999,6 +2983,26 @@ In seinen Metadaten: %2
     <message>
         <source>Why</source>
         <translation>Warum</translation>
+    </message>
+    <message>
+        <source>ITL p50</source>
+        <translation>ITL p50</translation>
+    </message>
+    <message>
+        <source>ITL p99</source>
+        <translation>ITL p99</translation>
+    </message>
+    <message>
+        <source>TTFT p50</source>
+        <translation>TTFT p50</translation>
+    </message>
+    <message>
+        <source>TTFT p99</source>
+        <translation>TTFT p99</translation>
+    </message>
+    <message>
+        <source>Decode tokens per second, inter-token latency (ITL) and time to first token (TTFT) in ms, as measured:</source>
+        <translation>Gemessen: Decode-Tokens pro Sekunde, Abstand zwischen Tokens (ITL) und Zeit bis zum ersten Token (TTFT) in ms:</translation>
     </message>
 </context>
 <context>
@@ -3407,12 +3411,12 @@ In seinen Metadaten: %2
         <translation>&amp;Anfrage</translation>
     </message>
     <message>
-        <source>What one user of the last load run saw. The filled area is how much of the answer is on the screen; the grey part is waiting.</source>
-        <translation>Was ein Nutzer des letzten Lastlaufs gesehen hat. Die gefüllte Fläche ist, wie viel der Antwort auf dem Bildschirm steht; der graue Teil ist Warten.</translation>
-    </message>
-    <message>
         <source>Run a load on the Load tab first.</source>
         <translation>Starten Sie zuerst eine Last auf dem Tab „Last“.</translation>
+    </message>
+    <message>
+        <source>What one user of the last load run saw. The filled area is how much of the answer is on the screen; the grey part is waiting. A long flat stretch is a step in which the batch also read another request&apos;s prompt (prefill).</source>
+        <translation>Was ein Nutzer des letzten Lastlaufs gesehen hat. Die gefüllte Fläche ist, wie viel der Antwort auf dem Bildschirm steht; der graue Teil ist Warten. Ein langes flaches Stück ist ein Schritt, in dem der Batch auch den Prompt einer anderen Anfrage gelesen hat (Prefill).</translation>
     </message>
 </context>
 <context>

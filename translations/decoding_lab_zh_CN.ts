@@ -2926,22 +2926,6 @@ In its metadata: %2
         <translation>token/秒</translation>
     </message>
     <message>
-        <source>ITL p50 (ms)</source>
-        <translation>ITL p50（毫秒）</translation>
-    </message>
-    <message>
-        <source>ITL p99 (ms)</source>
-        <translation>ITL p99（毫秒）</translation>
-    </message>
-    <message>
-        <source>TTFT p50 (ms)</source>
-        <translation>TTFT p50（毫秒）</translation>
-    </message>
-    <message>
-        <source>TTFT p99 (ms)</source>
-        <translation>TTFT p99（毫秒）</translation>
-    </message>
-    <message>
         <source>Which batch size for which workload</source>
         <translation>哪种负载用哪个批大小</translation>
     </message>
@@ -2972,6 +2956,26 @@ In its metadata: %2
     <message>
         <source>Why</source>
         <translation>原因</translation>
+    </message>
+    <message>
+        <source>ITL p50</source>
+        <translation>ITL p50</translation>
+    </message>
+    <message>
+        <source>ITL p99</source>
+        <translation>ITL p99</translation>
+    </message>
+    <message>
+        <source>TTFT p50</source>
+        <translation>TTFT p50</translation>
+    </message>
+    <message>
+        <source>TTFT p99</source>
+        <translation>TTFT p99</translation>
+    </message>
+    <message>
+        <source>Decode tokens per second, inter-token latency (ITL) and time to first token (TTFT) in ms, as measured:</source>
+        <translation>实测值：每秒解码 token 数，token 间延迟（ITL）与首 token 时间（TTFT），单位毫秒：</translation>
     </message>
 </context>
 <context>
@@ -3375,12 +3379,12 @@ In its metadata: %2
         <translation>请求(&amp;Q)</translation>
     </message>
     <message>
-        <source>What one user of the last load run saw. The filled area is how much of the answer is on the screen; the grey part is waiting.</source>
-        <translation>上一次负载运行中一位用户看到的情况。填充区域表示屏幕上已显示的回答有多少；灰色部分是等待。</translation>
-    </message>
-    <message>
         <source>Run a load on the Load tab first.</source>
         <translation>请先在“负载”标签页运行一次负载。</translation>
+    </message>
+    <message>
+        <source>What one user of the last load run saw. The filled area is how much of the answer is on the screen; the grey part is waiting. A long flat stretch is a step in which the batch also read another request&apos;s prompt (prefill).</source>
+        <translation>上一次负载运行中一位用户看到的情况。填充区域表示屏幕上已显示的回答有多少；灰色部分是等待。较长的平坦段是批次在这一步里还读入了另一个请求的提示词（预填充）。</translation>
     </message>
 </context>
 <context>

@@ -15,8 +15,14 @@
 #include <QTabWidget>
 #include <QThread>
 
+#include <atomic>
 #include <cstdio>
 #include <functional>
+#include <thread>
+
+#if DLAB_HAS_HTTP
+#include <httplib.h>
+#endif
 
 #include "ui/chat/chat_page.h"
 #include "ui/lessons/lesson_panel.h"
@@ -29,6 +35,13 @@
 #include "ui/kv/kv_growth_panel.h"
 #include "ui/kv/kv_heatmap_panel.h"
 #include "ui/kv/kv_page.h"
+#include "ui/serve/request_log_model.h"
+#include "ui/serve/serve_page.h"
+#include "ui/serving/serving_batch_panel.h"
+#include "ui/serving/serving_load_panel.h"
+#include "ui/serving/serving_page.h"
+#include "ui/serving/serving_prefix_panel.h"
+#include "ui/serving/serving_streaming_panel.h"
 #include "ui/strategies/beam_tree_panel.h"
 #include "ui/strategies/strategies_page.h"
 
@@ -55,6 +68,107 @@ bool waitUntil(const std::function<bool()>& done, int ms) {
 void settle() {
     QDeadlineTimer deadline(400);
     while (!deadline.hasExpired()) pumpEvents();
+}
+
+// The Serve page with a few requests answered (from a client thread, over loopback), then the
+// Serving lab's four tabs after their default runs.
+void serveAndServingLab(MainWindow& w, const std::function<void(const QString&)>& shoot) {
+    ServePage* serve = w.page<ServePage>();
+    w.tabs()->setCurrentWidget(serve);
+    for (int port : {8080, 0}) {
+        serve->portSpin()->setValue(port);
+        serve->start();
+        waitUntil([&] { return serve->state() == ServePage::State::Serving || serve->state() == ServePage::State::Idle; }, 30000);
+        if (serve->serving()) break;
+    }
+#if DLAB_HAS_HTTP
+    if (serve->serving()) {
+        const int port = serve->server().port;
+        const std::string model = serve->server().modelId.toStdString();
+        std::atomic<bool> done{false};
+        std::thread client([&] {
+            httplib::Client cli("127.0.0.1", port);
+            cli.set_read_timeout(120, 0);
+            const auto chat = [&](const std::string& question, bool stream) {
+                const std::string body = "{\"model\": \"" + model + "\", \"messages\": [{\"role\": \"user\", \"content\": \"" + question +
+                                         "\"}], \"max_tokens\": 32, \"temperature\": 0" + (stream ? ", \"stream\": true}" : "}");
+                cli.Post("/v1/chat/completions", body, "application/json");
+            };
+            chat("What is the capital of France?", false);
+            chat("Name three colours.", true);
+            cli.Post("/v1/completions", "{\"model\": \"" + model + "\", \"prompt\": \"The best way to learn a new language is\", \"max_tokens\": 24}",
+                     "application/json");
+            cli.Post("/v1/completions", "{\"model\": \"gpt-4\", \"prompt\": \"Hello\"}", "application/json");
+            // Two at once: they share the batch.
+            std::thread other([&] {
+                httplib::Client c2("127.0.0.1", port);
+                c2.set_read_timeout(120, 0);
+                c2.Post("/v1/chat/completions",
+                        "{\"model\": \"" + model + "\", \"messages\": [{\"role\": \"user\", \"content\": \"Tell me a short story.\"}], \"max_tokens\": 48, \"stream\": true}",
+                        "application/json");
+            });
+            chat("What is a language model?", true);
+            other.join();
+            done = true;
+        });
+        waitUntil([&] { return done.load(); }, 180000);
+        client.join();
+        waitUntil([&] { return serve->logModel()->rowCount() >= 6; }, 5000);
+    }
+#endif
+    shoot(QStringLiteral("serve.png"));
+    w.setLanguage(QStringLiteral("de"));
+    shoot(QStringLiteral("serve-de.png"));
+    w.setLanguage(QStringLiteral("en"));
+    serve->stop();
+    waitUntil([&] { return serve->state() == ServePage::State::Idle; }, 10000);
+
+    ServingLabPage* lab = w.page<ServingLabPage>();
+    w.tabs()->setCurrentWidget(lab);
+    lab->tabs()->setCurrentWidget(lab->loadPanel());
+    lab->runLoad();
+    waitUntil([&] { return !lab->busy(); }, 600000);
+    shoot(QStringLiteral("serving-load.png"));
+    lab->loadPanel()->setAxis(GanttAxis::Steps);
+    shoot(QStringLiteral("serving-load-steps.png"));
+    lab->loadPanel()->setAxis(GanttAxis::Milliseconds);
+    w.setTheme(QStringLiteral("dark"));
+    shoot(QStringLiteral("serving-load-dark.png"));
+    w.setTheme(QStringLiteral("system"));
+    w.setLanguage(QStringLiteral("de"));
+    shoot(QStringLiteral("serving-load-de.png"));
+    w.setLanguage(QStringLiteral("en"));
+    const QSize before = w.size();
+    w.resize(1024, 700);
+    shoot(QStringLiteral("serving-load-1024.png"));
+    w.resize(before);
+
+    lab->tabs()->setCurrentWidget(lab->batchPanel());
+    lab->measureBatches();
+    waitUntil([&] { return !lab->busy(); }, 600000);
+    shoot(QStringLiteral("serving-batch.png"));
+    w.setLanguage(QStringLiteral("zh_CN"));
+    shoot(QStringLiteral("serving-batch-zh_CN.png"));
+    w.setLanguage(QStringLiteral("en"));
+
+    // Streaming: the continuous run's request with the longest answer.
+    lab->tabs()->setCurrentWidget(lab->streamingPanel());
+    if (lab->lastLoad()) {
+        int longest = 0, tokens = -1;
+        for (const RequestOutcome& o : lab->lastLoad()->continuousRun.run.requests)
+            if (o.timings.generatedTokens > tokens) {
+                tokens = o.timings.generatedTokens;
+                longest = o.index;
+            }
+        lab->streamingPanel()->select(BatchingMode::Continuous, longest);
+    }
+    shoot(QStringLiteral("serving-streaming.png"));
+
+    lab->tabs()->setCurrentWidget(lab->prefixPanel());
+    lab->measurePrefix();
+    waitUntil([&] { return !lab->busy(); }, 600000);
+    shoot(QStringLiteral("serving-prefix.png"));
+    lab->tabs()->setCurrentWidget(lab->loadPanel());
 }
 
 }  // namespace
@@ -196,6 +310,8 @@ int takeScreenshots(MainWindow& w, const QString& directory) {
     w.setLanguage(QStringLiteral("zh_CN"));
     shoot(QStringLiteral("kv-calculator-zh_CN.png"));
     w.setLanguage(QStringLiteral("en"));
+
+    serveAndServingLab(w, shoot);
 
     // The same pages dark, in German and in Chinese.
     w.setTheme(QStringLiteral("dark"));

@@ -20,6 +20,7 @@
 #include <QShortcut>
 #include <QSpinBox>
 #include <QTableView>
+#include <QTextDocument>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -180,7 +181,7 @@ void ServePage::build() {
     const int lines = python_->fontMetrics().lineSpacing();
     for (QPlainTextEdit* e : {curl_, python_}) {
         e->setMinimumHeight(lines * 5 + 12);
-        e->setMaximumHeight(lines * 12 + 14);
+        e->setMaximumHeight(lines * 12 + 2 * e->frameWidth() + 2 * int(e->document()->documentMargin()) + 4);
     }
     layout->addLayout(examples, 0);
 
@@ -206,13 +207,11 @@ void ServePage::build() {
     logView_->verticalHeader()->hide();
     logView_->setSelectionBehavior(QAbstractItemView::SelectRows);
     logView_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    // Columns fit their contents as rows come in (resizeColumnsToContents after each), the last
-    // one takes the rest.
+    // Columns fit their contents as rows come in (fitLogColumns), the last one takes the rest.
     logView_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     logView_->horizontalHeader()->setStretchLastSection(true);
     logView_->verticalHeader()->setDefaultSectionSize(logView_->fontMetrics().height() + 6);
     logView_->setWordWrap(false);
-    logView_->resizeColumnsToContents();
     logView_->setMinimumHeight(logView_->fontMetrics().lineSpacing() * 5);
     layout->addWidget(logView_, 3);
 
@@ -255,7 +254,7 @@ void ServePage::attachEngine(EngineContext* engine) {
     connect(c, &ServeController::requestLogged, this, [this](const ServeLogEntry& e) {
         const bool atEnd = !logView_->verticalScrollBar() || logView_->verticalScrollBar()->value() == logView_->verticalScrollBar()->maximum();
         log_->append(e);
-        logView_->resizeColumnsToContents();
+        fitLogColumns();
         if (atEnd) logView_->scrollToBottom();
     });
     connect(c, &ServeController::failed, this, [this](const QString& m) {
@@ -277,9 +276,12 @@ ServeStartRequest ServePage::request() const {
 }
 
 QString ServePage::baseUrl() const {
+    if (state_ == State::Serving) return serveBaseUrl(server_.host, server_.port);
     const ServeStartRequest r = request();
-    const int port = state_ == State::Serving ? server_.port : r.port;
-    return serveBaseUrl(state_ == State::Serving ? server_.host : r.host, port);
+    QString url = serveBaseUrl(r.host, r.port);
+    // Port 0: the port is known once the server listens; until then the examples say where it goes.
+    if (r.port == 0) url.replace(QStringLiteral(":0/"), QStringLiteral(":PORT/"));
+    return url;
 }
 
 void ServePage::start() {
@@ -396,6 +398,10 @@ void ServePage::updateCounters() {
     }
 }
 
+void ServePage::fitLogColumns() {
+    for (int c = 0; c < RequestLogModel::FinishColumn; ++c) logView_->resizeColumnToContents(c);
+}
+
 void ServePage::updateExamples() {
     const QString url = baseUrl();
     const QString id = state_ == State::Serving || !server_.modelId.isEmpty() ? server_.modelId
@@ -460,6 +466,13 @@ void ServePage::retranslate() {
     portLabel_->setText(tr("&Port"));
     port_->setToolTip(tr("0 picks any free port"));
     port_->setSpecialValueText(tr("any"));
+    {
+        // Wide enough for the special text as for 65535 (QSpinBox sizes itself for its numbers).
+        const QFontMetrics fm = port_->fontMetrics();
+        const int extra = fm.horizontalAdvance(port_->specialValueText()) - fm.horizontalAdvance(QStringLiteral("65535"));
+        port_->setMinimumWidth(0);
+        port_->setMinimumWidth(port_->sizeHint().width() + std::max(0, extra) + fm.averageCharWidth());
+    }
     maxBatchLabel_->setText(tr("Max &batch"));
     maxBatch_->setToolTip(tr("Requests decoded together in one step"));
     contextLabel_->setText(tr("C&ontext"));
@@ -483,7 +496,7 @@ void ServePage::retranslate() {
     copyPython_->setToolTip(tr("Copy the Python example"));
     logTitle_->setText(tr("Requests"));
     log_->retranslate();
-    logView_->resizeColumnsToContents();
+    fitLogColumns();
     updateCounters();
     if (statusText_) statusLabel_->setText(statusText_());
     else

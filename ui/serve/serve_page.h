@@ -100,6 +100,7 @@ private:
     void retranslate();
     void updateEnabled();
     void updateExamples();
+    void fitLogColumns();
     void updateCounters();
     void setStatus(std::function<QString()> text);
     void onStarted(const ServeStarted& info);

@@ -85,8 +85,14 @@ ServingBatchPanel::ServingBatchPanel(QWidget* parent) : QWidget(parent) {
     chart_->setObjectName(QStringLiteral("servingSweepChart"));
     chart_->setXLabelFormat(QStringLiteral("%.1f"));
     table_ = makeTable(this, "servingSweepTable", 6);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    tableCaption_ = new QLabel(this);
+    tableCaption_->setWordWrap(true);
+    auto* tableBox = new QVBoxLayout;
+    tableBox->addWidget(tableCaption_);
+    tableBox->addWidget(table_, 1);
     body->addWidget(chart_, 3);
-    body->addWidget(table_, 2);
+    body->addLayout(tableBox, 2);
     layout->addLayout(body, 1);
 
     workloadBox_ = new QGroupBox(this);
@@ -264,7 +270,8 @@ void ServingBatchPanel::retranslate() {
     measure_->setText(tr("&Measure"));
     measure_->setToolTip(tr("Run one batch of each size on the loaded model (F5)"));
     chart_->setTitles(tr("Throughput against latency, one point per batch size"), tr("ms between a user's tokens"), tr("tokens/s"));
-    table_->setHorizontalHeaderLabels({tr("Batch"), tr("Tokens/s"), tr("ITL p50 (ms)"), tr("ITL p99 (ms)"), tr("TTFT p50 (ms)"), tr("TTFT p99 (ms)")});
+    table_->setHorizontalHeaderLabels({tr("Batch"), tr("Tokens/s"), tr("ITL p50"), tr("ITL p99"), tr("TTFT p50"), tr("TTFT p99")});
+    tableCaption_->setText(tr("Decode tokens per second, inter-token latency (ITL) and time to first token (TTFT) in ms, as measured:"));
     workloadBox_->setTitle(tr("Which batch size for which workload"));
     itlBoundLabel_->setText(tr("Chat: p99 inter-token &latency at most"));
     itlBound_->setSuffix(tr(" ms"));

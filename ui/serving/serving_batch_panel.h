@@ -73,6 +73,7 @@ private:
     QPushButton* measure_ = nullptr;
     widgets::LineChartView* chart_ = nullptr;
     QTableWidget* table_ = nullptr;
+    QLabel* tableCaption_ = nullptr;
     QGroupBox* workloadBox_ = nullptr;
     QLabel* itlBoundLabel_ = nullptr;
     QDoubleSpinBox* itlBound_ = nullptr;

@@ -96,6 +96,7 @@ ServingPrefixPanel::ServingPrefixPanel(QWidget* parent) : QWidget(parent) {
     summary_->setObjectName(QStringLiteral("servingPrefixSummary"));
     summary_->setWordWrap(true);
     right->addWidget(summary_);
+    right->addStretch(1);
     body->addLayout(right, 1);
     layout->addLayout(body);
     layout->addStretch(1);

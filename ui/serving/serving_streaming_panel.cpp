@@ -120,7 +120,8 @@ void ServingStreamingPanel::retranslate() {
     mode_->setItemText(1, tr("static"));
     requestLabel_->setText(tr("Re&quest"));
     intro_->setText(tr("What one user of the last load run saw. The filled area is how much of the answer is on the screen; "
-                       "the grey part is waiting."));
+                       "the grey part is waiting. A long flat stretch is a step in which the batch also read another "
+                       "request's prompt (prefill)."));
     timeline_->setPlaceholderText(tr("Run a load on the Load tab first."));
     fillRequests();
 }
