@@ -154,7 +154,7 @@ void gemmFewAvx2(const WeightMatrix& w, int64_t r0, int64_t r1, const uint8_t* a
     const int64_t nb = w.cols / kQK;
     Q8Act x[kFewTokensAvx2];
     for (int64_t t = 0; t < nTok; ++t) x[t] = q8Act(act + t * stride, al);
-    const RowPrefetch pf(w, 1);
+    const RowPrefetch pf(w, 1, 4);
     pf.start(r0, r1);
     for (int64_t r = r0; r < r1; ++r) {
         pf.next(r, r1);

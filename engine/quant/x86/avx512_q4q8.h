@@ -209,7 +209,7 @@ void gemmFewAvx512(const WeightMatrix& w, int64_t r0, int64_t r1, const uint8_t*
     static thread_local AlignedBuffer fewBuffer;
     const FewAct a = prepareFewAvx512<K>(x, nTok, al.nbPad / 2, fewBuffer);
     constexpr int R = 2;
-    const RowPrefetch pf(w, R);
+    const RowPrefetch pf(w, R, 4);
     int64_t r = r0;
     pf.start(r0, r1);
     for (; r + R <= r1; r += R) {
