@@ -15,6 +15,8 @@
 #include <QLocale>
 #include <QPainter>
 #include <QValueAxis>
+#include <QCursor>
+#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -85,6 +87,7 @@ DistributionChart::DistributionChart(QWidget* parent) : QChartView(parent) {
     series_->append(afterSet_);
     series_->setBarWidth(0.8);  // 50 bars at 1024 px still get a few pixels each
     chart->addSeries(series_);
+    connect(series_, &QBarSeries::hovered, this, [this](bool entered, int index, QBarSet*) { showBarToolTip(entered, index); });
 
     axisX_ = new QBarCategoryAxis;
     axisX_->setLabelsAngle(-90);
@@ -194,16 +197,12 @@ void DistributionChart::setBars(const QList<DistributionBar>& bars, const Distri
         std::max(kLogFloorMin, std::pow(10.0, std::floor(std::log10(std::max(smallest, kLogFloorMin)))));
     const auto value = [&](double p) { return log_ ? std::log10(std::max(p, floor) / floor) : p; };
     QList<qreal> before, after;
-    QStringList categories;
     for (const auto& b : bars) {
         before << value(b.before);
         after << value(b.after);
-        // Axis labels are rich text: "<|im_end|>" would vanish as an unknown tag.
-        QString label = b.label.toHtmlEscaped();
-        // Categories must be unique: two tokens may print alike ("\n" pieces, byte tokens).
-        while (categories.contains(label)) label += QChar(0x200B);
-        categories << label;
     }
+    labelCap_ = labelCapPx();
+    const QStringList categories = categoryLabels();
     // A slider move re-samples the same step: same tokens, new "after" values. Then only the
     // values change: the category labels (rich-text items, the costly part of a chart update)
     // stay, and the axis keeps its scale unless the tallest bar leaves it.
@@ -252,8 +251,8 @@ void DistributionChart::setBars(const QList<DistributionBar>& bars, const Distri
             axisY_->setRange(0.0, yMax);
             // Round tick values for each scale (0.3 -> 0, 0.1, 0.2, 0.3; not 0.075 steps).
             // (0.1 in 6 ticks: 0.02 steps; in 5 they were 0.025, printed "0.03".)
-            const int ticks = yMax == 0.05 || yMax == 0.1 ? 6 : yMax == 0.3 || yMax == 0.75 ? 4 : yMax == 0.5 ? 6 : 5;
-            axisY_->setTickCount(ticks);
+            valueTicks_ = yMax == 0.05 || yMax == 0.1 ? 6 : yMax == 0.3 || yMax == 0.75 ? 4 : yMax == 0.5 ? 6 : 5;
+            fitCumulativeTicks();
         }
     }
     updateCutoffs();
@@ -382,6 +381,48 @@ void DistributionChart::placeMarkerLabels() {
     }
 }
 
+int DistributionChart::labelCapPx() const {
+    // Rotated token labels take their length from the plot's height: a long token ("␣everything")
+    // in a short chart (1024×700) would leave a plot a few pixels tall. Whole tokens up to a third
+    // of the chart's height; longer ones are shortened here, with the whole token on hover.
+    return std::max(fontMetrics().horizontalAdvance(QStringLiteral("0000000")), height() / 3);
+}
+
+QStringList DistributionChart::categoryLabels() const {
+    const QFontMetrics fm(axisX_->labelsFont());
+    QStringList categories;
+    for (const auto& b : bars_) {
+        const QString shown = fm.horizontalAdvance(b.label) > labelCap_ ? fm.elidedText(b.label, Qt::ElideRight, labelCap_) : b.label;
+        // Axis labels are rich text: "<|im_end|>" would vanish as an unknown tag.
+        QString label = shown.toHtmlEscaped();
+        // Categories must be unique: two tokens may print alike ("\n" pieces, byte tokens).
+        while (categories.contains(label)) label += QChar(0x200B);
+        categories << label;
+    }
+    return categories;
+}
+
+void DistributionChart::relabelForHeight() {
+    if (labelCapPx() == labelCap_ || bars_.isEmpty()) return;
+    labelCap_ = labelCapPx();
+    const QStringList categories = categoryLabels();
+    if (categories != axisX_->categories()) axisX_->setCategories(categories);
+}
+
+void DistributionChart::showBarToolTip(bool entered, int index) {
+    if (!entered || index < 0 || index >= bars_.size()) {
+        QToolTip::hideText();
+        return;
+    }
+    const DistributionBar& b = bars_[index];
+    const QLocale loc;
+    QToolTip::showText(QCursor::pos(), tr("\"%1\" (id %2): p %3 before the chain, %4 after")
+                                          .arg(b.label.toHtmlEscaped())
+                                          .arg(b.id)
+                                          .arg(loc.toString(b.before, 'f', 4), loc.toString(b.after, 'f', 4)),
+                       this);
+}
+
 void DistributionChart::fitCategoryFont() {
     // Many bars on a narrow plot: the rotated token labels get a smaller font (down to 3/4 of the
     // widget's) so each still fits its bar's slot, instead of Qt Charts hiding some of them.
@@ -403,6 +444,9 @@ void DistributionChart::fitCumulativeTicks() {
     const qreal line = QFontMetricsF(font()).height();
     const int ticks = h >= 6 * 1.5 * line ? 6 : h >= 3 * 1.5 * line ? 3 : 2;
     if (cumulativeAxis_->tickCount() != ticks) cumulativeAxis_->setTickCount(ticks);
+    // The probability axis likewise: its round ticks where they fit, else only 0 and the top.
+    const int valueTicks = h >= valueTicks_ * 1.5 * line ? valueTicks_ : 2;
+    if (axisY_->tickCount() != valueTicks) axisY_->setTickCount(valueTicks);
 }
 
 void DistributionChart::applyAxisTitles() {
@@ -411,7 +455,9 @@ void DistributionChart::applyAxisTitles() {
     const QRectF plot = chart()->plotArea();
     const QFontMetrics fm(font());
     const auto pick = [&](const QString& full, const QString& brief) {
-        return plot.isEmpty() || fm.horizontalAdvance(full) + 8 <= plot.height() ? full : brief;
+        if (plot.isEmpty() || fm.horizontalAdvance(full) + 8 <= plot.height()) return full;
+        // In a plot too short even for the short form, no title: the legend names the series.
+        return fm.horizontalAdvance(brief) + 8 <= plot.height() ? brief : QString();
     };
     const QString p = pick(log_ ? tr("probability (log scale)") : tr("probability"), log_ ? tr("p (log)") : tr("p"));
     const QString cum = pick(tr("cumulative"), tr("cum."));
@@ -548,6 +594,7 @@ void DistributionChart::resizeEvent(QResizeEvent* e) {
     if ((e->oldSize().height() >= kTitleLines * fontMetrics().height()) != (height() >= kTitleLines * fontMetrics().height()))
         applyTexts();   // the title comes or goes
     layoutCaption();  // the caption wraps to the new width
+    relabelForHeight();
     placeMarkerLabels();
 }
 

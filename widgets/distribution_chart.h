@@ -101,6 +101,10 @@ private:
     void applyPens();
     void applyAxisTitles();
     void fitCategoryFont();
+    int labelCapPx() const;             // the longest a token label may be drawn, from the height
+    QStringList categoryLabels() const; // bars_' labels, shortened past labelCap_, unique
+    void relabelForHeight();            // after a resize that changes the cap
+    void showBarToolTip(bool entered, int index);  // the whole token and its p on hover
     void layoutCaption();
     void applyTexts();
     void updateCutoffs();
@@ -108,6 +112,8 @@ private:
     static QLineSeries* makeOverlaySeries();
 
     QList<DistributionBar> bars_;
+    int labelCap_ = 0;
+    int valueTicks_ = 5;   // the probability axis's ticks for its current scale, where they fit
     DistributionCutoffs cutoffs_;
     bool single_ = false;
     QList<int> removed_;   // bars drawn as removed (selected), to skip re-selecting the same ones
