@@ -416,10 +416,12 @@ void DistributionChart::showBarToolTip(bool entered, int index) {
     }
     const DistributionBar& b = bars_[index];
     const QLocale loc;
-    QToolTip::showText(QCursor::pos(), tr("\"%1\" (id %2): p %3 before the chain, %4 after")
-                                          .arg(b.label.toHtmlEscaped())
-                                          .arg(b.id)
-                                          .arg(loc.toString(b.before, 'f', 4), loc.toString(b.after, 'f', 4)),
+    // Rich text with the token escaped: "<|im_end|>" would otherwise read as a tag and vanish.
+    QToolTip::showText(QCursor::pos(),
+                       QStringLiteral("<p>%1</p>").arg(tr("\"%1\" (id %2): p %3 before the chain, %4 after")
+                                                            .arg(b.label.toHtmlEscaped())
+                                                            .arg(b.id)
+                                                            .arg(loc.toString(b.before, 'f', 4), loc.toString(b.after, 'f', 4))),
                        this);
 }
 
