@@ -118,6 +118,20 @@ Outcome alone(const ServeRequest& r) {
     return o;
 }
 
+// Runs a ServingLoop on a thread for a scope; stops and joins it even when a check fails first.
+struct LoopThread {
+    LoopThread(ServingLoop& l, std::atomic<bool>& stop) : loop(l), stop(stop), thread([this] { loop.run(this->stop); }) {}
+    ~LoopThread() { stopAndJoin(); }
+    void stopAndJoin() {
+        stop = true;
+        loop.wake();
+        if (thread.joinable()) thread.join();
+    }
+    ServingLoop& loop;
+    std::atomic<bool>& stop;
+    std::thread thread;
+};
+
 void drain(Scheduler& s, int maxSteps = 10000) {
     for (int i = 0; i < maxSteps && !s.idle(); ++i) s.step();
     QVERIFY(s.idle());
@@ -543,7 +557,7 @@ private slots:
         cfg.contextLength = 128;
         ServingLoop loop(model(), exactBackend(), cfg);
         std::atomic<bool> stop{false};
-        std::thread engine([&] { loop.run(stop); });
+        LoopThread engine(loop, stop);
         // Ten distinct requests, each sent ten times from ten client threads at once.
         std::vector<ServeRequest> kinds;
         std::vector<std::vector<TokenId>> expected;
@@ -569,9 +583,7 @@ private slots:
                 }
             });
         for (auto& c : clients) c.join();
-        stop = true;
-        loop.wake();
-        engine.join();
+        engine.stopAndJoin();
         QCOMPARE(wrong.load(), 0);
         QCOMPARE(ok.load(), 100);
     }
@@ -582,34 +594,27 @@ private slots:
         cfg.contextLength = 128;
         ServingLoop loop(model(), exactBackend(), cfg);
         std::atomic<bool> stop{false};
-        std::thread engine([&] { loop.run(stop); });
+        // Cancelled before the loop ever saw it (the tiny model would finish a running request
+        // before a test thread could cancel it; cancelling a running one is tested above).
         auto s = loop.submit(request(text(5, 1), 100));
-        auto first = s->next(std::chrono::seconds(30));
-        QVERIFY(first && first->kind == ServeEvent::Kind::Token);
         s->cancel();
-        FinishReason reason = FinishReason::Stop;
-        for (;;) {
-            auto e = s->next(std::chrono::seconds(30));
-            QVERIFY(e.has_value());
-            if (e->kind == ServeEvent::Kind::Finished) {
-                reason = e->reason;
-                break;
+        LoopThread engine(loop, stop);
+        const auto reason = [](RequestStream& r) {
+            for (;;) {
+                auto e = r.next(std::chrono::seconds(30));
+                if (!e) return -1;
+                if (e->kind == ServeEvent::Kind::Finished) return int(e->reason);
             }
-        }
-        QCOMPARE(int(reason), int(FinishReason::Cancelled));
-        auto open = loop.submit(request(text(5, 2), 100));
-        QVERIFY(open->next(std::chrono::seconds(30)).has_value());
-        stop = true;
-        loop.wake();
-        engine.join();
-        for (;;) {  // the open request ends as Cancelled when the loop stops
-            auto e = open->next(std::chrono::seconds(5));
-            QVERIFY(e.has_value());
-            if (e->kind == ServeEvent::Kind::Finished) {
-                QCOMPARE(int(e->reason), int(FinishReason::Cancelled));
-                break;
-            }
-        }
+        };
+        QCOMPARE(reason(*s), int(FinishReason::Cancelled));
+        auto ok = loop.submit(request(text(5, 2), 4));
+        QCOMPARE(reason(*ok), int(FinishReason::Length));
+        // A request still queued when the loop stops ends as Cancelled.
+        engine.stopAndJoin();
+        auto late = loop.submit(request(text(5, 3), 4));
+        LoopThread again(loop, stop);  // stop is raised: run() returns at once, ending what is open
+        again.stopAndJoin();
+        QCOMPARE(reason(*late), int(FinishReason::Cancelled));
     }
 };
 
