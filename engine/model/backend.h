@@ -40,7 +40,8 @@ public:
     // steps and prefill chunks mixed), and the weights are read once for all of them. Returns one
     // span per item: (n, nVocab) with allLogits, else (1, nVocab) for its last token; valid until
     // the next call. With exact matmul the logits are forward()'s per item, bit for bit. On the fast
-    // path the quantized matmul treats one row (a lone decode step) and many rows differently, so a
+    // path, 2-16 rows of Q4_0 / Q4_1 / Q8_0 weights take the few-token kernel, which gives each row
+    // the one-row result bit for bit; more rows (and other types) take the multi-row kernel, so a
     // decode step's logits move within the engine's noise floor (0.4-0.5 measured on the default
     // model; the no-cache mode moves them by up to 1.32 for the same reason) and a near tie can
     // pick another token, as in llama.cpp between batch sizes. Throws dlab::Error for an empty item, a sequence given twice or forward()'s
