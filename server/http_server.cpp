@@ -25,21 +25,19 @@ namespace {
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-std::string randomId(const char* prefix) {
-    static std::mutex m;
-    static std::mt19937_64 rng(std::random_device{}());
-    std::lock_guard lock(m);
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%s%016llx%08llx", prefix, static_cast<unsigned long long>(rng()),
-                  static_cast<unsigned long long>(rng() & 0xffffffffu));
-    return buf;
-}
-
-uint64_t randomSeed() {
+// One shared random source for response ids and for the seed of a request that gave none.
+uint64_t randomWord() {
     static std::mutex m;
     static std::mt19937_64 rng(std::random_device{}());
     std::lock_guard lock(m);
     return rng();
+}
+
+std::string randomId(const char* prefix) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%s%016llx%08llx", prefix, static_cast<unsigned long long>(randomWord()),
+                  static_cast<unsigned long long>(randomWord() & 0xffffffffu));
+    return buf;
 }
 
 void sendError(httplib::Response& res, int status, const json& body) {
@@ -77,7 +75,7 @@ ServeRequest toServeRequest(const ApiRequest& a, const Model& model, const Servi
         if (id >= model.hparams().nVocab)
             throw ApiError(400, "'logit_bias' names token " + std::to_string(id) + ", outside the vocabulary of " +
                                     std::to_string(model.hparams().nVocab) + " tokens", "logit_bias");
-    r.sampler.seed = a.seed ? *a.seed : randomSeed();
+    r.sampler.seed = a.seed ? *a.seed : randomWord();
     r.stop = a.stop;
     r.logprobs = a.logprobs;
     r.topLogprobs = a.topLogprobs;
