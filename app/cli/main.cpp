@@ -10,6 +10,7 @@
 
 #include "cmd_compare.h"
 #include "cmd_branch.h"
+#include "cmd_grammar.h"
 #include "cmd_kv.h"
 #include "cmd_kv_lab.h"
 #include "cmd_sample.h"
@@ -36,6 +37,9 @@ commands:
               [--top-p P] [--seed S] [--threads N] [--ctx N] [--kv-type f16|f32|q8_0] [--no-bos] [--quiet]
               [--strategy greedy|sample|beam] [--beams K] [--length-penalty A] [--early-stopping true|false|never]
               [--n-best N] [--beam-groups G] [--diversity-penalty X] [--trace FILE.jsonl] [--trace-attention] [--top-n N] [--no-kv-cache]
+              [--grammar FILE.gbnf | --json-schema FILE.json | --json]  constrained decoding: only tokens that keep
+              the output a valid prefix of the grammar (--json: any JSON object), end of text only where it is complete
+              [--ban PHRASE]... [--ban-ignore-case]  the output never contains PHRASE, however it is tokenized
               (sampler stages: see 'sample'; beam search applies --repeat-penalty and --no-repeat-ngram over the
               whole history; --beam-groups G splits the beams into G diverse groups, --beams divisible by G)
   bench       [-p 512] [-n 128] [--threads N] [--reps 3] [--kv-type f16|f32|q8_0] [--no-kv-cache] [--json]
@@ -72,6 +76,11 @@ commands:
               [--system-tokens 500] [--user-tokens 32] [--prefix-requests 8] [--itl-bound 100] [--ttft-bound 1000]
               the serving lab's experiments on the real engine (batch sweep, static vs continuous
               batching under Poisson load, the prefix cache), JSON on stdout
+  grammar check FILE.gbnf|FILE.json [--json-schema] [--json-value|--json-object] [--text T [--vocab GGUF]] [--quiet]
+              checks a GBNF grammar or JSON Schema and prints its rules (a schema as the GBNF it becomes);
+              --text walks a text token by token and prints how many tokens the grammar allows at each step
+  grammar bench FILE|--json-value|--json-object (--text T | --text-file F) [--vocab GGUF] [--reps 5] [--json-out]
+              compile time and per-token mask time on the model's (or --vocab's) vocabulary, fresh and warm caches
   make-tiny-model --arch llama|qwen2|gpt2 --out PATH [--seed N] [--type f32|f16|q8_0|q4_1] [--tied]
 )";
 
@@ -99,6 +108,13 @@ int main(int argc, char** argv) {
 #ifdef DLAB_HAS_TINY_MODEL
         if (command == "make-tiny-model") return runMakeTinyModel(rest);
 #endif
+        if (command == "grammar") {
+            const std::string sub = rest.empty() ? "" : rest.front();
+            if (sub != "check" && sub != "bench")
+                throw dlab::Error("grammar: say 'grammar check FILE' or 'grammar bench FILE --text T' (see 'decoding-lab-cli help')");
+            Args args("grammar " + sub, std::vector<std::string>(rest.begin() + 1, rest.end()));
+            return sub == "check" ? runGrammarCheck(args) : runGrammarBench(args);
+        }
         const auto it = commands.find(command);
         if (it == commands.end()) {
             std::fprintf(stderr, "decoding-lab-cli: unknown command '%s' (try 'decoding-lab-cli help')\n", command.c_str());

@@ -1,11 +1,12 @@
 #include "generate/beam_processors.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace dlab {
 
 BeamProcessors::BeamProcessors(const BeamOptions& o)
-    : diversity_(o.diversityPenalty), repetition_(o.repeatPenalty, -1), noRepeat_(o.noRepeatNgram) {}
+    : diversity_(o.diversityPenalty), repetition_(o.repeatPenalty, -1), noRepeat_(o.noRepeatNgram), grammar_(o.constraint) {}
 
 bool BeamProcessors::active(const std::vector<TokenCount>& chosen) const {
     return (diversity_ > 0.0 && !chosen.empty()) || needsHistory();
@@ -34,6 +35,13 @@ void BeamProcessors::apply(std::span<const float> logits, double lse, const std:
     const History h{history, history.size()};
     if (repetition_.enabled()) repetition_.apply(cands_, h);
     if (noRepeat_.enabled()) noRepeat_.apply(cands_, h);
+    if (grammar_.enabled()) {
+        grammar_.apply(cands_, History{history, std::min(promptLength_, history.size())});
+        // Forbidden tokens left the array: mark them in the scores.
+        const std::vector<uint64_t>& m = grammar_.lastMask();
+        for (size_t i = 0; i < n; ++i)
+            if (!((m[i >> 6] >> (i & 63)) & 1u)) scores[i] = -std::numeric_limits<double>::infinity();
+    }
     // The penalty stages edit values in place and never reorder, but read ids to be safe.
     for (const Candidate& c : cands_) {
         const size_t i = static_cast<size_t>(c.id);

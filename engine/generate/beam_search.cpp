@@ -128,7 +128,9 @@ bool proposalBefore(const Proposal& a, const Proposal& b) {
 class Proposer {
 public:
     Proposer(BeamScorer& scorer, const BeamOptions& o, const std::vector<TokenId>& prompt)
-        : scorer_(scorer), o_(o), prompt_(prompt), processors_(o) {}
+        : scorer_(scorer), o_(o), prompt_(prompt), processors_(o) {
+        processors_.setPromptLength(prompt.size());
+    }
 
     void propose(const std::vector<Beam>& beams, std::vector<BeamNode>& nodes, size_t k,
                  const std::vector<TokenCount>& chosen, std::vector<Proposal>& proposals) {

@@ -59,12 +59,15 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "generate/beam_scorer.h"
 
 namespace dlab {
+
+class Constraint;
 
 enum class EarlyStopping { Exact, Heuristic, Never };
 const char* earlyStoppingName(EarlyStopping e);          // "true" | "false" | "never" (HF's spelling)
@@ -81,6 +84,9 @@ struct BeamOptions {
     double diversityPenalty = 0.0;   // >= 0; > 0 needs groups > 1 (HF diversity_penalty)
     float repeatPenalty = 1.0f;      // (0, 10]; 1 = off (HF repetition_penalty, whole history)
     int noRepeatNgram = 0;           // n >= 0; 0 = off (HF no_repeat_ngram_size, whole history)
+    // Constrained decoding: every beam keeps only tokens its grammar allows (the sampler chain's
+    // "grammar" stage, per beam); the end tokens only where the grammar accepts.
+    std::shared_ptr<const Constraint> constraint;
     // Per-node detail for the tree view, recorded while searching (off by default: it costs a
     // top-N selection and an entropy pass over the vocabulary per evaluated node):
     int recordTopN = 0;              // > 0: evaluated nodes keep their next-token top N and entropy

@@ -9,7 +9,11 @@ namespace dlab {
 SamplerChain::SamplerChain(const SamplerParams& params, int topN) : params_(params), topN_(topN) {
     params_.validate();
     if (topN < 0) throw Error("--top-n must be 0 or more candidates per snapshot; got " + std::to_string(topN));
-    for (const auto& name : resolveStageOrder(params_.order)) stages_.push_back(makeStage(name, params_));
+    std::vector<std::string> names = resolveStageOrder(params_.order);
+    const auto placed = [&](const char* stage) { return std::find(names.begin(), names.end(), stage) != names.end(); };
+    if (params_.bannedPhrases && !placed("banned-phrases")) names.insert(names.begin(), "banned-phrases");
+    if (params_.constraint && !placed("grammar")) names.insert(names.begin(), "grammar");
+    for (const auto& name : names) stages_.push_back(makeStage(name, params_));
 }
 
 void SamplerChain::apply(CandidateArray& cands, const History& history) {
@@ -28,8 +32,11 @@ void SamplerChain::apply(CandidateArray& cands, const History& history) {
             StageSnapshot same = record_->back();
             same.stage = std::string(stage->name());
             same.changed = false;
+            same.forbidden.clear();
+            same.forbiddenCount = -1;
             record_->push_back(std::move(same));
         }
+        if (stage->enabled()) stage->annotate(record_->back());
     }
     if (anyChanged) cands.markChanged();
 }

@@ -20,7 +20,7 @@ std::string num(double x) {
 const std::vector<std::string> kPenalties = {"logit-bias", "repetition", "freq-presence", "no-repeat-ngram"};
 const std::vector<std::string> kStageNames = {"logit-bias", "repetition", "freq-presence", "no-repeat-ngram", "dry",
                                               "temperature", "top-k", "top-p", "min-p", "typical", "xtc",
-                                              "top-n-sigma", "mirostat", "mirostat-v1"};
+                                              "top-n-sigma", "mirostat", "mirostat-v1", "grammar", "banned-phrases"};
 
 std::string canonicalStage(std::string name) {
     std::replace(name.begin(), name.end(), '_', '-');
@@ -50,8 +50,9 @@ std::string stageOrderHelp() {
            "mirostat = penalties,temperature,mirostat (Mirostat 2); "
            "mirostat-v1 = penalties,temperature,mirostat-v1 (Mirostat 1); or a comma list of stages: "
            "logit-bias, repetition, freq-presence, no-repeat-ngram, dry, temperature, top-k, top-p, "
-           "min-p, typical, xtc, top-n-sigma, mirostat, mirostat-v1 (\"penalties\" = the first four; "
-           "at most one of the two mirostat stages)";
+           "min-p, typical, xtc, top-n-sigma, mirostat, mirostat-v1, grammar, banned-phrases (\"penalties\" = "
+           "the first four; at most one of the two mirostat stages; grammar and banned-phrases run first "
+           "when a constraint or banned phrases are set and the order does not place them)";
 }
 
 std::vector<std::string> resolveStageOrder(const std::string& order) {

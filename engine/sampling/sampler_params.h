@@ -3,6 +3,7 @@
 // defaults are exactly the classic temperature / top-k / top-p sampler.
 // The first four fields stay first: SamplerParams{temperature, topK, topP, seed} is used widely.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,6 +11,9 @@
 #include "tokenizer/tokenizer.h"
 
 namespace dlab {
+
+class Constraint;     // grammar/constraint.h: a compiled grammar or JSON Schema for one vocabulary
+class BannedPhrases;  // safety/banned_phrases.h: phrases no output may contain
 
 struct SamplerParams {
     float temperature = 0.8f;  // [0, 100]; 0 = greedy (exact argmax, ties to the lowest id)
@@ -53,6 +57,15 @@ struct SamplerParams {
 
     // "hf", "llama.cpp", "mirostat", "mirostat-v1", or a comma list of stage names (see stageOrderHelp()).
     std::string order = "hf";
+
+    // Constrained decoding. When set, the chain runs stage "grammar" first (unless `order` places
+    // it): only tokens that keep the generated text a valid prefix of the grammar survive, and
+    // end-of-generation only where the grammar accepts. Shared, immutable to its users; compared
+    // by identity.
+    std::shared_ptr<const Constraint> constraint;
+    // Phrases the output may never contain, however they are tokenized (stage "banned-phrases",
+    // run right after "grammar" unless `order` places it).
+    std::shared_ptr<const BannedPhrases> bannedPhrases;
 
     // Throws dlab::Error naming the option and its valid range.
     void validate() const;

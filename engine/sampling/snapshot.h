@@ -18,6 +18,11 @@ struct StageSnapshot {
     float massKept = 1.0f;       // their total probability under the raw logits entering the chain
     float entropy = 0.0f;        // nats, of the renormalised survivors
     bool changed = false;        // the stage altered the candidates this step (false: off or nothing to do)
+    // Masking stages (grammar, banned-phrases) only: the best tokens the stage forbade, higher
+    // logit first, with p their probability in the distribution that entered the stage; and how
+    // many candidates it forbade (-1: not a masking stage).
+    std::vector<Candidate> forbidden;
+    int forbiddenCount = -1;
     bool operator==(const StageSnapshot&) const = default;
 };
 

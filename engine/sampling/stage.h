@@ -10,6 +10,7 @@
 
 #include "sampling/candidates.h"
 #include "sampling/sampler_params.h"
+#include "sampling/snapshot.h"
 
 namespace dlab {
 
@@ -24,6 +25,9 @@ public:
     virtual void apply(CandidateArray& cands, const History& history) = 0;
     // The token the chain drew and its probability in the final distribution (Mirostat learns from it).
     virtual void accept(TokenId /*token*/, float /*p*/, SamplerState& /*state*/) {}
+    // Adds what only this stage knows to its snapshot of the step just applied (the grammar and
+    // banned-phrases stages list the best tokens they forbade). Called only when snapshots are on.
+    virtual void annotate(StageSnapshot& /*snapshot*/) const {}
 };
 
 // The stage called `name` (a canonical name from resolveStageOrder) with its settings from `params`.

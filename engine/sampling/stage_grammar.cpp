@@ -1,0 +1,93 @@
+#include "sampling/stage_grammar.h"
+
+#include <cmath>
+
+#include "core/error.h"
+#include "grammar/constraint.h"
+
+namespace dlab {
+namespace {
+
+uint64_t mix(uint64_t h, TokenId t) {
+    h ^= static_cast<uint32_t>(t) + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdull;
+}
+
+std::string shown(const std::string& bytes) {
+    std::string s;
+    for (char c : bytes) {
+        if (c == '\n') s += "\\n";
+        else if (c == '"') s += "\\\"";
+        else s += c;
+    }
+    return "\"" + s + "\"";
+}
+
+}  // namespace
+
+GrammarStage::GrammarStage(std::shared_ptr<const Constraint> constraint) : constraint_(std::move(constraint)) {}
+
+int32_t GrammarStage::stateAfter(std::span<const TokenId> generated) {
+    GrammarAutomaton& a = constraint_->automaton();
+    const size_t n = generated.size();
+    std::vector<uint64_t> hashes(n + 1);
+    hashes[0] = 0x51ed270b27b4a1c3ull;
+    for (size_t i = 0; i < n; ++i) hashes[i + 1] = mix(hashes[i], generated[i]);
+    size_t from = 0;
+    int32_t s = a.initial();
+    for (size_t i = n; i > 0; --i) {
+        auto it = stateByPrefix_.find(hashes[i]);
+        if (it != stateByPrefix_.end()) { from = i; s = it->second; break; }
+    }
+    if (stateByPrefix_.size() > 200000) stateByPrefix_.clear();
+    for (size_t i = from; i < n; ++i) {
+        const int32_t t = a.advance(s, generated[i]);
+        if (t == GrammarAutomaton::kDead)
+            throw Error("the " + constraint_->describe() + " cannot continue the text generated so far: token " +
+                        std::to_string(i + 1) + " (id " + std::to_string(generated[i]) + ", " +
+                        shown(a.vocab().bytes(generated[i])) + ") does not fit it");
+        s = t;
+        stateByPrefix_[hashes[i + 1]] = s;
+    }
+    return s;
+}
+
+void GrammarStage::apply(CandidateArray& cands, const History& history) {
+    const int32_t state = stateAfter(history.generated());
+    GrammarAutomaton& a = constraint_->automaton();
+    a.mask(state, mask_);
+    const int vocab = a.vocabSize();
+    auto allowed = [&](TokenId id) {
+        return id >= 0 && id < vocab && ((mask_[static_cast<size_t>(id) >> 6] >> (id & 63)) & 1u);
+    };
+    // The best forbidden candidates and their share of the distribution entering this stage.
+    const float maxLogit = cands.maxLogit();
+    double sum = 0.0;
+    forbiddenCount_ = 0;
+    forbidden_.clear();
+    std::vector<Candidate> worst;  // a bounded min-heap by rank would do; the list is short
+    for (const Candidate& c : cands) {
+        if (c.logit == -std::numeric_limits<float>::infinity()) continue;
+        sum += std::exp(static_cast<double>(c.logit) - maxLogit);
+        if (allowed(c.id)) continue;
+        ++forbiddenCount_;
+        if (forbidden_.size() < static_cast<size_t>(kForbiddenShown) || ranksAbove(c, forbidden_.back())) {
+            auto at = std::upper_bound(forbidden_.begin(), forbidden_.end(), c, ranksAbove);
+            forbidden_.insert(at, c);
+            if (forbidden_.size() > static_cast<size_t>(kForbiddenShown)) forbidden_.pop_back();
+        }
+    }
+    for (Candidate& c : forbidden_) c.p = sum > 0.0 ? static_cast<float>(std::exp(static_cast<double>(c.logit) - maxLogit) / sum) : 0.0f;
+    if (forbiddenCount_ > 0) cands.filter([&](const Candidate& c) { return allowed(c.id); });
+}
+
+void GrammarStage::annotate(StageSnapshot& snapshot) const {
+    snapshot.forbidden = forbidden_;
+    snapshot.forbiddenCount = forbiddenCount_;
+}
+
+std::unique_ptr<SamplerStage> makeGrammarStage(const SamplerParams& params) {
+    return std::make_unique<GrammarStage>(params.constraint);
+}
+
+}  // namespace dlab
