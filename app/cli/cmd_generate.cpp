@@ -12,6 +12,7 @@
 #include "generate/chat_prompt.h"
 #include "generate/model_beam_scorer.h"
 #include "generate/repetition.h"
+#include "safety/banned_phrases.h"
 #include "sampling/dry_breakers.h"
 
 namespace dlab::cli {
@@ -41,7 +42,11 @@ int runGenerate(Args& args) {
     const bool noKvCache = args.flag("--no-kv-cache");  // recompute the whole prefix every step (the lesson)
     opt.traceTopN = static_cast<int>(args.integer("--top-n", 64, 1, 1 << 20));
     opt.traceAttention = args.flag("--trace-attention");
+    const std::vector<std::string> banned = args.values("--ban");  // phrases the output may never contain
+    const bool banIgnoreCase = args.flag("--ban-ignore-case");
     args.finish();
+    if (strategy == "beam" && !banned.empty()) throw Error("generate: --ban applies to greedy and sampled runs, not --strategy beam");
+    if (banIgnoreCase && banned.empty()) throw Error("generate: --ban-ignore-case needs at least one --ban PHRASE");
     if (opt.traceAttention && !tracePath) throw Error("generate: --trace-attention writes into the trace; give --trace FILE.jsonl too");
     if (strategy != "greedy" && strategy != "sample" && strategy != "beam")
         throw Error("generate: --strategy must be greedy, sample or beam; got '" + strategy + "'");
@@ -71,6 +76,7 @@ int runGenerate(Args& args) {
     const Tokenizer& tok = model->tokenizer();
     if (opt.sampler.dryMultiplier > 0.0f && opt.sampler.dryBreakers.empty())
         opt.sampler.dryBreakers = dryBreakersFromStrings(defaultDryBreakers(), tok);
+    if (!banned.empty()) opt.sampler.bannedPhrases = BannedPhrases::make(banned, tok, banIgnoreCase);
     std::vector<TokenId> ids;
     if (chat) {
         std::vector<ChatMessage> messages;
