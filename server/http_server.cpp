@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "core/stopwatch.h"
 #include "generate/chat_prompt.h"
+#include "grammar/constraint_cache.h"
 #include "openai_response.h"
 
 namespace dlab::server {
@@ -46,7 +47,7 @@ void sendError(httplib::Response& res, int status, const json& body) {
 }
 
 // The request as the scheduler takes it. Throws ApiError (400) for a prompt the model cannot take.
-ServeRequest toServeRequest(const ApiRequest& a, const Model& model, const ServingLoop& loop) {
+ServeRequest toServeRequest(const ApiRequest& a, const Model& model, const ServingLoop& loop, ConstraintCache& constraints) {
     ServeRequest r;
     try {
         if (a.endpoint == Endpoint::ChatCompletions) {
@@ -76,6 +77,13 @@ ServeRequest toServeRequest(const ApiRequest& a, const Model& model, const Servi
             throw ApiError(400, "'logit_bias' names token " + std::to_string(id) + ", outside the vocabulary of " +
                                     std::to_string(model.hparams().nVocab) + " tokens", "logit_bias");
     r.sampler.seed = a.seed ? *a.seed : randomWord();
+    if (a.constraint) {
+        try {
+            r.sampler.constraint = constraints.get(*a.constraint);
+        } catch (const Error& e) {
+            throw ApiError(400, e.what(), a.constraint->kind == ConstraintSpec::Kind::Gbnf ? "grammar" : "response_format");
+        }
+    }
     r.stop = a.stop;
     r.logprobs = a.logprobs;
     r.topLogprobs = a.topLogprobs;
@@ -189,6 +197,7 @@ OpenAiServer::OpenAiServer(ServingLoop& loop, ServerOptions options) : loop_(loo
     if (options_.port < 0 || options_.port > 65535)
         throw Error("the port must be between 0 and 65535 (got " + std::to_string(options_.port) + ")");
     if (options_.connections < 1) throw Error("the server needs at least 1 connection");
+    constraints_ = std::make_unique<ConstraintCache>(std::make_shared<TokenBytesTable>(loop_.model().tokenizer()));
 }
 
 OpenAiServer::~OpenAiServer() { stop(); }
@@ -259,7 +268,7 @@ void OpenAiServer::routes() {
                 if (api.model != options_.modelId)
                     throw ApiError(404, "The model '" + api.model + "' does not exist; this server serves '" + options_.modelId + "'", "model",
                                    "invalid_request_error", "model_not_found");
-                request = toServeRequest(api, loop_.model(), loop_);
+                request = toServeRequest(api, loop_.model(), loop_, *constraints_);
             } catch (const ApiError& e) {
                 sendError(res, e.status, errorBody(e));
                 entry.status = e.status;

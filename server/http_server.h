@@ -20,6 +20,10 @@ namespace httplib {
 class Server;
 }
 
+namespace dlab {
+class ConstraintCache;
+}
+
 namespace dlab::server {
 
 struct ServerOptions {
@@ -69,6 +73,7 @@ private:
     std::atomic<bool> running_{false};
     int port_ = 0;
     std::mutex logMutex_;
+    std::unique_ptr<ConstraintCache> constraints_;  // response_format schemas compiled once for all requests
 };
 
 }  // namespace dlab::server

@@ -1,5 +1,7 @@
 #include "openai_request.h"
 
+#include "core/error.h"
+
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -140,9 +142,41 @@ ApiRequest parseApiRequest(Endpoint endpoint, const std::string& body) {
             r.maxTokens = static_cast<int>(*integer(j, "max_completion_tokens", 1, 1 << 20));
         unsupported(j, "tools", "this model is served without tool calling");
         unsupported(j, "functions", "this model is served without function calling");
-        if (const auto rf = j.find("response_format"); rf != j.end() && !rf->is_null()) {
-            if (!rf->is_object() || rf->value("type", json()) != "text")
-                throw bad("response_format", "'response_format' may only be {\"type\": \"text\"} on this server (JSON modes are not offered yet)");
+    }
+    if (const auto rf = j.find("response_format"); rf != j.end() && !rf->is_null()) {
+        if (!rf->is_object() || !rf->contains("type") || !(*rf)["type"].is_string())
+            throw bad("response_format", "'response_format' must be an object with a 'type': text, json_object or json_schema");
+        const std::string type = (*rf)["type"].get<std::string>();
+        if (type == "json_object") {
+            r.constraint = ConstraintSpec{ConstraintSpec::Kind::JsonObject, "", "response_format"};
+        } else if (type == "json_schema") {
+            const auto js = rf->find("json_schema");
+            if (js == rf->end() || !js->is_object() || !js->contains("schema"))
+                throw bad("response_format", "'response_format' of type json_schema needs 'json_schema': {\"name\": ..., \"schema\": {...}}");
+            const json& schema = (*js)["schema"];
+            std::string name = "response_format.json_schema";
+            if (js->contains("name") && (*js)["name"].is_string()) name += " '" + (*js)["name"].get<std::string>() + "'";
+            // Keep the properties in the order the client wrote them (they become the output's order).
+            std::string text = schema.dump();
+            try {
+                text = nlohmann::ordered_json::parse(body)["response_format"]["json_schema"]["schema"].dump();
+            } catch (const nlohmann::json::exception&) {
+            }
+            r.constraint = ConstraintSpec{ConstraintSpec::Kind::JsonSchema, text, name};
+        } else if (type != "text") {
+            throw bad("response_format", "'response_format' type must be text, json_object or json_schema (got '" + type + "')");
+        }
+    }
+    if (const auto g = j.find("grammar"); g != j.end() && !g->is_null()) {  // llama.cpp's server extension
+        if (!g->is_string()) throw bad("grammar", "'grammar' must be a GBNF grammar as a string");
+        if (r.constraint) throw bad("grammar", "give either 'grammar' or a JSON 'response_format', not both");
+        r.constraint = ConstraintSpec{ConstraintSpec::Kind::Gbnf, g->get<std::string>(), "grammar"};
+    }
+    if (r.constraint) {
+        try {
+            checkGrammar(*r.constraint);
+        } catch (const Error& e) {
+            throw bad(r.constraint->kind == ConstraintSpec::Kind::Gbnf ? "grammar" : "response_format", e.what());
         }
     }
 

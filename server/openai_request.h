@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "grammar/constraint.h"
 #include "tokenizer/chat_template.h"
 #include "tokenizer/tokenizer.h"
 
@@ -48,11 +49,15 @@ struct ApiRequest {
     bool includeUsage = false;         // stream_options.include_usage
     bool logprobs = false;             // chat: logprobs; completions: logprobs >= 0 given
     int topLogprobs = 0;               // chat: top_logprobs; completions: the logprobs number; [0, 20]
+    // response_format {"type": "json_object"} or {"type": "json_schema", "json_schema": {"schema": ...}},
+    // or llama.cpp's "grammar": "GBNF text"; checked here (no vocabulary needed), compiled by the server.
+    std::optional<ConstraintSpec> constraint;
 };
 
 // Parses and checks `body` for `endpoint`. Throws ApiError (status 400) for malformed JSON, a
 // missing or mistyped field, a value out of range, or a feature this server does not offer (n > 1,
-// echo, suffix, best_of, tools, response_format other than text).
+// echo, suffix, best_of, tools), or a response_format / grammar that does not compile (naming the
+// line and column or the schema's JSON Pointer).
 ApiRequest parseApiRequest(Endpoint endpoint, const std::string& body);
 
 }  // namespace dlab::server

@@ -1,6 +1,8 @@
 // decoding-lab-cli compare: one prefill, several decoding runs forked from it, one row each.
 #include "cmd_compare.h"
 
+#include "cmd_grammar.h"
+
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -96,6 +98,7 @@ int runCompare(Args& args) {
     const int topN = static_cast<int>(args.integer("--top-n", 8, 0, 1 << 16));
     std::vector<RunSpec> runs;
     for (const std::string& spec : args.values("--run")) runs.push_back(parseRunSpec(spec));
+    const auto constraint = readConstraintOption(args, "compare", false);  // --json is compare's output format
     args.finish();
     if (!prompt) throw Error("compare: --prompt is required");
     if (runs.empty()) throw Error("compare: give at least one --run (greedy, beam:k=4, sample:t=0.7,p=0.9,seed=1)");
@@ -124,6 +127,7 @@ int runCompare(Args& args) {
     options.beamRecordTopN = tracePath ? topN : 0;  // the trees' detail only goes into the trace
     options.beamRecordKvBlocks = tracePath.has_value();
     options.cancel = interrupt;
+    if (constraint) options.constraint = compileConstraint(*constraint, tok, "compare");
     const CompareResult r = compareRuns(*model, *backend, ids, runs, options);
     const TokenText pieceOf = [&tok](TokenId t) { return tok.tokenToPiece(t, true); };
     if (tracePath) {

@@ -18,15 +18,17 @@ namespace dlab::cli {
 const char* const kGrammarOptionsHelp =
     "--grammar FILE.gbnf (llama.cpp's GBNF) | --json-schema FILE.json | --json (any JSON object)";
 
-std::optional<ConstraintSpec> readConstraintOption(Args& args, const std::string& command) {
+std::optional<ConstraintSpec> readConstraintOption(Args& args, const std::string& command, bool plainJsonFlag) {
     const auto grammar = args.value("--grammar");
     const auto schema = args.value("--json-schema");
-    const bool json = args.flag("--json-mode") || args.flag("--json");
+    const bool mode = args.flag("--json-mode");
+    const bool json = mode || (plainJsonFlag && args.flag("--json"));
+    const std::string jsonName = plainJsonFlag ? "--json" : "--json-mode";
     if ((grammar ? 1 : 0) + (schema ? 1 : 0) + (json ? 1 : 0) > 1)
-        throw Error(command + ": give at most one of --grammar, --json-schema and --json");
+        throw Error(command + ": give at most one of --grammar, --json-schema and " + jsonName);
     if (grammar) return ConstraintSpec{ConstraintSpec::Kind::Gbnf, readTextFile(*grammar), *grammar};
     if (schema) return ConstraintSpec{ConstraintSpec::Kind::JsonSchema, readTextFile(*schema), *schema};
-    if (json) return ConstraintSpec{ConstraintSpec::Kind::JsonObject, "", "--json"};
+    if (json) return ConstraintSpec{ConstraintSpec::Kind::JsonObject, "", jsonName};
     return std::nullopt;
 }
 

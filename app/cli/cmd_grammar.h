@@ -13,8 +13,9 @@ class Tokenizer;
 
 namespace dlab::cli {
 
-// Reads --grammar FILE.gbnf, --json-schema FILE.json and --json (at most one); nullopt for none.
-std::optional<ConstraintSpec> readConstraintOption(Args& args, const std::string& command);
+// Reads --grammar FILE.gbnf, --json-schema FILE.json and --json-mode (at most one; also --json
+// where `plainJsonFlag`, for commands whose --json does not already mean JSON output); nullopt for none.
+std::optional<ConstraintSpec> readConstraintOption(Args& args, const std::string& command, bool plainJsonFlag = true);
 // Compiles it for the tokenizer's vocabulary; errors name the command.
 std::shared_ptr<const Constraint> compileConstraint(const ConstraintSpec& spec, const Tokenizer& tok, const std::string& command);
 

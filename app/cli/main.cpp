@@ -59,6 +59,7 @@ commands:
               perplexity of sink + window eviction (StreamingLLM) against plain window eviction
   compare     --prompt T [--chat] --run SPEC [--run SPEC ...] [--max-tokens 32] [--threads N] [--ctx N]
               [--kv-type f16|f32|q8_0] [--block-size 16] [--json] [--trace FILE.jsonl] [--top-n 8]
+              [--grammar FILE.gbnf | --json-schema FILE.json | --json-mode]  for every run without grammar=off
               one prefill, runs forked from it side by side; --trace writes every step, its --top-n
               alternatives and each beam tree as JSON Lines. SPEC is KIND[:key=value,...]:
                 greedy [rep freq pres lastn nrng]            e.g. greedy:rep=1.3

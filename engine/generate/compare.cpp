@@ -65,7 +65,9 @@ struct RunContext {
 };
 
 void runSampled(const RunContext& c, SeqId seq, RunResult& r) {
-    SamplerChain chain(r.spec.sampler, 0);
+    SamplerParams params = r.spec.sampler;
+    if (r.spec.constrained) params.constraint = c.options.constraint;
+    SamplerChain chain(params, 0);
     SamplerState state(r.spec.sampler.seed);
     const bool greedy = r.spec.kind == RunKind::Greedy;
     std::vector<TokenId> history(c.prompt);  // for the penalties
@@ -111,6 +113,7 @@ void runBeam(const RunContext& c, SeqId seq, RunResult& r) {
     opt.nBest = opt.width;
     opt.recordTopN = c.options.beamRecordTopN;
     opt.recordKvBlocks = c.options.beamRecordKvBlocks;
+    if (r.spec.constrained) opt.constraint = c.options.constraint;
     r.beamOptions = opt;
     r.beam = beamSearch(scorer, c.prompt, opt, [&](const BeamTree& tree, int depth) {
         measure();

@@ -87,6 +87,8 @@ struct CompareOptions {
     int recordTopN = 8;            // RunToken::alternatives per greedy/sample token (0 = none)
     int beamRecordTopN = 8;        // BeamOptions::recordTopN for beam runs' trees (0 = off)
     bool beamRecordKvBlocks = true;  // BeamOptions::recordKvBlocks for beam runs' trees
+    // Constrained decoding for every run whose spec says grammar=on (the default).
+    std::shared_ptr<const Constraint> constraint;
     // Called as each greedy/sample token is chosen (the end token too), before the next forward pass.
     std::function<void(int run, const RunToken&)> onToken;
     // Called after each step of a beam run with its tree so far; false stops that run (it is

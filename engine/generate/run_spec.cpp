@@ -101,6 +101,15 @@ Key specFloat(const std::string& name, float RunSpec::*m) {
 
 constexpr long long kBig = 1LL << 30;
 
+Key grammarKey() {
+    return {"grammar",
+            [](RunSpec& r, const std::string& s, const std::string& v) {
+                if (v != "on" && v != "off") fail(s, "grammar must be on or off; got '" + v + "'");
+                r.constrained = v == "on";
+            },
+            [](const RunSpec& r) { return std::string(r.constrained ? "on" : "off"); }};
+}
+
 // The penalties greedy decoding and sampling share.
 std::vector<Key> penaltyKeys() {
     return {samplerFloat("rep", &SamplerParams::repeatPenalty), samplerFloat("freq", &SamplerParams::frequencyPenalty),
@@ -110,7 +119,11 @@ std::vector<Key> penaltyKeys() {
 
 // Every key of a kind, in canonical order (the order runSpecText writes them).
 const std::vector<Key>& keysOf(RunKind kind) {
-    static const std::vector<Key> greedy = penaltyKeys();
+    static const std::vector<Key> greedy = [] {
+        std::vector<Key> keys = penaltyKeys();
+        keys.push_back(grammarKey());
+        return keys;
+    }();
     static const std::vector<Key> beam = {
         specInt("k", &RunSpec::beamWidth, 1, 64),
         specDouble("lp", &RunSpec::lengthPenalty),
@@ -120,6 +133,7 @@ const std::vector<Key>& keysOf(RunKind kind) {
         specDouble("dp", &RunSpec::diversityPenalty),
         specFloat("rep", &RunSpec::beamRepeatPenalty),
         specInt("nrng", &RunSpec::beamNoRepeatNgram, 0, kBig),
+        grammarKey(),
     };
     static const std::vector<Key> sample = [] {
         std::vector<Key> keys = {
@@ -154,6 +168,7 @@ const std::vector<Key>& keysOf(RunKind kind) {
                             r.sampler.seed = static_cast<uint64_t>(integer(s, "seed", v, 0, (1LL << 62)));
                         },
                         [](const RunSpec& r) { return std::to_string(r.sampler.seed); }});
+        keys.push_back(grammarKey());
         return keys;
     }();
     switch (kind) {

@@ -13,6 +13,8 @@
 //            xtcp / xtct XTC probability / threshold, nsigma top-n-sigma, mirotau / miroeta / mirom
 //            Mirostat tau / eta / m, order (hf, llama.cpp, mirostat, mirostat-v1, or stage names
 //            joined by '+': order=top-k+temperature), seed
+// Every kind also takes grammar=on|off: whether the comparison's constraint (--grammar,
+// --json-schema, --json) applies to it (on by default).
 // Unset keys keep SamplerParams' / BeamOptions' defaults (greedy: temperature 0). Examples:
 //   "beam:k=4,g=2,dp=0.5"  "sample:t=0.7,p=0.9,k=40,minp=0.05,seed=1"  "greedy:rep=1.3,nrng=3"
 #include <string>
@@ -36,6 +38,9 @@ struct RunSpec {
     double diversityPenalty = 0.0;                           // dp (> 0 needs g > 1)
     float beamRepeatPenalty = 1.0f;                          // rep for beam runs
     int beamNoRepeatNgram = 0;                               // nrng for beam runs
+    // grammar=on|off (every kind): whether the comparison's constraint (CompareOptions::constraint)
+    // applies to this run, so one comparison can show a run with and without it.
+    bool constrained = true;
 };
 
 // Parses and validates a spec. Throws dlab::Error naming the spec and the problem: an unknown

@@ -64,9 +64,15 @@ std::string toGbnf(const CharGrammar& g) {
     std::string out;
     auto writeRule = [&](const CharRule& r) {
         out += r.name + " ::= ";
-        for (size_t a = 0; a < r.alternatives.size(); ++a) {
-            if (a) out += " | ";
-            const auto& alt = r.alternatives[a];
+        // Empty alternatives first ("ws ::= | \" \""), as llama.cpp's grammars write them.
+        std::vector<const CharSequence*> order;
+        for (const auto& alt : r.alternatives)
+            if (alt.empty()) order.push_back(&alt);
+        for (const auto& alt : r.alternatives)
+            if (!alt.empty()) order.push_back(&alt);
+        for (size_t a = 0; a < order.size(); ++a) {
+            if (a) out += order[a - 1]->empty() ? "| " : " | ";
+            const auto& alt = *order[a];
             std::string literal;
             bool first = true;
             auto flush = [&] {

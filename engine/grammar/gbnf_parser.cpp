@@ -40,6 +40,7 @@ private:
     std::map<std::string, int, std::less<>> byName_;
     size_t elements_ = 0;
     int depth_ = 0;
+    bool nextRuleStarts_ = false;  // a sequence stopped at "name ::=" (after a '|' that ended its line)
     std::map<int, int> helperCount_;  // per user rule, helpers made so far
 
     [[noreturn]] void fail(size_t at, const std::string& what) const {
@@ -130,9 +131,10 @@ private:
         if (s_.substr(pos_, 3) != "::=") fail(pos_, "expected '::=' after the rule name '" + std::string(name) + "'");
         pos_ += 3;
         skipSpace(true);
+        nextRuleStarts_ = false;
         auto alts = parseAlternatives(id, false);
         g_.rules[static_cast<size_t>(id)].alternatives = std::move(alts);
-        if (!atEnd() && peek() != '\n') {
+        if (!atEnd() && peek() != '\n' && !nextRuleStarts_) {
             if (peek() == ')') fail(pos_, "unmatched ')' in rule '" + std::string(name) + "'");
             fail(pos_, "unexpected '" + std::string(1, peek()) + "' in rule '" + std::string(name) + "'");
         }
@@ -264,6 +266,7 @@ private:
                 if (s_.substr(pos_, 3) == "::=") {
                     if (nested) fail(at, "a group is not closed before rule '" + std::string(name) + "' begins");
                     pos_ = at;  // the next rule begins: this sequence ended at the line break
+                    nextRuleStarts_ = true;
                     return seq;
                 }
                 pos_ = save;

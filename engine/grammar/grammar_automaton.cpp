@@ -8,7 +8,8 @@
 namespace dlab {
 namespace {
 
-constexpr size_t kMaxStates = 65536;          // transitions take 1 KB per state
+constexpr size_t kDenseStates = 16384;        // states with a 1 KB transition row; later ones use a hash map
+constexpr size_t kMaxStates = 4u << 20;
 constexpr size_t kMaxNodes = 8u << 20;
 constexpr size_t kMaxStacksPerState = 20000;
 constexpr size_t kMaskBudgetBytes = 64u << 20;
@@ -89,10 +90,10 @@ GrammarAutomaton::StateId GrammarAutomaton::intern(std::vector<int32_t> stacks, 
     for (StateId id : bucket)
         if (states_[static_cast<size_t>(id)].accepting == accepting) return id;
     if (states_.size() >= kMaxStates)
-        throw Error("the grammar reached 65536 distinct parse states; it nests too deep for this matcher");
+        throw Error("the grammar reached 4 million distinct parse states; the text nests too deep for this matcher");
     const StateId id = static_cast<StateId>(states_.size());
     states_.push_back({std::move(stacks), accepting});
-    next_.resize(states_.size() * 256, -1);
+    if (states_.size() <= kDenseStates) next_.resize(states_.size() * 256, -1);
     bucket.push_back(id);
     return id;
 }
@@ -109,13 +110,18 @@ GrammarAutomaton::StateId GrammarAutomaton::computeStep(StateId s, uint8_t byte)
         if (byte >= e.lo && byte <= e.hi) closure(sn.pos + 1, sn.parent, out, acc);
     }
     const StateId t = out.empty() && !acc ? kDead : intern(std::move(out), acc);
-    next_[static_cast<size_t>(s) * 256 + byte] = t;
+    if (static_cast<size_t>(s) < kDenseStates) next_[static_cast<size_t>(s) * 256 + byte] = t;
+    else sparseNext_[(static_cast<uint64_t>(s) << 8) | byte] = t;
     return t;
 }
 
 inline GrammarAutomaton::StateId GrammarAutomaton::step(StateId s, uint8_t byte) {
-    const int32_t t = next_[static_cast<size_t>(s) * 256 + byte];
-    return t >= 0 ? t : computeStep(s, byte);
+    if (static_cast<size_t>(s) < kDenseStates) {
+        const int32_t t = next_[static_cast<size_t>(s) * 256 + byte];
+        return t >= 0 ? t : computeStep(s, byte);
+    }
+    const auto it = sparseNext_.find((static_cast<uint64_t>(s) << 8) | byte);
+    return it != sparseNext_.end() ? it->second : computeStep(s, byte);
 }
 
 GrammarAutomaton::StateId GrammarAutomaton::advanceBytes(StateId s, std::string_view bytes) {

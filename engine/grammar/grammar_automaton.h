@@ -78,7 +78,8 @@ private:
     std::unordered_map<uint64_t, int32_t> nodeIds_;
     std::vector<State> states_;
     std::unordered_map<std::vector<int32_t>, std::vector<StateId>, VecHash> stateIds_;
-    std::vector<int32_t> next_;  // (n_states, 256) transition, -1 = not computed yet
+    std::vector<int32_t> next_;  // (min(n_states, 16384), 256) transition, -1 = not computed yet
+    std::unordered_map<uint64_t, int32_t> sparseNext_;  // (state << 8 | byte) -> state, for the states after those
     StateId initial_ = kDead;
     StateId finished_ = kDead;  // accepting, nothing more to read (after end-of-generation)
 
