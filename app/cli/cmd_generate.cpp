@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "cmd_grammar.h"
 #include "cmd_sample.h"
 #include "commands.h"
 #include "interrupt.h"
@@ -44,6 +45,7 @@ int runGenerate(Args& args) {
     opt.traceAttention = args.flag("--trace-attention");
     const std::vector<std::string> banned = args.values("--ban");  // phrases the output may never contain
     const bool banIgnoreCase = args.flag("--ban-ignore-case");
+    const auto constraint = readConstraintOption(args, "generate");
     args.finish();
     if (strategy == "beam" && !banned.empty()) throw Error("generate: --ban applies to greedy and sampled runs, not --strategy beam");
     if (banIgnoreCase && banned.empty()) throw Error("generate: --ban-ignore-case needs at least one --ban PHRASE");
@@ -76,6 +78,10 @@ int runGenerate(Args& args) {
     const Tokenizer& tok = model->tokenizer();
     if (opt.sampler.dryMultiplier > 0.0f && opt.sampler.dryBreakers.empty())
         opt.sampler.dryBreakers = dryBreakersFromStrings(defaultDryBreakers(), tok);
+    if (constraint) {
+        opt.sampler.constraint = compileConstraint(*constraint, tok, "generate");
+        beam.constraint = opt.sampler.constraint;
+    }
     if (!banned.empty()) opt.sampler.bannedPhrases = BannedPhrases::make(banned, tok, banIgnoreCase);
     std::vector<TokenId> ids;
     if (chat) {

@@ -1,6 +1,7 @@
 #include "core/error.h"
 #include "sampling/stage.h"
 #include "sampling/stage_banned_phrases.h"
+#include "sampling/stage_grammar.h"
 #include "sampling/stages_llamacpp.h"
 #include "sampling/stages_penalty.h"
 #include "sampling/stages_truncation.h"
@@ -24,6 +25,7 @@ std::unique_ptr<SamplerStage> makeStage(const std::string& name, const SamplerPa
     if (name == "top-n-sigma") return std::make_unique<TopNSigmaStage>(p.topNSigma);
     if (name == "mirostat") return std::make_unique<MirostatStage>(p.mirostatTau, p.mirostatEta);
     if (name == "mirostat-v1") return std::make_unique<MirostatV1Stage>(p.mirostatTau, p.mirostatEta, p.mirostatM);
+    if (name == "grammar") return makeGrammarStage(p);
     if (name == "banned-phrases") return makeBannedPhrasesStage(p);
     throw Error("unknown sampler stage '" + name + "'; " + stageOrderHelp());
 }
