@@ -14,7 +14,7 @@ FUZZ_DIR="$ROOT/tests/fuzz"
 
 CC=clang CXX=clang++ cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DDLAB_FUZZ=ON -DDLAB_SANITIZE=ON -DDLAB_TESTS=OFF -DDLAB_GUI=OFF >/dev/null
-ninja -C "$BUILD" fuzz_gguf fuzz_tokenizer fuzz_run_spec fuzz_session_file fuzz_openai_request
+ninja -C "$BUILD" fuzz_gguf fuzz_tokenizer fuzz_run_spec fuzz_session_file fuzz_openai_request fuzz_grammar
 
 mkdir -p "$BUILD/fuzz-artifacts"
 status=0
@@ -39,4 +39,5 @@ run fuzz_tokenizer 4096
 run fuzz_run_spec 256 -dict="$FUZZ_DIR/run_spec.dict"
 run fuzz_session_file 65536 -dict="$FUZZ_DIR/session_file.dict"
 run fuzz_openai_request 4096 -dict="$FUZZ_DIR/openai_request.dict"
+run fuzz_grammar 4096 -dict="$FUZZ_DIR/grammar.dict"
 exit "$status"
