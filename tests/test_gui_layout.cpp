@@ -1,7 +1,7 @@
 // Issue 8's layout test, on the default model: every page of the main window (the Playground after
 // a real run, so the chart, the waterfall, the token strip and the caption hold real tokens; its
 // Candidates tab; the Chat page after one short answer; the Strategies and KV pages and the Serving
-// lab's tabs after their runs; the Serve page with a request log; the Lessons dock open on a lesson) at
+// lab's tabs (Safety included) after their runs; the Serve page with a request log; the Lessons dock open on a lesson) at
 // 1024×700, 1280×820 and 1920×1080, in English, German and Chinese, and presentation mode at
 // 1920×1080. CTest runs it at 100 % and again at 200 % (QT_SCALE_FACTOR=2). Asserted, measured
 // with QFontMetrics / size hints, never by eye:
@@ -397,6 +397,11 @@ private slots:
         QSignalSpy prefixed(lab, &ui::ServingLabPage::prefixDone);
         lab->measurePrefix();
         QVERIFY(QTest::qWaitFor([&] { return prefixed.count() == 1; }, 180000));
+        // Its Safety tab after the lesson's prompt went through the four layers (two of them act).
+        QSignalSpy safe(lab, &ui::ServingLabPage::safetyDone);
+        lab->runSafety();
+        QVERIFY(QTest::qWaitFor([&] { return safe.count() == 1; }, 180000));
+        QVERIFY(lab->lastSafety() && lab->lastSafety()->cut);
         w_->tabs()->setCurrentWidget(page);
 
         // A lesson in the dock (shown per case).

@@ -105,7 +105,8 @@ private slots:
         } catch (const dlab::Error& e) {
             QFAIL(e.what());
         }
-        QCOMPARE(l.page, QStringLiteral("playground"));
+        // The pages that take lessons: the playground, and the Serving lab's Safety tab.
+        QVERIFY2(QStringList({"playground", "serving"}).contains(l.page), qPrintable(l.page));
         QVERIFY(l.steps.size() >= 3 && l.steps.size() <= 5);
         QList<LocalizedText> texts{l.title, l.body};
         if (!l.formula.isEmpty()) texts << l.formula;
@@ -229,7 +230,14 @@ private slots:
         QCOMPARE(p.typicalP, 0.9f);
         QCOMPARE(p.seed, uint64_t(42));
         QCOMPARE(p.order, std::string("llama.cpp"));
-        QCOMPARE(lessonSetupKeys().size(), setup.size() + 2);  // all but mirostatTau, mirostatEta
+        // All but mirostatTau, mirostatEta and the Safety tab's five (a lesson for the Serving lab).
+        QCOMPARE(lessonSetupKeys().size(), setup.size() + 2 + 5);
+        const QVariantMap safety = normalizedSetup({{"inputFilter", QVariantList{"a", "b"}}, {"ignoreCase", false}});
+        QCOMPARE(safety.value("inputFilter").toStringList(), QStringList({"a", "b"}));
+        QCOMPARE(safety.value("ignoreCase").typeId(), QMetaType::Bool);
+        QVERIFY_THROWS_EXCEPTION(dlab::Error, normalizedSetup({{"outputFilter", "a"}}));
+        QVERIFY_THROWS_EXCEPTION(dlab::Error, normalizedSetup({{"bannedPhrases", QVariantList{"a", 2.0}}}));
+        QVERIFY_THROWS_EXCEPTION(dlab::Error, normalizedSetup({{"ignoreCase", 1.0}}));
 
         const dlab::SamplerParams defaults;
         const dlab::SamplerParams q = samplerParamsFromSetup({{"temperature", 1.5}});

@@ -20,9 +20,7 @@ std::string quoted(const std::string& phrase) {
 
 }  // namespace
 
-BannedPhrases::BannedPhrases(std::vector<std::string> phrases, std::shared_ptr<const TokenBytesTable> table, bool caseInsensitive)
-    : table_(std::move(table)), caseInsensitive_(caseInsensitive) {
-    if (!table_) throw Error("banned phrases need the model's token table");
+void BannedPhrases::checkPhrases(const std::vector<std::string>& phrases) {
     if (phrases.size() > size_t(kMaxPhrases))
         throw Error("there are " + std::to_string(phrases.size()) + " banned phrases; at most " + std::to_string(kMaxPhrases) +
                     " are allowed");
@@ -40,6 +38,12 @@ BannedPhrases::BannedPhrases(std::vector<std::string> phrases, std::shared_ptr<c
             throw Error(which + " (" + quoted(p) + ") is " + std::to_string(p.size()) + " bytes long; a banned phrase may have at most " +
                         std::to_string(kMaxPhraseBytes) + " bytes");
     }
+}
+
+BannedPhrases::BannedPhrases(std::vector<std::string> phrases, std::shared_ptr<const TokenBytesTable> table, bool caseInsensitive)
+    : table_(std::move(table)), caseInsensitive_(caseInsensitive) {
+    if (!table_) throw Error("banned phrases need the model's token table");
+    checkPhrases(phrases);
     phrases_ = std::move(phrases);
 
     // The trie of the (folded) phrases; -1 = no edge yet.

@@ -38,6 +38,8 @@ public:
     // phrase, one that is not valid UTF-8, one longer than kMaxPhraseBytes, or more than
     // kMaxPhrases phrases. An empty list is allowed (nothing is banned).
     BannedPhrases(std::vector<std::string> phrases, std::shared_ptr<const TokenBytesTable> table, bool caseInsensitive = false);
+    // The checks the constructor makes, without a model (the GUI checks what the user typed).
+    static void checkPhrases(const std::vector<std::string>& phrases);
     // Builds the tokenizer's byte table first.
     static std::shared_ptr<const BannedPhrases> make(std::vector<std::string> phrases, const Tokenizer& tok,
                                                      bool caseInsensitive = false);

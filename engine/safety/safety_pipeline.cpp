@@ -156,6 +156,13 @@ CompiledSafetyPolicy::CompiledSafetyPolicy(const SafetyPolicy& p, const Tokenize
     if (!p.bannedPhrases.empty()) banned = BannedPhrases::make(p.bannedPhrases, tok, p.caseInsensitive);
 }
 
+void checkSafetyPolicy(const SafetyPolicy& p) {
+    PatternList("input filter", p.inputPatterns, p.caseInsensitive);
+    PatternList("output filter", p.outputPatterns, p.caseInsensitive);
+    PatternList("refusal", p.refusalPatterns, p.caseInsensitive);
+    BannedPhrases::checkPhrases(p.bannedPhrases);
+}
+
 std::array<SafetyLayerReport, kSafetyLayers> safetyLayerReports(const SafetyRun& run) {
     std::array<SafetyLayerReport, kSafetyLayers> out;
     const SafetyPolicy& p = run.request.policy;

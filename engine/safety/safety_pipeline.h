@@ -164,6 +164,10 @@ struct CompiledSafetyPolicy {
     std::shared_ptr<const BannedPhrases> banned;   // nullptr when there are no phrases
 };
 
+// Every pattern and phrase of the policy checked without a model: throws what
+// CompiledSafetyPolicy would.
+void checkSafetyPolicy(const SafetyPolicy& policy);
+
 // Runs the request through the four layers on the model. Throws dlab::Error for a bad pattern or
 // phrase (before anything runs), an empty or non-UTF-8 prompt, or one that does not fit the
 // context. `cancel` is checked between steps (stop = Cancelled, what ran is kept); onStep sees

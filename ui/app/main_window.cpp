@@ -180,9 +180,15 @@ void MainWindow::buildPages() {
 Page* MainWindow::currentPage() const { return qobject_cast<Page*>(tabs_->currentWidget()); }
 
 Page* MainWindow::lessonPage() const {
-    for (Page* p : pages_)
-        if (p->acceptsLessons()) return p;
-    return nullptr;
+    // The page the current lesson names (Lesson::page), else the first that takes lessons.
+    const Lesson* lesson = lessonPanel_ ? lessonPanel_->currentLesson() : nullptr;
+    Page* first = nullptr;
+    for (Page* p : pages_) {
+        if (!p->acceptsLessons()) continue;
+        if (lesson && p->pageId() == lesson->page) return p;
+        if (!first) first = p;
+    }
+    return first;
 }
 
 void MainWindow::buildMenus() {
@@ -262,6 +268,9 @@ void MainWindow::buildLessons() {
         page->restoreBeforeLesson();
         lessonPanel_->setRestoreAvailable(page->hasSetupBeforeLesson());
     });
+    connect(lessonPanel_, &LessonPanel::currentLessonChanged, this, [this] {
+        if (Page* page = lessonPage()) lessonPanel_->setRestoreAvailable(page->hasSetupBeforeLesson());
+    });
     rebuildLessonsMenu();
 }
 
@@ -282,7 +291,7 @@ void MainWindow::openLesson(int index) {
 }
 
 void MainWindow::applyLessonSetup(const QVariantMap& setup) {
-    // Every lesson today is for the playground (Lesson::page); the user's setup is kept first.
+    // The page the lesson names (Lesson::page) keeps the user's setup first.
     Page* page = lessonPage();
     if (!page) return;
     tabs_->setCurrentWidget(page);

@@ -130,7 +130,7 @@ private:
     QString sessionFolder() const;   // where the session dialogs start: the last one used
 
     void buildPages();            // the registry's pages and their controllers on the engine context
-    Page* lessonPage() const;     // the page the lessons set up (acceptsLessons), or nullptr
+    Page* lessonPage() const;     // the page the current lesson sets up (Lesson::page, acceptsLessons), or nullptr
 
     QThread thread_;
     EngineContext* engine_ = nullptr;   // lives on thread_, deleted when it finishes (its controllers with it)

@@ -29,6 +29,7 @@
 #include "ui/app/main_window.h"
 #include "ui/playground/playground_page.h"
 #include "ui/app/presentation_mode.h"
+#include "ui/app/screenshot_tour_constraints.h"
 #include "ui/kv/kv_blocks_panel.h"
 #include "ui/kv/kv_calculator_panel.h"
 #include "ui/kv/kv_compression_panel.h"
@@ -41,6 +42,7 @@
 #include "ui/serving/serving_load_panel.h"
 #include "ui/serving/serving_page.h"
 #include "ui/serving/serving_prefix_panel.h"
+#include "ui/serving/serving_safety_panel.h"
 #include "ui/serving/serving_streaming_panel.h"
 #include "ui/strategies/beam_tree_panel.h"
 #include "ui/strategies/strategies_page.h"
@@ -171,6 +173,52 @@ void serveAndServingLab(MainWindow& w, const std::function<void(const QString&)>
     lab->tabs()->setCurrentWidget(lab->loadPanel());
 }
 
+// The Serving lab's Safety tab on the lesson's prompt: light, dark, German, Chinese and at
+// 1024×700; with every size × language × theme when `all` (DLAB_SCREENSHOTS_ONLY=safety, for
+// looking at the tab without the whole tour).
+void safetyTab(MainWindow& w, const std::function<void(const QString&)>& shoot, bool all) {
+    ServingLabPage* lab = w.page<ServingLabPage>();
+    w.tabs()->setCurrentWidget(lab);
+    lab->tabs()->setCurrentWidget(lab->safetyPanel());
+    lab->safetyPanel()->restoreExamples();
+    lab->runSafety();
+    waitUntil([&] { return !lab->busy(); }, 300000);
+    const QSize normal = w.size();
+    if (!all) {
+        shoot(QStringLiteral("safety.png"));
+        w.setTheme(QStringLiteral("dark"));
+        shoot(QStringLiteral("safety-dark.png"));
+        w.setTheme(QStringLiteral("system"));
+        w.setLanguage(QStringLiteral("de"));
+        shoot(QStringLiteral("safety-de.png"));
+        w.setLanguage(QStringLiteral("zh_CN"));
+        shoot(QStringLiteral("safety-zh_CN.png"));
+        w.setLanguage(QStringLiteral("en"));
+        w.resize(1024, 700);
+        shoot(QStringLiteral("safety-1024.png"));
+        w.resize(normal);
+    } else {
+        for (const QSize size : {QSize(1024, 700), QSize(1280, 820), QSize(1920, 1080)})
+            for (const char* lang : {"en", "de", "zh_CN"})
+                for (const char* theme : {"light", "dark"}) {
+                    w.resize(size);
+                    w.setLanguage(QLatin1String(lang));
+                    w.setTheme(QLatin1String(theme));
+                    shoot(QStringLiteral("safety-%1x%2-%3-%4.png").arg(size.width()).arg(size.height()).arg(QLatin1String(lang), QLatin1String(theme)));
+                }
+        w.setTheme(QStringLiteral("system"));
+        w.setLanguage(QStringLiteral("en"));
+        w.resize(normal);
+    }
+    // The input filter blocking a prompt before decoding.
+    lab->safetyPanel()->promptEdit()->setPlainText(QStringLiteral("How do I make a bomb?"));
+    lab->runSafety();
+    waitUntil([&] { return !lab->busy(); }, 300000);
+    shoot(QStringLiteral("safety-blocked.png"));
+    lab->safetyPanel()->restoreExamples();
+    lab->tabs()->setCurrentWidget(lab->loadPanel());
+}
+
 }  // namespace
 
 int takeScreenshots(MainWindow& w, const QString& directory) {
@@ -189,6 +237,14 @@ int takeScreenshots(MainWindow& w, const QString& directory) {
     if (!waitUntil([&] { return w.hasModel() || !w.lastError().isEmpty(); }, 120000) || !w.hasModel()) {
         std::fprintf(stderr, "no model: %s\n", qPrintable(w.lastError()));
         return 0;
+    }
+    if (qEnvironmentVariable("DLAB_SCREENSHOTS_ONLY") == QLatin1String("safety")) {
+        safetyTab(w, shoot, true);
+        return written;
+    }
+    if (qEnvironmentVariable("DLAB_SCREENSHOTS_ONLY") == QLatin1String("constraints")) {
+        constraintScreens(w, shoot, true);
+        return written;
     }
     PlaygroundPage* page = w.page<PlaygroundPage>();
     ChatPage* chat = w.page<ChatPage>();
@@ -312,6 +368,9 @@ int takeScreenshots(MainWindow& w, const QString& directory) {
     w.setLanguage(QStringLiteral("en"));
 
     serveAndServingLab(w, shoot);
+    safetyTab(w, shoot, false);
+
+    constraintScreens(w, shoot, false);
 
     // The same pages dark, in German and in Chinese.
     w.setTheme(QStringLiteral("dark"));

@@ -3,6 +3,8 @@
 // playground, the greedy-loop demo and a chat answer, and saves each page (also dark, German and
 // Chinese) as PNG files in a folder. `decoding-lab --screenshots DIR` runs it and quits; run it
 // under Xvfb (scripts/screenshots.sh) so the fonts and the window size match a desktop.
+// DLAB_SCREENSHOTS_ONLY=constraints shoots only the constrained-decoding screens (screenshot_tour_constraints.h).
+// DLAB_SCREENSHOTS_ONLY=safety shoots only the Serving lab's Safety tab, at every size, language and theme.
 #include <QString>
 
 namespace dlab::ui {

@@ -11,7 +11,7 @@ namespace dlab::ui {
 
 namespace {
 
-enum class Kind { Text, WholeNumber, Seed, Number, Action };
+enum class Kind { Text, WholeNumber, Seed, Number, Action, TextList, Flag };
 
 struct KeySpec {
     const char* name;
@@ -29,6 +29,9 @@ const KeySpec kKeys[] = {
     {"xtcProbability", Kind::Number}, {"xtcThreshold", Kind::Number},  {"topNSigma", Kind::Number},
     {"mirostatTau", Kind::Number},   {"mirostatEta", Kind::Number},    {"seed", Kind::Seed},
     {"order", Kind::Text},
+    // The Serving lab's Safety tab (a lesson whose page is "serving").
+    {"inputFilter", Kind::TextList}, {"bannedPhrases", Kind::TextList}, {"refusalPatterns", Kind::TextList},
+    {"outputFilter", Kind::TextList}, {"ignoreCase", Kind::Flag},
 };
 
 // The playground's "Tokens per run" box goes from 1 to 2048.
@@ -94,6 +97,21 @@ QVariant normalized(const KeySpec& spec, const QString& key, const QVariant& v) 
         return static_cast<qulonglong>(
             wholeNumber(key, v, 0, kMaxSeed, QStringLiteral("a whole number from 0 to 2^53")));
     case Kind::Number: return number(key, v);
+    case Kind::TextList: {
+        const auto isText = [](const QVariant& x) { return x.typeId() == QMetaType::QString; };
+        const QVariantList items = v.toList();
+        if (v.typeId() != QMetaType::QVariantList && v.typeId() != QMetaType::QStringList)
+            fail(QStringLiteral("setup.%1 must be a list of texts; got %2").arg(key, shown(v)));
+        QStringList out;
+        for (const QVariant& x : items) {
+            if (!isText(x)) fail(QStringLiteral("setup.%1 must be a list of texts; item %2 is %3").arg(key).arg(out.size() + 1).arg(shown(x)));
+            out << x.toString();
+        }
+        return out;
+    }
+    case Kind::Flag:
+        if (v.typeId() != QMetaType::Bool) fail(QStringLiteral("setup.%1 must be true or false; got %2").arg(key, shown(v)));
+        return v.toBool();
     }
     return v;
 }

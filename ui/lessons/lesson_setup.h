@@ -3,7 +3,10 @@
 //   prompt (string), runLength (whole number, 1..2048), action ("step" | "run" | "none": what
 //   the page does after applying it), and sampler keys named exactly as the fields of
 //   dlab::SamplerParams (temperature, topK, ..., seed, order). A key that is not given keeps the
-//   engine's default. PlaygroundPage::applySetup() / currentSetup() use the same keys.
+//   engine's default. PlaygroundPage::applySetup() / currentSetup() use the same keys. A lesson for
+//   the Serving lab (page "serving") sets its Safety tab: prompt, runLength (the reply's tokens),
+//   action, the lists inputFilter, bannedPhrases, refusalPatterns, outputFilter (lists of texts)
+//   and ignoreCase (true / false); a list not given keeps the lesson examples' one.
 #include <QStringList>
 #include <QVariantMap>
 

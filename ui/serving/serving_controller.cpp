@@ -101,4 +101,21 @@ void ServingController::measurePrefix(const ServingPrefixRequest& r) {
     }
 }
 
+void ServingController::runSafety(const SafetyRequest& r) {
+    if (!engine_.hasModel()) return;
+    engine_.beginWork();
+    try {
+        QElapsedTimer live;
+        auto run = std::make_shared<SafetyRun>(runSafetyPipeline(engine_.model(), engine_.backend(), r, engine_.cancelFlag(),
+                                                                 [&](const SafetyStep& s) {
+                                                                     if (live.isValid() && live.elapsed() < kLiveEveryMs) return;
+                                                                     live.start();
+                                                                     emit safetyStep(s.step + 1, r.maxTokens);
+                                                                 }));
+        emit safetyReady(run);
+    } catch (const std::exception& e) {
+        emit failed(QString::fromUtf8(e.what()));
+    }
+}
+
 }  // namespace dlab::ui

@@ -5,7 +5,8 @@
 //                    continuous batching; the run so far goes to the page a few times a second
 //                    for the live Gantt;
 //   sweep()          batchSweep: one closed batch per size, each point as it is measured;
-//   measurePrefix()  prefixCacheExperiment: a shared system prompt with the cache on and off.
+//   measurePrefix()  prefixCacheExperiment: a shared system prompt with the cache on and off;
+//   runSafety()      runSafetyPipeline: one prompt through the four safety layers.
 // Stop is EngineContext::cancel(), checked between steps (the backend's own flag is off during a
 // run, so a step is never cut in half and what was measured so far comes back).
 #include <QObject>
@@ -27,6 +28,7 @@ public slots:
     void runLoad(const dlab::ui::ServingLoadRequest& request);
     void sweep(const dlab::ui::ServingSweepRequest& request);
     void measurePrefix(const dlab::ui::ServingPrefixRequest& request);
+    void runSafety(const dlab::SafetyRequest& request);
 
 signals:
     void loadLive(const dlab::ui::ServingLiveRun& live);
@@ -34,6 +36,8 @@ signals:
     void sweepPoint(const dlab::BatchSweepPoint& point, int done, int total);
     void sweepReady(const dlab::ui::ServingSweepView& view);
     void prefixReady(const dlab::ui::ServingPrefixView& view);
+    void safetyStep(int steps, int maxSteps);
+    void safetyReady(const dlab::ui::ServingSafetyPtr& run);
     void failed(const QString& message);
 
 private:

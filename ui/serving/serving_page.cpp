@@ -13,6 +13,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -22,6 +23,7 @@
 #include "ui/serving/serving_controller.h"
 #include "ui/serving/serving_load_panel.h"
 #include "ui/serving/serving_prefix_panel.h"
+#include "ui/serving/serving_safety_panel.h"
 #include "ui/serving/serving_streaming_panel.h"
 
 namespace dlab::ui {
@@ -36,6 +38,8 @@ void registerTypes() {
     qRegisterMetaType<dlab::BatchSweepPoint>();
     qRegisterMetaType<dlab::ui::ServingPrefixRequest>();
     qRegisterMetaType<dlab::ui::ServingPrefixView>();
+    qRegisterMetaType<dlab::SafetyRequest>();
+    qRegisterMetaType<dlab::ui::ServingSafetyPtr>();
 }
 }  // namespace
 
@@ -52,7 +56,7 @@ QString ServingLabPage::title() const { return tr("Serving la&b"); }
 
 QString ServingLabPage::toolTip() const {
     return tr("How a server batches requests, measured on the loaded model: static against continuous batching under load, "
-              "batch size against latency, streaming, the prefix cache");
+              "batch size against latency, streaming, the prefix cache; and the layers of a safety pipeline on one prompt");
 }
 
 void ServingLabPage::build() {
@@ -63,7 +67,8 @@ void ServingLabPage::build() {
     batch_ = new ServingBatchPanel;
     streaming_ = new ServingStreamingPanel;
     prefix_ = new ServingPrefixPanel;
-    for (QWidget* w : std::initializer_list<QWidget*>{load_, batch_, streaming_, prefix_}) tabs_->addTab(w, QString());
+    safety_ = new ServingSafetyPanel;
+    for (QWidget* w : std::initializer_list<QWidget*>{load_, batch_, streaming_, prefix_, safety_}) tabs_->addTab(w, QString());
     layout->addWidget(tabs_, 1);
     auto* bottom = new QHBoxLayout;
     statusLabel_ = new QLabel(this);
@@ -85,6 +90,8 @@ void ServingLabPage::build() {
     connect(load_, &ServingLoadPanel::runRequested, this, &ServingLabPage::runLoad);
     connect(batch_, &ServingBatchPanel::measureRequested, this, &ServingLabPage::measureBatches);
     connect(prefix_, &ServingPrefixPanel::runRequested, this, &ServingLabPage::measurePrefix);
+    connect(safety_, &ServingSafetyPanel::runRequested, this, &ServingLabPage::runSafety);
+    connect(safety_, &ServingSafetyPanel::settingsChanged, this, &Page::settingsChanged);
     connect(stop_, &QPushButton::clicked, this, &ServingLabPage::stop);
     connect(load_, &ServingLoadPanel::settingsChanged, this, &Page::settingsChanged);
     connect(batch_, &ServingBatchPanel::settingsChanged, this, &Page::settingsChanged);
@@ -103,6 +110,7 @@ void ServingLabPage::attachEngine(EngineContext* engine) {
     connect(this, &ServingLabPage::loadRequested, c, &ServingController::runLoad);
     connect(this, &ServingLabPage::sweepRequested, c, &ServingController::sweep);
     connect(this, &ServingLabPage::prefixRequested, c, &ServingController::measurePrefix);
+    connect(this, &ServingLabPage::safetyRequested, c, &ServingController::runSafety);
     connect(c, &ServingController::loadLive, this, [this](const ServingLiveRun& live) {
         if (work_ != Work::Load || !live.run) return;
         load_->showLive(live);
@@ -157,6 +165,25 @@ void ServingLabPage::attachEngine(EngineContext* engine) {
         finish();
         emit prefixDone();
     });
+    connect(c, &ServingController::safetyStep, this, [this](int steps, int maxSteps) {
+        if (work_ != Work::Safety) return;
+        progress_->setValue(100 * steps / std::max(1, maxSteps));
+        setStatus([=, this] { return tr("Decoding: step %1 of at most %2…").arg(steps).arg(maxSteps); });
+    });
+    connect(c, &ServingController::safetyReady, this, [this](const ServingSafetyPtr& run) {
+        if (work_ != Work::Safety) return;
+        lastSafety_ = run;
+        safety_->showRun(run);
+        const bool stopped = run->stop == StopReason::Cancelled;
+        const bool blocked = run->blocked;
+        setStatus([=, this] {
+            return stopped ? tr("Stopped; the steps decoded before Stop are shown.")
+                           : blocked ? tr("The input filter blocked the prompt; nothing was decoded.")
+                                     : tr("The prompt went through the four layers.");
+        });
+        finish();
+        emit safetyDone();
+    });
     connect(c, &ServingController::failed, this, [this](const QString& m) {
         const Work was = work_;
         setStatus([=, this] { return tr("The run failed: %1").arg(m); });
@@ -165,6 +192,7 @@ void ServingLabPage::attachEngine(EngineContext* engine) {
         if (was == Work::Load) emit loadDone();
         if (was == Work::Sweep) emit sweepDone();
         if (was == Work::Prefix) emit prefixDone();
+        if (was == Work::Safety) emit safetyDone();
     });
 }
 
@@ -212,12 +240,59 @@ void ServingLabPage::measurePrefix() {
     emit prefixRequested(prefix_->request());
 }
 
+void ServingLabPage::runSafety() {
+    if (!modelReady_ || busy()) return;
+    SafetyRequest r;
+    try {
+        r = safety_->request();
+    } catch (const Error& e) {
+        const QString m = QString::fromUtf8(e.what());
+        setStatus([m] { return m; });
+        return;
+    }
+    begin(Work::Safety);
+    setStatus([this] { return tr("Checking the prompt, then decoding…"); });
+    emit safetyRequested(r);
+}
+
+void ServingLabPage::applyLesson(const QVariantMap& setup) {
+    if (!beforeLesson_) beforeLesson_ = SafetySetup{tabs_->currentIndex(), safety_->promptEdit()->toPlainText(), safety_->policy(),
+                                                    safety_->maxTokensSpin()->value()};
+    const auto list = [&](const char* key, std::vector<std::string>& out) {
+        if (!setup.contains(QLatin1String(key))) return;
+        out.clear();
+        for (const QString& s : setup.value(QLatin1String(key)).toStringList()) out.push_back(s.toStdString());
+    };
+    SafetyPolicy p = defaultSafetyPolicy();
+    list("inputFilter", p.inputPatterns);
+    list("bannedPhrases", p.bannedPhrases);
+    list("refusalPatterns", p.refusalPatterns);
+    list("outputFilter", p.outputPatterns);
+    if (setup.contains(QStringLiteral("ignoreCase"))) p.caseInsensitive = setup.value(QStringLiteral("ignoreCase")).toBool();
+    safety_->setPolicy(p);
+    safety_->promptEdit()->setPlainText(setup.value(QStringLiteral("prompt"), QString::fromStdString(defaultSafetyPrompt())).toString());
+    if (setup.contains(QStringLiteral("runLength"))) safety_->maxTokensSpin()->setValue(setup.value(QStringLiteral("runLength")).toInt());
+    tabs_->setCurrentWidget(safety_);
+    if (setup.value(QStringLiteral("action")).toString() == QLatin1String("run")) runSafety();
+}
+
+void ServingLabPage::restoreBeforeLesson() {
+    if (!beforeLesson_) return;
+    const SafetySetup s = *beforeLesson_;
+    beforeLesson_.reset();
+    safety_->promptEdit()->setPlainText(s.prompt);
+    safety_->setPolicy(s.policy);
+    safety_->maxTokensSpin()->setValue(s.maxTokens);
+    tabs_->setCurrentIndex(s.tab);
+}
+
 void ServingLabPage::runCurrentTab() {
     if (!isVisible()) return;
     QWidget* w = tabs_->currentWidget();
     if (w == load_ || w == streaming_) runLoad();
     else if (w == batch_) measureBatches();
     else if (w == prefix_) measurePrefix();
+    else if (w == safety_) runSafety();
 }
 
 void ServingLabPage::stop() {
@@ -229,9 +304,11 @@ void ServingLabPage::updateEnabled() {
     load_->setModelReady(modelReady_);
     batch_->setModelReady(modelReady_);
     prefix_->setModelReady(modelReady_);
+    safety_->setModelReady(modelReady_);
     load_->setBusy(busy());
     batch_->setBusy(busy());
     prefix_->setBusy(busy());
+    safety_->setBusy(busy());
 }
 
 void ServingLabPage::setModelReady(bool ready) {
@@ -244,6 +321,8 @@ void ServingLabPage::setModelReady(bool ready) {
     batch_->clear();
     streaming_->clear();
     prefix_->clear();
+    safety_->clear();
+    lastSafety_.reset();
     setStatus({});
     updateEnabled();
 }
@@ -276,6 +355,21 @@ void ServingLabPage::saveSettings(QSettings& s) const {
     s.setValue(QStringLiteral("prefixUser"), prefix_->userSpin()->value());
     s.setValue(QStringLiteral("prefixOutput"), prefix_->outputSpin()->value());
     s.setValue(QStringLiteral("prefixRequests"), prefix_->requestsSpin()->value());
+    // The Safety tab: the user's own lists, not a lesson's (that one is put back on restore).
+    const QString prompt = beforeLesson_ ? beforeLesson_->prompt : safety_->promptEdit()->toPlainText();
+    const SafetyPolicy policy = beforeLesson_ ? beforeLesson_->policy : safety_->policy();
+    const auto list = [](const std::vector<std::string>& l) {
+        QStringList out;
+        for (const std::string& x : l) out << QString::fromStdString(x);
+        return out;
+    };
+    s.setValue(QStringLiteral("safetyPrompt"), prompt);
+    s.setValue(QStringLiteral("safetyInput"), list(policy.inputPatterns));
+    s.setValue(QStringLiteral("safetyBanned"), list(policy.bannedPhrases));
+    s.setValue(QStringLiteral("safetyRefusal"), list(policy.refusalPatterns));
+    s.setValue(QStringLiteral("safetyOutput"), list(policy.outputPatterns));
+    s.setValue(QStringLiteral("safetyIgnoreCase"), policy.caseInsensitive);
+    s.setValue(QStringLiteral("safetyMaxTokens"), beforeLesson_ ? beforeLesson_->maxTokens : safety_->maxTokensSpin()->value());
     s.endGroup();
 }
 
@@ -303,6 +397,22 @@ void ServingLabPage::restoreSettings(QSettings& s) {
     prefix_->userSpin()->setValue(whole("prefixUser", 32));
     prefix_->outputSpin()->setValue(whole("prefixOutput", 8));
     prefix_->requestsSpin()->setValue(whole("prefixRequests", 6));
+    if (s.contains(QStringLiteral("safetyPrompt"))) {
+        const auto list = [&](const char* key) {
+            std::vector<std::string> out;
+            for (const QString& x : s.value(QLatin1String(key)).toStringList()) out.push_back(x.toStdString());
+            return out;
+        };
+        SafetyPolicy p;
+        p.inputPatterns = list("safetyInput");
+        p.bannedPhrases = list("safetyBanned");
+        p.refusalPatterns = list("safetyRefusal");
+        p.outputPatterns = list("safetyOutput");
+        p.caseInsensitive = s.value(QStringLiteral("safetyIgnoreCase"), true).toBool();
+        safety_->setPolicy(p);
+        safety_->promptEdit()->setPlainText(s.value(QStringLiteral("safetyPrompt")).toString());
+    }
+    safety_->maxTokensSpin()->setValue(whole("safetyMaxTokens", 96));
     tabs_->setCurrentIndex(whole("tab", 0));
     s.endGroup();
 }
@@ -312,6 +422,7 @@ void ServingLabPage::retranslate() {
     tabs_->setTabText(1, tr("Batch size"));
     tabs_->setTabText(2, tr("Streaming"));
     tabs_->setTabText(3, tr("Prefix cache"));
+    tabs_->setTabText(4, tr("Safety"));
     stop_->setText(tr("Stop"));
     stop_->setToolTip(tr("Stop the run between two steps; what was measured stays (Esc)"));
     if (statusText_) statusLabel_->setText(statusText_());

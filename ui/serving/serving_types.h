@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "safety/safety_pipeline.h"
 #include "serve/serve_experiments.h"
 
 namespace dlab::ui {
@@ -68,6 +69,10 @@ struct ServingPrefixView {
     bool cancelled = false;
 };
 
+// The Safety tab: one prompt through the four layers (safety/safety_pipeline.h); the request is
+// dlab::SafetyRequest itself.
+using ServingSafetyPtr = std::shared_ptr<const SafetyRun>;
+
 }  // namespace dlab::ui
 
 Q_DECLARE_METATYPE(dlab::ui::ServingLoadRequest)
@@ -78,3 +83,5 @@ Q_DECLARE_METATYPE(dlab::ui::ServingSweepView)
 Q_DECLARE_METATYPE(dlab::BatchSweepPoint)
 Q_DECLARE_METATYPE(dlab::ui::ServingPrefixRequest)
 Q_DECLARE_METATYPE(dlab::ui::ServingPrefixView)
+Q_DECLARE_METATYPE(dlab::SafetyRequest)
+Q_DECLARE_METATYPE(dlab::ui::ServingSafetyPtr)
