@@ -1,5 +1,6 @@
 #include "widgets/distribution_chart.h"
 
+#include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
@@ -33,16 +34,17 @@ struct ChartColours {
     QColor topK;
     QColor minP;
     QColor labelBacking;  // roughly the theme's plot background, so labels read over line and bars
+    QColor forbidden;     // a constraint's mark: hatching and the band under the bars
 };
 
 ChartColours coloursFor(const QPalette& pal) {
     if (isDark(pal))
         return {QColor(0x4f, 0x6d, 0x92), QColor(0x5d, 0xad, 0xe2), QColor(0x4a, 0x4a, 0x4a),
                 QColor(0x6a, 0x6a, 0x6a), QColor(0xff, 0xa0, 0x40), QColor(0xc8, 0xa8, 0xff),
-                QColor(0x7c, 0xd9, 0x8a), QColor(0x26, 0x28, 0x30, 220)};
+                QColor(0x7c, 0xd9, 0x8a), QColor(0x26, 0x28, 0x30, 220), QColor(0xff, 0x6b, 0x6b)};
     return {QColor(0x9c, 0xb8, 0xd9), QColor(0x1f, 0x5f, 0xa8), QColor(0xd0, 0xd0, 0xd0),
             QColor(0xa0, 0xa0, 0xa0), QColor(0xd9, 0x5f, 0x0e), QColor(0x6a, 0x3d, 0x9a),
-            QColor(0x1b, 0x7f, 0x3b), QColor(0xff, 0xff, 0xff, 220)};
+            QColor(0x1b, 0x7f, 0x3b), QColor(0xff, 0xff, 0xff, 220), QColor(0xc0, 0x1c, 0x28)};
 }
 
 // Text Qt Charts (or a font fallback) shortened: it marks truncation with an ellipsis.
@@ -65,6 +67,34 @@ public:
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override {
         painter->fillRect(boundingRect(), backing);
         QGraphicsSimpleTextItem::paint(painter, option, widget);
+    }
+};
+
+// A bar a constraint forbade: its "before" bar hatched (p it had before the chain) and a solid
+// band along the axis under the bar pair, visible even where p is too small for a bar.
+class ForbiddenMark : public QGraphicsItem {
+public:
+    using QGraphicsItem::QGraphicsItem;
+    QRectF bar, band;
+    QColor colour;
+    double lineScale = 1.0;
+
+    QRectF boundingRect() const override { return bar.united(band).adjusted(-2, -2, 2, 2); }
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) override {
+        painter->save();
+        if (bar.height() >= 1.0) {
+            painter->setPen(QPen(colour, 1.0 * lineScale));
+            painter->setBrush(QBrush(colour, Qt::BDiagPattern));
+            painter->drawRect(bar);
+        }
+        painter->fillRect(band, colour);
+        painter->restore();
+    }
+    void setGeometry(const QRectF& b, const QRectF& under) {
+        if (b == bar && under == band) return;
+        prepareGeometryChange();
+        bar = b;
+        band = under;
     }
 };
 
@@ -131,6 +161,12 @@ DistributionChart::DistributionChart(QWidget* parent) : QChartView(parent) {
     }
     cumulative_->setVisible(false);
     cumulative_->setPointsVisible(true);
+    // The constraint's legend entry: an area series with no points draws nothing but its marker.
+    forbiddenLegend_ = new QAreaSeries(new QLineSeries(this));
+    chart->addSeries(forbiddenLegend_);
+    forbiddenLegend_->attachAxis(overlayX_);
+    forbiddenLegend_->attachAxis(cumulativeAxis_);
+    forbiddenLegend_->setVisible(false);
 
     topKLabel_ = new MarkerLabel(chart);
     topPLabel_ = new MarkerLabel(chart);
@@ -181,6 +217,7 @@ void DistributionChart::setLineScale(double scale) {
     if (scale == lineScale_) return;
     lineScale_ = scale;
     applyPens();
+    placeForbiddenMarks();
 }
 
 void DistributionChart::setBars(const QList<DistributionBar>& bars, const DistributionCutoffs& cutoffs) {
@@ -283,6 +320,9 @@ void DistributionChart::updateCutoffs() {
         marker->replace(inside ? QList<QPointF>{{kept - 0.5, 0.0}, {kept - 0.5, 1.0}} : QList<QPointF>{});
         return inside ? kept - 0.5 : -1.0;
     };
+    bool anyForbidden = false;
+    for (const auto& b : bars_) anyForbidden = anyForbidden || b.forbidden;
+    if (forbiddenLegend_->isVisible() != anyForbidden) forbiddenLegend_->setVisible(anyForbidden);
     topKX_ = placeMarker(topKMarker_, c.topK > 0 && c.topKKept >= 0, c.topKCut, c.topKKept,
                          tr("top-k = %1").arg(c.topK),
                          tr("top-k keeps %n tokens (beyond the %1 shown)", "", c.topKKept).arg(n));
@@ -361,6 +401,7 @@ void DistributionChart::placeMarkerLabels() {
         label->show();
         ++row;
     };
+    placeForbiddenMarks();
     place(topKLabel_, topKMarker_, topKX_);
     place(topPLabel_, topPMarker_, topPX_);
     place(minPLabel_, minPMarker_, minPX_);
@@ -380,6 +421,60 @@ void DistributionChart::placeMarkerLabels() {
         captionLabel_->show();
     }
 }
+
+void DistributionChart::placeForbiddenMarks() {
+    QChart* chart = this->chart();
+    const QRectF plot = chart->plotArea();
+    const int n = int(bars_.size());
+    while (forbiddenMarks_.size() < n) {
+        auto* m = new ForbiddenMark(chart);
+        m->setZValue(1e5);   // over the bars, under the marker labels
+        m->hide();
+        forbiddenMarks_ << m;
+    }
+    // Bar i's pair spans i - w/2 .. i + w/2 of the category axis (-0.5 .. n - 0.5); the "before"
+    // bar is the first of the sets in it.
+    const double w = series_->barWidth();
+    const int sets = std::max(1, int(series_->count()));
+    const double yMin = log_ ? logAxisY_->min() : axisY_->min(), yMax = log_ ? logAxisY_->max() : axisY_->max();
+    const auto xPx = [&](double x) { return plot.left() + plot.width() * (x + 0.5) / std::max(n, 1); };
+    const auto yPx = [&](double v) {
+        const double f = yMax > yMin ? std::clamp((v - yMin) / (yMax - yMin), 0.0, 1.0) : 0.0;
+        return plot.bottom() - f * plot.height();
+    };
+    const ChartColours colours = coloursFor(palette());
+    const double band = std::max(3.0, 3.0 * lineScale_);
+    for (int i = 0; i < forbiddenMarks_.size(); ++i) {
+        ForbiddenMark* m = forbiddenMarks_[i];
+        if (i >= n || !bars_[i].forbidden || plot.isEmpty()) {
+            m->hide();
+            continue;
+        }
+        const double left = xPx(i - w / 2.0), right = xPx(i - w / 2.0 + w / sets);
+        const double top = i < beforeSet_->count() ? yPx(beforeSet_->at(i)) : plot.bottom();
+        m->colour = colours.forbidden;
+        m->lineScale = lineScale_;
+        m->setGeometry(QRectF(QPointF(left, top), QPointF(right, plot.bottom())),
+                       QRectF(QPointF(xPx(i - w / 2.0), plot.bottom() - band), QPointF(xPx(i + w / 2.0), plot.bottom())));
+        m->show();
+        m->update();
+    }
+}
+
+QList<int> DistributionChart::forbiddenMarks() const {
+    QList<int> out;
+    for (int i = 0; i < forbiddenMarks_.size(); ++i)
+        if (forbiddenMarks_[i]->isVisible()) out << i;
+    return out;
+}
+
+QRectF DistributionChart::forbiddenMarkRect(int index) const {
+    if (index < 0 || index >= forbiddenMarks_.size() || !forbiddenMarks_[index]->isVisible()) return {};
+    const ForbiddenMark* m = forbiddenMarks_[index];
+    return mapFromScene(m->mapToScene(m->bar.united(m->band))).boundingRect();
+}
+
+bool DistributionChart::forbiddenLegendShown() const { return forbiddenLegend_->isVisible(); }
 
 int DistributionChart::labelCapPx() const {
     // Rotated token labels take their length from the plot's height: a long token ("␣everything")
@@ -417,12 +512,12 @@ void DistributionChart::showBarToolTip(bool entered, int index) {
     const DistributionBar& b = bars_[index];
     const QLocale loc;
     // Rich text with the token escaped: "<|im_end|>" would otherwise read as a tag and vanish.
-    QToolTip::showText(QCursor::pos(),
-                       QStringLiteral("<p>%1</p>").arg(tr("\"%1\" (id %2): p %3 before the chain, %4 after")
-                                                            .arg(b.label.toHtmlEscaped())
-                                                            .arg(b.id)
-                                                            .arg(loc.toString(b.before, 'f', 4), loc.toString(b.after, 'f', 4))),
-                       this);
+    QString html = QStringLiteral("<p>%1</p>").arg(tr("\"%1\" (id %2): p %3 before the chain, %4 after")
+                                                        .arg(b.label.toHtmlEscaped())
+                                                        .arg(b.id)
+                                                        .arg(loc.toString(b.before, 'f', 4), loc.toString(b.after, 'f', 4)));
+    if (b.forbidden) html += QStringLiteral("<p>%1</p>").arg(tr("Forbidden by the grammar: this token cannot continue the text as the constraint requires."));
+    QToolTip::showText(QCursor::pos(), html, this);
 }
 
 void DistributionChart::fitCategoryFont() {
@@ -481,6 +576,7 @@ void DistributionChart::applyTexts() {
     set(beforeSet_, &QBarSet::label, &QBarSet::setLabel, single_ ? tr("model probability") : tr("before the chain"));
     set(afterSet_, &QBarSet::label, &QBarSet::setLabel, tr("after the chain"));
     set(cumulative_, &QLineSeries::name, &QLineSeries::setName, tr("cumulative"));
+    set(forbiddenLegend_, &QAreaSeries::name, &QAreaSeries::setName, tr("forbidden by the grammar"));
     applyAxisTitles();
     const QString topK = tr("top-k = %1").arg(cutoffs_.topK);
     const QString topP = tr("top-p = %1").arg(locale().toString(cutoffs_.topP, 'g', 3));
@@ -578,6 +674,12 @@ void DistributionChart::applyTheme() {
     topKLabel_->setBrush(c.topK);
     topPLabel_->setBrush(c.cumulative);
     minPLabel_->setBrush(c.minP);
+    forbiddenLegend_->setPen(QPen(c.forbidden, 1.0));
+    forbiddenLegend_->setBrush(QBrush(c.forbidden, Qt::BDiagPattern));
+    for (QLegendMarker* m : chart->legend()->markers(forbiddenLegend_)) {
+        m->setBrush(QBrush(c.forbidden, Qt::BDiagPattern));
+        m->setPen(QPen(c.forbidden, 1.0));
+    }
     for (MarkerLabel* l : {topKLabel_, topPLabel_, minPLabel_}) {
         l->backing = c.labelBacking;
         l->update();

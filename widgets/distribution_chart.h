@@ -8,6 +8,7 @@
 #include <QString>
 
 QT_BEGIN_NAMESPACE
+class QAreaSeries;
 class QBarSet;
 class QBarSeries;
 class QBarCategoryAxis;
@@ -19,6 +20,7 @@ QT_END_NAMESPACE
 namespace dlab::widgets {
 
 class MarkerLabel;
+class ForbiddenMark;
 
 struct DistributionBar {
     int id = -1;            // token id
@@ -26,6 +28,7 @@ struct DistributionBar {
     double before = 0.0;    // p under the raw logits
     double after = 0.0;     // p after the chain (0 when removed)
     bool removed = false;   // the chain removed this token
+    bool forbidden = false; // a constraint (the chain's grammar stage) forbade it: drawn hatched
 };
 
 // Where the chain cut the distribution, drawn over the bars: the cumulative-probability line of
@@ -72,6 +75,14 @@ public:
     QString topPLabelText() const;
     QString minPLabelText() const;
 
+    // Bars a constraint forbade (DistributionBar::forbidden) get a mark: their "before" bar
+    // hatched and a band under the bar pair, with "forbidden by the grammar" in the legend while
+    // any is shown. The bar indices marked as laid out now, and a mark's rectangle (the hatched
+    // bar and the band, in view coordinates; empty when not marked), for tests.
+    QList<int> forbiddenMarks() const;
+    QRectF forbiddenMarkRect(int index) const;
+    bool forbiddenLegendShown() const;
+
     // Logarithmic probability axis: small probabilities become readable; p = 0 bars (removed
     // tokens after the chain) sit on the axis floor, drawn with no height. In log scale the bar
     // sets hold log10(p / logFloor()), the axis labels the powers of ten.
@@ -109,6 +120,7 @@ private:
     void applyTexts();
     void updateCutoffs();
     void placeMarkerLabels();
+    void placeForbiddenMarks();
     static QLineSeries* makeOverlaySeries();
 
     QList<DistributionBar> bars_;
@@ -139,6 +151,8 @@ private:
     MarkerLabel* captionLabel_ = nullptr;
     MarkerLabel* topPLabel_ = nullptr;
     MarkerLabel* minPLabel_ = nullptr;
+    QList<ForbiddenMark*> forbiddenMarks_;   // one per bar, hidden unless forbidden
+    QAreaSeries* forbiddenLegend_ = nullptr;  // no points: only its legend entry, shown while marks are
     qreal topKX_ = -1.0, topPX_ = -1.0, minPX_ = -1.0, topPLevel_ = -1.0;
     QString caption_;
     QStringList notes_;        // the caption's parts, wrapped into lines by layoutCaption

@@ -31,6 +31,12 @@ constexpr std::array kStages{
     StageText{"raw", QT_TRANSLATE_NOOP("SamplerWaterfall", "Raw"),
               QT_TRANSLATE_NOOP("SamplerWaterfall",
                                 "The model's own prediction: the softmax of its logits before any sampler stage.")},
+    StageText{"grammar", QT_TRANSLATE_NOOP("SamplerWaterfall", "Grammar (constraint)"),
+              QT_TRANSLATE_NOOP("SamplerWaterfall",
+                                "Constrained decoding: forbids every token that would make the text so far stop being "
+                                "a valid start of the grammar or JSON Schema, and the end of the text until the "
+                                "grammar is complete. The probability it removes is the price of the constraint."),
+              QT_TRANSLATE_NOOP("SamplerWaterfall", "Grammar")},
     StageText{"logit-bias", QT_TRANSLATE_NOOP("SamplerWaterfall", "Logit bias"),
               QT_TRANSLATE_NOOP("SamplerWaterfall",
                                 "Adds a fixed amount to the logits of chosen tokens, making them more or less "
@@ -375,6 +381,18 @@ QStringList SamplerWaterfall::statTexts(int index) const {
     if (index < 0 || index >= panels_.size()) return {};
     const StagePanel& panel = panels_[index];
     const auto pct = [this](double x) { return tr("%1 %").arg(locale().toString(x * 100.0, 'f', 1)); };
+    if (panel.forbiddenCount >= 0 && panel.stage != QLatin1String("raw")) {
+        // A mask: what it allowed, what it forbade and the probability that went with it.
+        const double input = index > 0 ? panels_[index - 1].massKept : 1.0;
+        const int given = index > 0 ? panels_[index - 1].kept : panel.kept + panel.forbiddenCount;
+        const double removed = std::max(0.0, input - panel.massKept);
+        // One decimal would round a mask that left a sliver to "100.0 %": say "> 99.9 %".
+        const QString removedText = removed < 1.0 && removed > 0.9995 ? tr("> %1 %").arg(locale().toString(99.9, 'f', 1))
+                                    : removed > 0.0 && removed < 0.0005 ? tr("< %1 %").arg(locale().toString(0.1, 'f', 1))
+                                                                        : pct(removed);
+        return {tr("allowed %1 of %2").arg(locale().toString(panel.kept), locale().toString(given)),
+                tr("removed %1 of the probability").arg(removedText), entropyText(panel.entropy)};
+    }
     QStringList stats{tr("kept %1").arg(locale().toString(panel.kept))};
     if (index > 0 && panel.stage != QLatin1String("raw")) {
         // massKept is relative to the raw distribution; relative to the stage's own input is what
@@ -393,6 +411,15 @@ QString SamplerWaterfall::toolTipFor(int index) const {
     QString html = QStringLiteral("<p><b>%1</b></p>").arg(stageTitle(stage).toHtmlEscaped());
     const QString why = stageExplanation(stage);
     if (!why.isEmpty()) html += QStringLiteral("<p>%1</p>").arg(why.toHtmlEscaped());
+    const StagePanel& panel = panels_[index];
+    if (!panel.forbiddenLabels.isEmpty()) {
+        // The tokens the model wanted most that the mask took away.
+        QStringList best;
+        for (int i = 0; i < std::min<int>(5, int(panel.forbiddenLabels.size())); ++i)
+            best << tr("\u201c%1\u201d %2 %").arg(panel.forbiddenLabels[i].toHtmlEscaped(),
+                                                   locale().toString(panel.forbiddenP.value(i) * 100.0, 'f', 1));
+        html += QStringLiteral("<p>%1</p>").arg(tr("Forbidden this step, most probable first: %1").arg(best.join(QStringLiteral(", "))));
+    }
     html += QStringLiteral("<p>%1</p><p>%2</p>")
                 .arg(tr("Kept: how many tokens survive, and the share of the probability they carry, of what "
                         "this stage was given and of the model's raw distribution.")

@@ -28,6 +28,11 @@ struct StagePanel {
     bool changed = false;   // the stage altered the candidates this step
     QList<QString> labels;  // best few survivors, most probable first
     QList<double> p;        // their probabilities after this stage
+    // Masking stages (the grammar of a constraint): how many tokens it forbade (-1: not a masking
+    // stage) and the best of them with their probability in the distribution it was given.
+    int forbiddenCount = -1;
+    QList<QString> forbiddenLabels;
+    QList<double> forbiddenP;
 };
 
 enum class EntropyUnit { Nats, Bits };

@@ -374,6 +374,9 @@ QString TokenStrip::toolTipFor(int index) const {
         html += row;
     }
     html += QStringLiteral("</table>");
+    if (t.mask.removed >= 0.0)
+        html += QStringLiteral("<p>%1</p>").arg(tr("The grammar forbade %n token(s) here, %1 of the probability.", nullptr, t.mask.forbidden)
+                                                     .arg(percent(t.mask.removed)));
     return html;
 }
 

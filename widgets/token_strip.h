@@ -31,6 +31,15 @@ struct TokenAlternative {
     double rawP = 0.0;    // probability under the raw logits
 };
 
+// What a constraint's grammar stage did at the step that chose a token (MaskStrip draws it under
+// the text, the chip's tooltip says it).
+struct StepMask {
+    double removed = -1.0;  // probability mass the grammar forbade at this step; < 0: no constraint
+    int forbidden = 0;      // tokens it forbade
+    QString best;           // the most probable of them (printable); "" if none
+    double bestP = 0.0;     // its probability in the distribution the grammar was given
+};
+
 struct StripToken {
     int step = -1;        // the step that chose it (the branch point for alternativeChosen); -1: a prompt token
     int id = -1;
@@ -39,6 +48,7 @@ struct StripToken {
     bool forced = false;  // put there by the user (a branch), not sampled
     bool special = false; // a control token (<|im_start|>): drawn framed, in a monospace font
     QList<TokenAlternative> alternatives;  // best few of the final distribution, most probable first
+    StepMask mask;        // the constraint's share of this step (removed < 0: none)
 };
 
 class TokenStrip : public QWidget {

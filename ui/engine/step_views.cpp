@@ -30,7 +30,53 @@ double snapshotP(const StageSnapshot& s, TokenId id, bool* listed = nullptr) {
 
 QString printable(const Tokenizer& tok, TokenId id) { return printableToken(tok.tokenToPiece(id, true)); }
 
+// The mass a masking stage removed: what entered it (the snapshot before, or the raw 1) minus
+// what it kept.
+double massRemovedAt(const std::vector<StageSnapshot>& stages, size_t i) {
+    const double entering = i > 0 ? stages[i - 1].massKept : 1.0;
+    return std::max(0.0, entering - double(stages[i].massKept));
+}
+
 }  // namespace
+
+const StageSnapshot* grammarSnapshot(const std::vector<StageSnapshot>& stages, size_t* index) {
+    for (size_t i = 0; i < stages.size(); ++i)
+        if (stages[i].stage == "grammar") {
+            if (index) *index = i;
+            return &stages[i];
+        }
+    return nullptr;
+}
+
+bool forbiddenByGrammar(const StageSnapshot& g, TokenId id, float logit) {
+    // A stage that changed nothing forbade nothing.
+    if (g.forbiddenCount == 0 || (!g.changed && g.forbiddenCount < 0)) return false;
+    for (const Candidate& c : g.forbidden)
+        if (c.id == id) return true;
+    // Not among the best forbidden listed: allowed if it survived (the snapshot lists the best
+    // survivors). A token that ranks above the last survivor listed but is not listed did not
+    // survive; one that ranks below the last forbidden listed of a complete list was allowed.
+    for (const Candidate& c : g.top)
+        if (c.id == id) return !std::isfinite(c.logit);
+    const Candidate me{id, logit, 0.0f};
+    const bool topComplete = g.kept <= static_cast<int>(g.top.size());
+    if (topComplete || g.top.empty() || ranksAbove(me, g.top.back())) return true;
+    return false;   // below both lists: not drawn as forbidden (the chart's bars never reach here)
+}
+
+widgets::StepMask stepMask(const Tokenizer& tok, const std::vector<StageSnapshot>& stages) {
+    widgets::StepMask m;
+    size_t i = 0;
+    const StageSnapshot* g = grammarSnapshot(stages, &i);
+    if (!g) return m;
+    m.removed = massRemovedAt(stages, i);
+    m.forbidden = std::max(0, g->forbiddenCount);
+    if (!g->forbidden.empty()) {
+        m.best = printable(tok, g->forbidden.front().id);
+        m.bestP = g->forbidden.front().p;
+    }
+    return m;
+}
 
 std::vector<int> topByLogit(std::span<const float> logits, int n) {
     n = std::min<int>(n, static_cast<int>(logits.size()));
@@ -70,6 +116,7 @@ widgets::StripToken stripToken(const Tokenizer& tok, int step, TokenId chosen, f
     t.text = text;
     t.p = chosenP;
     t.forced = forced;
+    t.mask = stepMask(tok, stages);
     const StageSnapshot* last = stages.empty() ? nullptr : &stages.back();
     std::vector<int> seen;
     if (last) {
@@ -107,6 +154,12 @@ QList<widgets::StagePanel> stagePanels(const Tokenizer& tok, std::span<const flo
     panels << first;
     for (const StageSnapshot& s : stages) {
         widgets::StagePanel p;
+        p.forbiddenCount = s.forbiddenCount;
+        for (const Candidate& c : s.forbidden) {
+            if (p.forbiddenLabels.size() >= bars) break;
+            p.forbiddenLabels << printable(tok, c.id);
+            p.forbiddenP << c.p;
+        }
         p.stage = QString::fromStdString(s.stage);
         p.kept = s.kept;
         p.massKept = s.massKept;
@@ -130,6 +183,7 @@ QList<widgets::DistributionBar> distributionBars(const Tokenizer& tok, std::span
     const StageSnapshot* last = stages.empty() ? nullptr : &stages.back();
     // The last snapshot lists every survivor when there are no more of them than it holds.
     const bool lastIsComplete = last && last->kept <= static_cast<int>(last->top.size());
+    const StageSnapshot* grammar = grammarSnapshot(stages);
     for (int id : top.first(std::min(top.size(), static_cast<size_t>(n)))) {
         widgets::DistributionBar bar;
         bar.id = id;
@@ -144,6 +198,9 @@ QList<widgets::DistributionBar> distributionBars(const Tokenizer& tok, std::span
         } else {
             bar.after = bar.before;
         }
+        // The grammar runs first, on the raw logits: the bars' order is the order it ranks in.
+        if (grammar) bar.forbidden = forbiddenByGrammar(*grammar, id, rawLogits[static_cast<size_t>(id)]);
+        if (bar.forbidden) bar.removed = true;
         bars << bar;
     }
     return bars;

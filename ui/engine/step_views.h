@@ -17,6 +17,16 @@
 
 namespace dlab::ui {
 
+// The snapshot of the chain's "grammar" stage (a constraint), or nullptr; `index` gets its place.
+const StageSnapshot* grammarSnapshot(const std::vector<StageSnapshot>& stages, size_t* index = nullptr);
+// Whether the grammar stage forbade token `id` (raw logit `logit`), from its snapshot alone: its
+// best forbidden tokens and its best survivors. Exact for any token that ranks among the best
+// GrammarStage::kForbiddenShown forbidden or the snapshot's survivors (the chart's bars do).
+bool forbiddenByGrammar(const StageSnapshot& grammar, TokenId id, float logit);
+// What the grammar stage did this step (removed < 0 without one): the mass it removed, how many
+// tokens it forbade and the best of them.
+widgets::StepMask stepMask(const Tokenizer& tok, const std::vector<StageSnapshot>& stages);
+
 // The text each token adds to the output, decoding the byte pieces as one UTF-8 stream: a token
 // that ends inside a character gets "" and the one that completes it carries the character.
 // `before` are tokens already emitted (they set the decoder's state; their texts are not returned).

@@ -52,7 +52,7 @@ void CandidateTableModel::setRows(const QList<CandidateRow>& rows) {
                                            !(a.logit == b.logit),
                                            !(a.rawP == b.rawP),
                                            !(a.finalP == b.finalP),
-                                           a.removed != b.removed || a.chosen != b.chosen};
+                                           a.removed != b.removed || a.chosen != b.chosen || a.forbidden != b.forbidden};
         for (int c = 0; c < ColumnCount; ++c) {
             if (!changed[c]) continue;
             if (top < 0) top = r;
@@ -95,6 +95,7 @@ QVariant CandidateTableModel::data(const QModelIndex& index, int role) const {
         case RawPColumn: return formatPercent(row.rawP);
         case FinalPColumn: return formatPercent(row.finalP);
         case KeptColumn:
+            if (row.forbidden) return tr("forbidden");
             if (row.removed) return tr("removed");
             return row.chosen ? QStringLiteral("✓ ") + tr("chosen") : QStringLiteral("✓");
         }
@@ -126,6 +127,8 @@ QVariant CandidateTableModel::data(const QModelIndex& index, int role) const {
         break;
     case Qt::ToolTipRole:
         if (col == KeptColumn && row.chosen) return tr("The step picked this token.");
+        if (col == KeptColumn && row.forbidden)
+            return tr("The constraint's grammar forbade this token: the text would no longer fit it.");
         if (col == KeptColumn && row.removed)
             return tr("A stage of the sampler chain removed this token: it cannot be picked at this step.");
         break;

@@ -18,6 +18,7 @@ struct CandidateRow {
     double finalP = 0.0;    // after the whole chain; 0 when removed
     bool removed = false;   // the chain removed this token
     bool chosen = false;    // the token the step picked
+    bool forbidden = false; // a constraint's grammar forbade it (removed too)
     bool operator==(const CandidateRow&) const = default;
 };
 

@@ -6,7 +6,9 @@
 #include "core/error.h"
 #include "generate/session.h"
 #include "model/backend.h"
+#include "model/kv_block_pool.h"
 #include "model/model.h"
+#include "sampling/stage_grammar.h"
 #include "session/saved_session.h"
 #include "ui/engine/step_views.h"
 #include "ui/playground/playground_views.h"
@@ -44,8 +46,152 @@ PlaygroundController::~PlaygroundController() { engine_.removeKvPoolSource(QStri
 
 void PlaygroundController::dropSession() {
     session_.reset();
+    dropShadow();
     strips_.clear();
     recordedModel_.reset();   // the next model has other tokens
+    // Compiled for this model's vocabulary: the page asks again once the next one is loaded.
+    compiler_.reset();
+    putConstraint(nullptr);
+}
+
+std::shared_ptr<const Constraint> PlaygroundController::constraint() const {
+    const std::lock_guard lock(constraintMutex_);
+    return constraint_;
+}
+
+void PlaygroundController::putConstraint(std::shared_ptr<const Constraint> c) {
+    const std::lock_guard lock(constraintMutex_);
+    constraint_ = std::move(c);
+}
+
+bool PlaygroundController::fitsConstraint(std::span<const TokenId> generated) const {
+    const auto c = constraint();
+    if (!c || generated.empty()) return true;
+    try {
+        GrammarStage(c).stateAfter(generated);
+        return true;
+    } catch (const Error&) {
+        return false;
+    }
+}
+
+SamplerParams PlaygroundController::unconstrained(SamplerParams p) const {
+    p = engine_.withModelDefaults(std::move(p));
+    p.constraint.reset();
+    return p;
+}
+
+void PlaygroundController::setConstraint(const ConstraintChoice& choice, int request) {
+    choice_ = choice;
+    ConstraintStatus st;
+    st.request = request;
+    std::shared_ptr<const Constraint> c;
+    if (choice.on && engine_.hasModel()) {
+        try {
+            c = compiler_.compile(engine_.model(), choice);
+            describeConstraint(*c, st);
+            st.on = true;
+        } catch (const std::exception& e) {
+            st.error = QString::fromUtf8(e.what());
+        }
+    }
+    putConstraint(c);
+    if (session_) {
+        const auto& all = session_->tokens(session_->current());
+        const size_t promptSize = session_->prompt().size();
+        st.fitsSession = fitsConstraint(std::span(all.data() + promptSize, all.size() - promptSize));
+        if (st.fitsSession) {
+            // The next steps and every re-sample run under it.
+            SamplerParams p = session_->samplerParams();
+            p.constraint = c;
+            try {
+                session_->setSamplerParams(p);
+            } catch (const std::exception& e) {
+                emit failed(QString::fromUtf8(e.what()));
+            }
+        }
+    }
+    if (!c) dropShadow();
+    else if (shadow_) findShadowMisfit();
+    else if (st.fitsSession) startShadow();
+    emit constraintChanged(st);
+}
+
+void PlaygroundController::setCompareUnconstrained(bool on) {
+    compare_ = on;
+    if (!on) {
+        dropShadow();
+        return;
+    }
+    startShadow();
+}
+
+void PlaygroundController::dropShadow() {
+    const bool had = shadow_ != nullptr || !shadowTokens_.empty();
+    shadow_.reset();
+    shadowTokens_.clear();
+    shadowEnded_ = false;
+    shadowMisfit_ = -1;
+    if (had) emit unconstrainedTokens({}, true, -1, false);
+}
+
+void PlaygroundController::startShadow() {
+    if (!compare_ || !session_ || !constraint() || shadow_) return;
+    try {
+        SessionOptions options;
+        options.sampler = unconstrained(session_->samplerParams());
+        options.maxKeptSteps = 1;   // only the newest step's logits are read (for its chip)
+        options.contextLength = session_->pool().contextLimit();
+        options.kvBlocks = KvBlockPool::blocksFor(options.contextLength, options.kvBlockSize);   // one sequence
+        shadow_ = std::make_unique<Session>(engine_.model(), engine_.backend(), session_->prompt(), options);
+        shadowTokens_.clear();
+        shadowEnded_ = false;
+        shadowMisfit_ = -1;
+        emit unconstrainedTokens({}, true, -1, false);
+        const auto strip = strips_.find(session_->current());
+        advanceShadow(strip != strips_.end() ? int(strip->second.size()) : 0);
+    } catch (const Cancelled&) {
+        // Stopped while catching up: it goes on with the next step.
+    } catch (const std::exception& e) {
+        shadow_.reset();
+        emit failed(QString::fromUtf8(e.what()));
+    }
+}
+
+void PlaygroundController::advanceShadow(int steps) {
+    if (!shadow_) return;
+    const Tokenizer& tok = engine_.model().tokenizer();
+    const auto c = constraint();
+    QList<widgets::StripToken> chips;
+    try {
+        while (!shadowEnded_ && static_cast<int>(shadowTokens_.size()) < steps) {
+            if (static_cast<int64_t>(shadow_->tokens(shadow_->current()).size()) > shadow_->pool().contextLimit()) break;
+            const StepTrace t = shadow_->step();
+            chips << stepChip(tok, shadowTokens_, t.step, t.chosen, t.chosenProbability, shadow_->logits(t.step), t.raw, t.stages, false);
+            shadowTokens_.push_back(t.chosen);
+            if (tok.isEndOfGeneration(t.chosen)) shadowEnded_ = true;
+        }
+    } catch (const Cancelled&) {
+        // The run was stopped: the comparison catches up at the next step.
+    }
+    if (chips.isEmpty()) return;
+    if (shadowMisfit_ < 0 && c) findShadowMisfit();
+    emit unconstrainedTokens(chips, false, shadowMisfit_, shadowEnded_);
+}
+
+void PlaygroundController::findShadowMisfit() {
+    shadowMisfit_ = -1;
+    const auto c = constraint();
+    if (!c) return;
+    GrammarAutomaton& a = c->automaton();
+    GrammarAutomaton::StateId s = a.initial();
+    for (size_t i = 0; i < shadowTokens_.size(); ++i) {
+        s = a.advance(s, shadowTokens_[i]);
+        if (s == GrammarAutomaton::kDead) {
+            shadowMisfit_ = static_cast<int>(i);
+            break;
+        }
+    }
 }
 
 std::shared_ptr<const RecordedModel> PlaygroundController::recordedModel() {
@@ -69,7 +215,11 @@ std::shared_ptr<const StepRecord> PlaygroundController::record(const StepTrace& 
     return r;
 }
 
-SamplerParams PlaygroundController::withModelDefaults(SamplerParams p) const { return engine_.withModelDefaults(std::move(p)); }
+SamplerParams PlaygroundController::withModelDefaults(SamplerParams p) const {
+    p = engine_.withModelDefaults(std::move(p));
+    p.constraint = constraint();   // the page's knobs never carry it: it is compiled here
+    return p;
+}
 
 void PlaygroundController::setChartBars(int bars) { chartBars_ = std::clamp(bars, kMinChartBars, kMaxChartBars); }
 
@@ -121,6 +271,7 @@ void PlaygroundController::switchBranch(int id, const SamplerParams& params) {
 
 void PlaygroundController::endSession() {
     session_.reset();
+    dropShadow();
     strips_.clear();
     startFailed_ = false;
     emit sessionEnded();
@@ -128,6 +279,7 @@ void PlaygroundController::endSession() {
 
 void PlaygroundController::startSession(const QString& prompt, const SamplerParams& params) {
     session_.reset();
+    dropShadow();
     strips_.clear();
     startFailed_ = true;   // until the session stands
     if (!engine_.hasModel()) {
@@ -146,6 +298,7 @@ void PlaygroundController::startSession(const QString& prompt, const SamplerPara
         emit sessionStarted(static_cast<int>(session_->prompt().size()));
         emit promptTokens(promptChips());
         emitBranches();
+        startShadow();
     } catch (const std::exception& e) {
         session_.reset();
         emit failed(QString::fromUtf8(e.what()));
@@ -166,6 +319,8 @@ void PlaygroundController::emitStep(const StepTrace& trace) {
     addBranchState(view);
     view.record = record(trace, session_->samplerParams(), false);
     emit stepDone(trace, view);
+    // The comparison takes its step after the session's: as many tokens as this branch has.
+    advanceShadow(static_cast<int>(strip.size()));
 }
 
 void PlaygroundController::step() {
@@ -201,7 +356,10 @@ void PlaygroundController::run(int maxSteps) {
                 const std::lock_guard lock(offeredMutex_);
                 next.swap(offered_);
             }
-            if (next) session_->setSamplerParams(withModelDefaults(*next));   // validated there: bad ones end the run with failed()
+            if (next) {
+                session_->setSamplerParams(withModelDefaults(*next));   // validated there: bad ones end the run with failed()
+                if (shadow_) shadow_->setSamplerParams(unconstrained(*next));
+            }
         });
         emit runFinished(stopReasonText(r.stop));
     } catch (const std::exception& e) {
@@ -227,6 +385,19 @@ void PlaygroundController::branch(int step, int token, const SamplerParams& para
         return;
     }
     try {
+        if (const auto c = constraint()) {
+            // A token the grammar forbids here would leave the text no valid continuation.
+            const auto& have = session_->tokens(session_->current());
+            const size_t promptSize = session_->prompt().size();
+            const size_t n = std::min(have.size() - promptSize, static_cast<size_t>(std::max(0, step)));
+            const int32_t state = GrammarStage(c).stateAfter(std::span(have.data() + promptSize, n));
+            if (c->automaton().advance(state, token) == GrammarAutomaton::kDead) {
+                emit failed(tr("The constraint forbids \u201c%1\u201d at step %2: choose a token it allows, or switch the constraint off.")
+                                .arg(printableToken(engine_.model().tokenizer().tokenToPiece(token, true)))
+                                .arg(step + 1));
+                return;
+            }
+        }
         const BranchId parent = session_->current();
         const BranchId id = session_->branch(step, token);
         const Tokenizer& tok = engine_.model().tokenizer();
@@ -282,6 +453,7 @@ void PlaygroundController::setSamplerParams(const SamplerParams& params) {
     if (!session_) return;   // startSession() brings its own
     try {
         session_->setSamplerParams(withModelDefaults(params));
+        if (shadow_) shadow_->setSamplerParams(unconstrained(params));
     } catch (const std::exception& e) {
         emit failed(QString::fromUtf8(e.what()));
     }

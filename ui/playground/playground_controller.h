@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 
+#include "ui/engine/constraint_compiler.h"
 #include "ui/engine/engine_context.h"
 #include "ui/engine/engine_types.h"
 #include "ui/playground/playground_views.h"
@@ -42,6 +43,9 @@ public:
     // A saved step keeps the best kSavedRawLogits raw logits: every bar a replay may draw.
     static_assert(kMaxChartBars <= kSavedRawLogits && 2 * kAlternatives <= kSavedRawLogits);
 
+    // Thread-safe: the constraint in force (nullptr: none), compiled for the loaded model.
+    std::shared_ptr<const Constraint> constraint() const;
+
 public slots:
     // Tokenizes the prompt (with the model's default BOS) and starts a fresh session; the first
     // step() prefills it.
@@ -64,6 +68,15 @@ public slots:
     // Makes another branch of the session current and emits branched() with its whole strip
     // and its last step (re-sampled under `params`), or failed() for an unknown branch.
     void switchBranch(int id, const dlab::SamplerParams& params);
+    // Compiles the page's constraint for the loaded model and puts it in force for the steps to
+    // come and every re-sample (the chain's "grammar" stage runs first); emits constraintChanged().
+    // The session goes on under it if the text generated so far fits it (status.fitsSession);
+    // otherwise the page starts over. A spec that does not compile leaves no constraint in force
+    // and says why in one sentence. `request` comes back in the status.
+    void setConstraint(const dlab::ui::ConstraintChoice& choice, int request);
+    // The same prompt with the same settings but no constraint, one step for each step of the
+    // session, shown beside it (unconstrainedTokens()); only while a constraint is in force.
+    void setCompareUnconstrained(bool on);
 
 signals:
     void sessionStarted(int promptTokens);
@@ -78,6 +91,11 @@ signals:
     void promptTokens(const QList<dlab::widgets::StripToken>& tokens);
     // After a session starts or a branch is made or switched to: every branch, the current marked.
     void branchesChanged(const QList<dlab::ui::BranchEntry>& branches);
+    void constraintChanged(const dlab::ui::ConstraintStatus& status);
+    // The unconstrained comparison grew by `chips` (reset: it starts over with them). misfit: the
+    // first of its tokens the constraint forbids (-1: it still fits); ended: it generated its
+    // end-of-text token.
+    void unconstrainedTokens(const QList<dlab::widgets::StripToken>& chips, bool reset, int misfit, bool ended);
 
 private:
     // The step's distribution: bars, cut-offs, waterfall panels (what a re-sample changes).
@@ -94,6 +112,16 @@ private:
     SamplerParams withModelDefaults(SamplerParams params) const;
     void dropSession();   // the model is about to be replaced
     QList<widgets::StripToken> promptChips() const;
+    void putConstraint(std::shared_ptr<const Constraint> c);
+    // Whether `generated` is a valid start of the constraint in force (true when there is none).
+    bool fitsConstraint(std::span<const TokenId> generated) const;
+    // The unconstrained comparison: made for the session's prompt, stepped up to `steps` tokens,
+    // its first misfit found again for a new constraint.
+    void startShadow();
+    void advanceShadow(int steps);
+    void dropShadow();
+    void findShadowMisfit();
+    SamplerParams unconstrained(SamplerParams params) const;
 
     EngineContext& engine_;
     std::unique_ptr<Session> session_;
@@ -106,6 +134,16 @@ private:
     bool startFailed_ = false;
     int chartBars_ = kChartBars;
     std::shared_ptr<const RecordedModel> recordedModel_;
+
+    ConstraintCompiler compiler_;
+    ConstraintChoice choice_;
+    mutable std::mutex constraintMutex_;
+    std::shared_ptr<const Constraint> constraint_;   // guarded by constraintMutex_ (written on this thread only)
+    bool compare_ = false;
+    std::unique_ptr<Session> shadow_;                 // the session's prompt without the constraint
+    std::vector<TokenId> shadowTokens_;               // what it generated
+    bool shadowEnded_ = false;
+    int shadowMisfit_ = -1;
 };
 
 }  // namespace dlab::ui

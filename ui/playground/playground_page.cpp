@@ -18,6 +18,7 @@
 #include <QSettings>
 #include <QShortcut>
 #include <QSignalBlocker>
+#include <QSplitter>
 #include <QTimer>
 #include <QToolButton>
 
@@ -26,15 +27,18 @@
 
 #include "ui/playground/advanced_sampler_box.h"
 #include "ui/playground/candidate_table_model.h"
+#include "ui/playground/constraint_box.h"
 #include "ui/engine/engine_context.h"
 #include "ui/playground/playground_controller.h"
 #include "ui/playground/session_replay.h"
 #include "ui/playground/stage_order_model.h"
 #include "ui_playground_page.h"
 #include "widgets/distribution_chart.h"
+#include "widgets/mask_strip.h"
 #include "widgets/probability_legend.h"
 #include "widgets/row_scroll_area.h"
 #include "widgets/sampler_waterfall.h"
+#include "widgets/text_line.h"
 #include "widgets/token_strip.h"
 
 namespace dlab::ui {
@@ -155,6 +159,7 @@ PlaygroundPage::PlaygroundPage(QWidget* parent) : Page(parent), ui_(std::make_un
     connect(applyResampleButton_, &QPushButton::clicked, this, &PlaygroundPage::applyResample);
     buildViewOptions();
     buildTextRow();
+    buildConstraintViews();
     connect(restoreSetupButton_, &QPushButton::clicked, this, &PlaygroundPage::restoreSavedSetup);
 
     candidateModel_ = new CandidateTableModel(this);
@@ -302,6 +307,8 @@ void PlaygroundPage::setLineScale(double scale) {
     waterfall_->setLineScale(scale);
     strip_->setLineScale(scale);
     promptStrip_->setLineScale(scale);
+    maskStrip_->setLineScale(scale);
+    unconstrainedStrip_->setLineScale(scale);
 }
 
 void PlaygroundPage::buildViewOptions() {
@@ -394,7 +401,7 @@ void PlaygroundPage::buildTextRow() {
     captionRow_->addWidget(branchCombo_);
     captionRow_->addWidget(plainTextCheck_);
     connect(plainTextCheck_, &QCheckBox::toggled, this, [this](bool on) {
-        ui_->stripArea->setVisible(!on);
+        textSplit_->setVisible(!on);
         plainText_->setVisible(on);
         legend_->setVisible(!on);
         emit settingsChanged();
@@ -543,6 +550,7 @@ void PlaygroundPage::saveSettings(QSettings& s) const {
     s.setValue(QStringLiteral("playground/viewSplitter"), ui_->viewSplitter->saveState());
     s.setValue(QStringLiteral("playground/viewTab"), ui_->viewTabs->currentIndex());
     s.setValue(QStringLiteral("playground/runLength"), ui_->runLengthSpin->value());
+    constraintBox_->saveSettings(s);
 }
 
 void PlaygroundPage::restoreSettings(QSettings& s) {
@@ -564,6 +572,7 @@ void PlaygroundPage::restoreSettings(QSettings& s) {
     ui_->pageSplitter->restoreState(s.value(QStringLiteral("playground/pageSplitter")).toByteArray());
     ui_->viewSplitter->restoreState(s.value(QStringLiteral("playground/viewSplitter")).toByteArray());
     ui_->viewTabs->setCurrentIndex(s.value(QStringLiteral("playground/viewTab"), 0).toInt());
+    constraintBox_->restoreSettings(s);
     emit samplerParamsPublished(samplerParams());
 }
 
@@ -584,6 +593,12 @@ void PlaygroundPage::setModelReady(bool ready) {
     status_.contextToolTip = tr("Positions used by the playground's current branch, of the context the session allows");
     emit statusChanged();
     restart();
+    // A new model has another vocabulary: the constraint is compiled again for it.
+    if (ready) {
+        constraintOn_ = false;
+        requestConstraint();
+        emit compareRequested(constraintBox_->compareUnconstrained());
+    }
 }
 
 QString PlaygroundPage::title() const { return tr("&Playground"); }
@@ -609,6 +624,10 @@ void PlaygroundPage::attachEngine(EngineContext* engine) {
     connect(this, &PlaygroundPage::chartBarsChanged, c, &PlaygroundController::setChartBars);
     connect(c, &PlaygroundController::promptTokens, this, &PlaygroundPage::showPromptTokens);
     connect(c, &PlaygroundController::branchesChanged, this, &PlaygroundPage::showBranches);
+    connect(this, &PlaygroundPage::constraintRequested, c, &PlaygroundController::setConstraint);
+    connect(this, &PlaygroundPage::compareRequested, c, &PlaygroundController::setCompareUnconstrained);
+    connect(c, &PlaygroundController::constraintChanged, this, &PlaygroundPage::showConstraintStatus);
+    connect(c, &PlaygroundController::unconstrainedTokens, this, &PlaygroundPage::showUnconstrained);
     connect(c, &PlaygroundController::stepDone, this, &PlaygroundPage::noteStep);
     connect(c, &PlaygroundController::stepDone, this, &PlaygroundPage::showStep);
     connect(c, &PlaygroundController::runFinished, this, &PlaygroundPage::runFinished);
@@ -678,6 +697,11 @@ void PlaygroundPage::restart() {
     chart_->clear();
     waterfall_->clear();
     strip_->clear();
+    maskStrip_->clear();
+    unconstrainedStrip_->clear();
+    unconstrainedMisfit_ = -1;
+    unconstrainedEnded_ = false;
+    updateConstraintViews();
     plainText_->clear();
     promptStrip_->clear();
     promptTokensLabel_->setText(tr("Step once to see the prompt as the model's tokens."));
@@ -907,7 +931,7 @@ void PlaygroundPage::updateViews(const StepView& view, int chosen) {
     QList<CandidateRow> rows;
     for (int i = 0; i < view.bars.size(); ++i) {
         const auto& b = view.bars[i];
-        rows << CandidateRow{b.id, b.label, i < view.logits.size() ? view.logits[i] : 0.0, b.before, b.after, b.removed, b.id == chosen};
+        rows << CandidateRow{b.id, b.label, i < view.logits.size() ? view.logits[i] : 0.0, b.before, b.after, b.removed, b.id == chosen, b.forbidden};
     }
     candidateModel_->setRows(rows);
 }
@@ -918,6 +942,7 @@ void PlaygroundPage::drawView(const StepView& view, bool followEnd) {
     resampledToken_ = -1;
     applyResampleButton_->hide();
     updateViews(view, view.token.id);
+    syncMaskStrip();
     plainText_->setPlainText(view.generatedText);
     showChosen(view, lastKept_, false);
     // Whether the loop came from greedy decoding is a fact of the run, not of the sliders later.
@@ -1010,6 +1035,7 @@ void PlaygroundPage::showBranch(const BranchView& b) {
     stepInFlight_ = false;
     currentStep_ = b.step;
     strip_->setTokens(b.strip);
+    syncMaskStrip();
     lastKept_ = b.view.stages.isEmpty() ? 0 : b.view.stages.back().kept;
     if (b.switched) {
         if (b.step >= 0) drawView(b.view);
@@ -1110,6 +1136,8 @@ void PlaygroundPage::updateEnabled() {
                        static_cast<QWidget*>(advanced_), static_cast<QWidget*>(presetCombo_)})
         w->setEnabled(!replay_);
     ui_->promptEdit->setReadOnly(replay_ != nullptr);
+    // A new constraint re-samples the current step or starts over: not in the middle of a step.
+    constraintBox_->setEnabled(!replay_ && !running_ && !stepInFlight_);
     applyResampleButton_->setEnabled(idle);
     restoreSetupButton_->setEnabled(idle);
     strip_->setBranchingEnabled(idle);
@@ -1156,6 +1184,7 @@ void PlaygroundPage::retranslate() {
     branchLabel_->setText(tr("Branch"));
     branchCombo_->setToolTip(tr("Every continuation you branched off stays: switch between them here"));
     retranslateBranches();
+    updateConstraintViews();
     restoreSetupButton_->setToolTip(tr("Put back the prompt and the sampler settings you had before the demo or lesson"));
     retranslateReplay();
 }
@@ -1175,7 +1204,9 @@ void PlaygroundPage::fitCandidateColumns() {
     header->resizeSection(CandidateTableModel::LogitColumn, widest(CandidateTableModel::LogitColumn, QStringLiteral("-100.000")));
     header->resizeSection(CandidateTableModel::RawPColumn, widest(CandidateTableModel::RawPColumn, QStringLiteral("100.00 %")));
     header->resizeSection(CandidateTableModel::FinalPColumn, widest(CandidateTableModel::FinalPColumn, QStringLiteral("100.00 %")));
-    const QString removed = CandidateTableModel::tr("removed"), chosen = QStringLiteral("✓ ") + CandidateTableModel::tr("chosen");
+    QString removed = CandidateTableModel::tr("removed");
+    if (fm.horizontalAdvance(CandidateTableModel::tr("forbidden")) > fm.horizontalAdvance(removed)) removed = CandidateTableModel::tr("forbidden");
+    const QString chosen = QStringLiteral("✓ ") + CandidateTableModel::tr("chosen");
     header->resizeSection(CandidateTableModel::KeptColumn,
                           widest(CandidateTableModel::KeptColumn, fm.horizontalAdvance(removed) > fm.horizontalAdvance(chosen) ? removed : chosen));
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ui/app/page.h"
+#include "ui/engine/constraint_compiler.h"
 #include "ui/engine/engine_types.h"
 #include "ui/playground/session_recording.h"
 
@@ -32,6 +33,7 @@ class QPlainTextEdit;
 class QSettings;
 class QShortcut;
 class QSlider;
+class QSplitter;
 class QTimer;
 QT_END_NAMESPACE
 
@@ -41,6 +43,8 @@ class PlaygroundPage;
 
 namespace dlab::widgets {
 class DistributionChart;
+class MaskStrip;
+class TextLine;
 class ProbabilityLegend;
 class SamplerWaterfall;
 class TokenStrip;
@@ -51,6 +55,7 @@ namespace dlab::ui {
 struct BasicKnob;
 class AdvancedSamplerBox;
 class CandidateTableModel;
+class ConstraintBox;
 class PlaygroundController;
 class SessionReplay;
 class StageOrderModel;
@@ -120,6 +125,19 @@ public:
     QComboBox* branchCombo() const { return branchCombo_; }
     widgets::TokenStrip* promptStrip() const { return promptStrip_; }
     QStringList branchLabels() const;
+    // Constrained decoding: the selector, whether a constraint is in force (its compile came back
+    // without an error), the strip of the mass it removed per step under the text, and the same
+    // prompt without it (shown beside the text while "Compare with unconstrained" is ticked).
+    ConstraintBox* constraintBox() const { return constraintBox_; }
+    bool constraintOn() const { return constraintOn_; }
+    widgets::MaskStrip* maskStrip() const { return maskStrip_; }
+    QWidget* maskRow() const { return maskRow_; }
+    QString maskSummaryText() const;
+    widgets::TokenStrip* unconstrainedStrip() const { return unconstrainedStrip_; }
+    QWidget* unconstrainedColumn() const { return unconstrainedColumn_; }
+    QString unconstrainedNoteText() const;
+    int unconstrainedMisfit() const { return unconstrainedMisfit_; }
+
     // The knobs of a stage (label, slider, spin box) are enabled exactly while it is ticked.
     bool knobEnabled(const QString& stage) const;
 
@@ -179,6 +197,8 @@ public slots:
     void requestFailed();             // the worker reported an error: unblock the controls
     void showPromptTokens(const QList<dlab::widgets::StripToken>& tokens);
     void showBranches(const QList<dlab::ui::BranchEntry>& branches);
+    void showConstraintStatus(const dlab::ui::ConstraintStatus& status);
+    void showUnconstrained(const QList<dlab::widgets::StripToken>& chips, bool reset, int misfit, bool ended);
 
 signals:
     void startSessionRequested(const QString& prompt, const dlab::SamplerParams& params);
@@ -194,6 +214,10 @@ signals:
     void viewsUpdated();
     // Reset or a new prompt: the controller may free the old session and its KV blocks.
     void sessionDiscarded();
+    // The constraint selector changed (request counts up; the status answering it carries it),
+    // and "Compare with unconstrained".
+    void constraintRequested(const dlab::ui::ConstraintChoice& choice, int request);
+    void compareRequested(bool on);
 
 protected:
     void changeEvent(QEvent* e) override;
@@ -278,6 +302,25 @@ private:
     QList<BranchEntry> branches_;
     void buildViewOptions();
     void buildTextRow();
+    void buildConstraintViews();       // the selector, the mask strip, the unconstrained column
+    void requestConstraint();          // the selector's choice to the controller
+    void syncMaskStrip();              // the mask strip from the token strip's chips
+    void updateConstraintViews();      // which of them are shown, their titles
+    ConstraintBox* constraintBox_ = nullptr;
+    bool constraintOn_ = false;
+    int constraintRequest_ = 0;
+    QSplitter* textSplit_ = nullptr;
+    QLabel* constrainedTitle_ = nullptr;
+    QWidget* maskRow_ = nullptr;
+    QLabel* maskLabel_ = nullptr;
+    widgets::MaskStrip* maskStrip_ = nullptr;
+    QLabel* maskSummary_ = nullptr;
+    QWidget* unconstrainedColumn_ = nullptr;
+    QLabel* unconstrainedTitle_ = nullptr;
+    widgets::TokenStrip* unconstrainedStrip_ = nullptr;
+    widgets::TextLine* unconstrainedNote_ = nullptr;
+    int unconstrainedMisfit_ = -1;
+    bool unconstrainedEnded_ = false;
     void buildReplayBar();             // above the views, shown while replaying
     void leaveReplay();                // Reset: back to the live page (the prompt and settings stay)
     void retranslateReplay();
