@@ -34,10 +34,15 @@ double msBetween(Clock::time_point a, Clock::time_point b) { return std::chrono:
 }  // namespace
 
 ChatController::ChatController(EngineContext* engine) : QObject(engine), engine_(*engine) {
-    connect(engine, &EngineContext::aboutToReplaceModel, this, [this] { chatSession_.reset(); }, Qt::DirectConnection);
+    connect(engine, &EngineContext::aboutToReplaceModel, this, [this] {
+        chatSession_.reset();
+        compiler_.reset();
+    }, Qt::DirectConnection);
 }
 
 ChatController::~ChatController() = default;
+
+void ChatController::setJsonMode(bool on) { jsonMode_ = on; }
 
 void ChatController::chat(const QList<ChatTurn>& conversation, const SamplerParams& params, int maxTokens) {
     const Clock::time_point t0 = Clock::now();
@@ -67,6 +72,13 @@ void ChatController::chat(const QList<ChatTurn>& conversation, const SamplerPara
             messages.push_back({turn.role.toStdString(), turn.text.toStdString()});
         }
         std::vector<TokenId> prompt = chatPromptTokens(engine_.model(), messages);
+        SamplerParams used = engine_.withModelDefaults(params);
+        if (jsonMode_) {
+            // The reply alone is constrained: the grammar reads History::generated(), which starts
+            // after the chat template's prompt.
+            used.constraint = compiler_.compile(engine_.model(), {true, {ConstraintSpec::Kind::JsonObject, "", "JSON mode"}});
+            stats.jsonMode = true;
+        }
 
         const int64_t context = defaultSessionContext(engine_.model().hparams());
         if (static_cast<int64_t>(prompt.size()) >= context) {
@@ -80,10 +92,10 @@ void ChatController::chat(const QList<ChatTurn>& conversation, const SamplerPara
         if (chatSession_) {
             // The next turn repeats the conversation so far: the session keeps the KV cache of
             // what it repeats and evaluates only the rest (a Regenerate evaluates one token).
-            stats.reusedTokens = static_cast<int>(chatSession_->restart(std::move(prompt), engine_.withModelDefaults(params)));
+            stats.reusedTokens = static_cast<int>(chatSession_->restart(std::move(prompt), used));
         } else {
             SessionOptions options;
-            options.sampler = engine_.withModelDefaults(params);
+            options.sampler = used;
             options.traceTopN = std::max(16, kAlternatives);  // enough candidates for the chips' alternatives
             options.maxKeptSteps = 1;                         // only the newest step's logits are read
             options.contextLength = context;

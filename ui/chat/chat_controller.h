@@ -9,6 +9,7 @@
 
 #include <memory>
 
+#include "ui/engine/constraint_compiler.h"
 #include "ui/engine/engine_context.h"
 #include "ui/engine/engine_types.h"
 
@@ -32,6 +33,10 @@ public slots:
     // (chatTokens batches, at most one per ~30 ms) until end-of-generation, maxTokens, a full
     // context or cancel(); then chatFinished().
     void chat(const QList<dlab::ui::ChatTurn>& conversation, const dlab::SamplerParams& params, int maxTokens);
+    // JSON mode (OpenAI's response_format "json_object"): the replies from the next one on are
+    // constrained to one JSON object (ConstraintSpec::Kind::JsonObject over the reply alone; the
+    // chat template's prompt is not constrained).
+    void setJsonMode(bool on);
 
 signals:
     void chatStarted(int promptTokens);
@@ -42,6 +47,8 @@ signals:
 private:
     EngineContext& engine_;
     std::unique_ptr<Session> chatSession_;
+    ConstraintCompiler compiler_;   // JSON mode's grammar for the loaded model's vocabulary
+    bool jsonMode_ = false;
 };
 
 }  // namespace dlab::ui

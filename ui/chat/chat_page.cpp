@@ -1,6 +1,8 @@
 #include "ui/chat/chat_page.h"
 
+#include <QCheckBox>
 #include <QEvent>
+#include <QJsonDocument>
 #include <QKeySequence>
 #include <QLocale>
 #include <QLabel>
@@ -38,6 +40,13 @@ ChatPage::ChatPage(QWidget* parent) : Page(parent), ui_(std::make_unique<Ui::Cha
     connect(ui_->regenerateButton, &QPushButton::clicked, this, &ChatPage::regenerate);
     connect(ui_->clearButton, &QPushButton::clicked, this, &ChatPage::clearChat);
     connect(ui_->inputEdit, &QPlainTextEdit::textChanged, this, &ChatPage::updateEnabled);
+    jsonModeCheck_ = new QCheckBox(this);
+    jsonModeCheck_->setObjectName(QStringLiteral("jsonModeCheck"));
+    ui_->buttonRow->insertWidget(ui_->buttonRow->indexOf(ui_->maxTokensSpin) + 1, jsonModeCheck_);
+    connect(jsonModeCheck_, &QCheckBox::toggled, this, [this](bool on) {
+        emit jsonModeRequested(on);
+        updateSampling();
+    });
 
     // Page-wide shortcuts: active while the focus is anywhere on this page (not on other pages).
     for (const QKeySequence& keys : {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)}) {
@@ -62,12 +71,19 @@ ChatPage::ChatPage(QWidget* parent) : Page(parent), ui_(std::make_unique<Ui::Cha
         if (followTail_) bar->setValue(max);
     });
 
+    retranslateJsonMode();
     updateEnabled();
     updateStatus();
     updateSampling();
 }
 
 ChatPage::~ChatPage() = default;
+
+void ChatPage::retranslateJsonMode() {
+    jsonModeCheck_->setText(tr("JSON mode"));
+    jsonModeCheck_->setToolTip(tr("Constrain every reply to one JSON object: at each step the sampler forbids every token "
+                                  "that would break it (the prompt is not constrained). Applies from the next reply."));
+}
 
 int ChatPage::maxTokens() const { return ui_->maxTokensSpin->value(); }
 QPlainTextEdit* ChatPage::systemPromptEdit() const { return ui_->systemPromptEdit; }
@@ -87,6 +103,7 @@ void ChatPage::attachEngine(EngineContext* engine) {
     auto* c = new ChatController(engine);
     controller_ = c;
     connect(this, &ChatPage::chatRequested, c, &ChatController::chat);
+    connect(this, &ChatPage::jsonModeRequested, c, &ChatController::setJsonMode);
     connect(this, &ChatPage::stopRequested, this, [engine] { engine->cancel(); });
     connect(c, &ChatController::chatStarted, this, &ChatPage::onChatStarted);
     connect(c, &ChatController::chatTokens, this, &ChatPage::onChatTokens);
@@ -364,11 +381,16 @@ QString ChatPage::captionFor(int row) const {
         why = tr("failed");
     else
         why = s.stopReason;
+    QString json;
+    if (s.jsonMode)
+        json = QStringLiteral(" · ") + (isJsonObject(m.text) ? tr("JSON mode: one valid JSON object")
+                                        : s.stopReason == QLatin1String("eos") ? tr("JSON mode: not a JSON object")
+                                                                              : tr("JSON mode: the object is not finished"));
     return tr("TTFT %1 ms · %2 tokens/s · %n token(s) · %3", nullptr, s.tokens)
                .arg(qRound(s.timeToFirstTokenMs))
                .arg(s.tokensPerSecond, 0, 'f', 1)
                .arg(why) +
-           sampled;
+           json + sampled;
 }
 
 QString ChatPage::samplingSummary(const SamplerParams& p) {
@@ -402,7 +424,17 @@ void ChatPage::updateSampling() {
     // The settings the next answer uses: the seed is the one it will draw from.
     SamplerParams next = params_;
     next.seed = params_.seed + static_cast<uint64_t>(answersAsked_);
-    ui_->samplingLabel->setText(tr("Sampling: %1 — set on the Playground").arg(samplingSummary(next)));
+    QString text = tr("Sampling: %1 — set on the Playground").arg(samplingSummary(next));
+    if (jsonMode()) text += QStringLiteral(" · ") + tr("JSON mode: each reply is one JSON object");
+    ui_->samplingLabel->setText(text);
+}
+
+bool ChatPage::jsonMode() const { return jsonModeCheck_ && jsonModeCheck_->isChecked(); }
+
+bool ChatPage::isJsonObject(const QString& text) {
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8(), &error);
+    return error.error == QJsonParseError::NoError && doc.isObject();
 }
 
 // --- state ----------------------------------------------------------------------------------------
@@ -414,6 +446,7 @@ void ChatPage::updateEnabled() {
     stopShortcut_->setEnabled(generating_);
     ui_->regenerateButton->setEnabled(modelReady_ && idle && model_->hasUserMessage());
     ui_->clearButton->setEnabled(idle && model_->rowCount() > 0);
+    jsonModeCheck_->setEnabled(idle);   // it applies from the next reply: not to one half-way
 }
 
 void ChatPage::updateStatus() {
@@ -428,6 +461,7 @@ void ChatPage::updateStatus() {
 void ChatPage::changeEvent(QEvent* e) {
     if (e->type() == QEvent::LanguageChange) {
         ui_->retranslateUi(this);
+        retranslateJsonMode();
         for (int row = 0; row < static_cast<int>(views_.size()); ++row) updateTexts(row);
         updateStatus();
         updateSampling();

@@ -14,6 +14,7 @@
 
 QT_BEGIN_NAMESPACE
 class QAbstractButton;
+class QCheckBox;
 class QLabel;
 class QModelIndex;
 class QPlainTextEdit;
@@ -67,6 +68,12 @@ public:
     QAbstractButton* clearButton() const;
     QScrollArea* transcriptArea() const;
     QLabel* samplingLabel() const;
+    // JSON mode: every reply from the next one on is one JSON object (the engine's grammar stage
+    // forbids every token that would break it); each such reply's caption says whether it parses.
+    QCheckBox* jsonModeCheck() const { return jsonModeCheck_; }
+    bool jsonMode() const;
+    // Whether a finished reply's text is one JSON object (QJsonDocument), for its caption.
+    static bool isJsonObject(const QString& text);
 
 public slots:
     void setModelReady(bool ready) override;
@@ -87,6 +94,7 @@ signals:
     void answerFinished(const dlab::ui::ChatStats& stats);
     // contextUsed() or kvBytes() changed (an answer ended, or Clear).
     void chatStatusChanged();
+    void jsonModeRequested(bool on);
 
 protected:
     void changeEvent(QEvent* e) override;
@@ -115,12 +123,14 @@ private:
     void updateSampling();
     void setChatStatus(qint64 contextUsed, qint64 kvBytes);
     void followTail();
+    void retranslateJsonMode();
 
     std::unique_ptr<Ui::ChatPage> ui_;
     ChatController* controller_ = nullptr;
     PageStatus status_;
     ChatModel* model_ = nullptr;
     QShortcut* stopShortcut_ = nullptr;
+    QCheckBox* jsonModeCheck_ = nullptr;
     SamplerParams params_;
     bool modelReady_ = false;
     bool generating_ = false;

@@ -112,6 +112,7 @@ struct ChatStats {
     // (prompt + generated) and KV cache bytes in use; -1 when not measured (a failed answer).
     qint64 contextUsed = -1;
     qint64 kvBytes = -1;
+    bool jsonMode = false;          // the reply was constrained to a JSON object (the chat's JSON mode)
 };
 
 // Printable form of a token piece for labels: spaces as '␣', newlines as '↵', tabs as '⇥', other control characters as their control pictures (␀ … ␟, ␡).
