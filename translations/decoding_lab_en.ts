@@ -81,6 +81,16 @@
     </message>
 </context>
 <context>
+    <name>dlab::ui::ConstraintBox</name>
+    <message numerus="yes">
+        <source>%1 in force: %n rule(s), compiled for this model&apos;s vocabulary in %2 ms.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>dlab::ui::KvBlocksPanel</name>
     <message numerus="yes">
         <source>&lt;b&gt;Contiguous (reserve the whole context)&lt;/b&gt;&lt;br&gt;%1 positions reserved per sequence: %2 for %n sequence(s), of which %3 (%4 %) hold nothing. That is %5× the paged pool&apos;s bytes; paging wastes at most one partly filled block per sequence.</source>
@@ -261,6 +271,44 @@
     </message>
 </context>
 <context>
+    <name>dlab::ui::ServingSafetyPanel</name>
+    <message numerus="yes">
+        <source>the model wanted %1 (%2); the ban removed %n token(s) holding %3 of the probability</source>
+        <translation>
+            <numerusform>the model wanted %1 (%2); the ban removed %n token holding %3 of the probability</numerusform>
+            <numerusform>the model wanted %1 (%2); the ban removed %n tokens holding %3 of the probability</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>At %n step(s) the ban removed 1 % or more of the probability:</source>
+        <translation>
+            <numerusform>At %n step the ban removed 1 % or more of the probability:</numerusform>
+            <numerusform>At %n steps the ban removed 1 % or more of the probability:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>(and %n more)</source>
+        <translation>
+            <numerusform>(and %n more)</numerusform>
+            <numerusform>(and %n more)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>A stream had already sent %n character(s) of the match.</source>
+        <translation>
+            <numerusform>A stream had already sent %n character of the match.</numerusform>
+            <numerusform>A stream had already sent %n characters of the match.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n step(s) decoded in %1 ms; the user is shown %2 of the %3 characters the model wrote.</source>
+        <translation>
+            <numerusform>%n step decoded in %1 ms; the user is shown %2 of the %3 characters the model wrote.</numerusform>
+            <numerusform>%n steps decoded in %1 ms; the user is shown %2 of the %3 characters the model wrote.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>dlab::ui::ServingStreamingPanel</name>
     <message numerus="yes">
         <source>With streaming, the user of request %1 reads the first text after %2 ms (its time to first token) and then a token every %3 ms on average. Without streaming the screen stays empty for %4 ms, until all %n token(s) are there at once.</source>
@@ -387,6 +435,26 @@
         <translation>
             <numerusform>%n block in its table</numerusform>
             <numerusform>%n blocks in its table</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dlab::widgets::MaskStrip</name>
+    <message numerus="yes">
+        <source>The grammar removed %1 of the probability: it forbade %n token(s).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dlab::widgets::TokenStrip</name>
+    <message numerus="yes">
+        <source>The grammar forbade %n token(s) here, %1 of the probability.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
         </translation>
     </message>
 </context>

@@ -431,7 +431,7 @@ void ServingSafetyPanel::redraw() {
                         QStringList items;
                         for (size_t i = 0; i < events.size() && i < 3; ++i)
                             items << tr("step %1: the model wanted %2 (%3)").arg(events[i]->step).arg(quoted(events[i]->matched), percent(events[i]->p));
-                        detail = tr("At %n step(s) the ban removed 1 % or more of the probability.", nullptr, int(events.size())) +
+                        detail = tr("At %n step(s) the ban removed 1 % or more of the probability:", nullptr, int(events.size())) +
                                  QLatin1Char(' ') + items.join(QStringLiteral("; "));
                         if (events.size() > 3) detail += QLatin1Char(' ') + tr("(and %n more)", nullptr, int(events.size() - 3));
                         break;
@@ -485,7 +485,7 @@ void ServingSafetyPanel::retranslate() {
     maxTokensLabel_->setText(tr("&Max tokens"));
     examples_->setText(tr("E&xamples"));
     examples_->setToolTip(tr("Put the lesson's prompt and lists back"));
-    runButton_->setText(tr("Ru&n (F5)"));
+    runButton_->setText(tr("Run (F5)"));
     runButton_->setToolTip(tr("Run the prompt through the four layers on the loaded model (greedy)"));
     cards_[size_t(SafetyLayer::InputFilter)]->setTexts(
         tr("1  Input filter"), tr("Regular expressions over the prompt. A match blocks the request before the model reads it."));
