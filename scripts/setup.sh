@@ -6,7 +6,7 @@
 # nlohmann-json3-dev: the saved sessions' JSON (engine/session/session_file).
 # qt6-svg-dev: export of the beam tree and the charts to SVG (QSvgGenerator).
 # libcpp-httplib-dev: the OpenAI-compatible server (server/); python3-venv: the environment in
-# build/pyenv with the official openai client that tests the server (tests/server/).
+# build/pyenv with the official openai client and jsonschema that test the server (tests/server/).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${DLAB_BUILD_DIR:-$ROOT/build}"
@@ -30,13 +30,15 @@ fi
 
 "$ROOT/scripts/install_model.sh"
 
-# The server tests' client: the official openai package, pinned, in the build's own venv.
+# The server tests' client and validator: the official openai package and jsonschema, pinned, in
+# the build's own venv.
 OPENAI_VERSION=3.57.0
-if ! "$BUILD_DIR/pyenv/bin/python" -c "import openai, sys; sys.exit(openai.__version__ != '$OPENAI_VERSION')" 2>/dev/null; then
-  echo "setup: installing openai==$OPENAI_VERSION into $BUILD_DIR/pyenv"
+JSONSCHEMA_VERSION=4.23.0
+if ! "$BUILD_DIR/pyenv/bin/python" -c "import sys, importlib.metadata as m; sys.exit(m.version('openai') != '$OPENAI_VERSION' or m.version('jsonschema') != '$JSONSCHEMA_VERSION')" 2>/dev/null; then
+  echo "setup: installing openai==$OPENAI_VERSION and jsonschema==$JSONSCHEMA_VERSION into $BUILD_DIR/pyenv"
   mkdir -p "$BUILD_DIR"
   python3 -m venv "$BUILD_DIR/pyenv"
-  "$BUILD_DIR/pyenv/bin/pip" install -q --disable-pip-version-check "openai==$OPENAI_VERSION"
+  "$BUILD_DIR/pyenv/bin/pip" install -q --disable-pip-version-check "openai==$OPENAI_VERSION" "jsonschema==$JSONSCHEMA_VERSION"
 fi
 
 cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null

@@ -333,6 +333,47 @@ private slots:
         QCOMPARE(s != GrammarAutomaton::kDead && a.accepting(s), complete);
     }
 
+    // Integer bounds become digit patterns: checked against every integer around the bounds.
+    void integerRanges_data() {
+        QTest::addColumn<qlonglong>("lo");
+        QTest::addColumn<qlonglong>("hi");
+        QTest::addColumn<bool>("hasLo");
+        QTest::addColumn<bool>("hasHi");
+        QTest::newRow("years") << 1000LL << 2026LL << true << true;
+        QTest::newRow("negative") << -45LL << -7LL << true << true;
+        QTest::newRow("across zero") << -3LL << 120LL << true << true;
+        QTest::newRow("min only") << 37LL << 0LL << true << false;
+        QTest::newRow("max only") << 0LL << 250LL << false << true;
+        QTest::newRow("odd digits") << 1886LL << 30999LL << true << true;
+        QTest::newRow("single") << 7LL << 7LL << true << true;
+        QTest::newRow("zero to nine") << 0LL << 9LL << true << true;
+    }
+    void integerRanges() {
+        QFETCH(qlonglong, lo);
+        QFETCH(qlonglong, hi);
+        QFETCH(bool, hasLo);
+        QFETCH(bool, hasHi);
+        std::string schema = "{\"type\":\"integer\"";
+        if (hasLo) schema += ",\"minimum\":" + std::to_string(lo);
+        if (hasHi) schema += ",\"maximum\":" + std::to_string(hi);
+        schema += "}";
+        test::FakeTokenizer tok({"x", "<eos>"}, 1);
+        auto c = Constraint::compile({ConstraintSpec::Kind::JsonSchema, schema, "i.json"}, std::make_shared<TokenBytesTable>(tok));
+        GrammarAutomaton& a = c->automaton();
+        auto accepts = [&](const std::string& t) {
+            const auto s = a.advanceBytes(a.initial(), t);
+            return s != GrammarAutomaton::kDead && a.accepting(s);
+        };
+        const long long from = (hasLo ? lo : -300) - 300, to = (hasHi ? hi : lo + 3000) + 300;
+        for (long long v = from; v <= to; ++v) {
+            const bool in = (!hasLo || v >= lo) && (!hasHi || v <= hi);
+            if (accepts(std::to_string(v)) != in) QFAIL(qPrintable(QString("%1: %2").arg(v).arg(in ? "rejected" : "accepted")));
+        }
+        QVERIFY(!accepts("007") || (hasLo && lo > 7));
+        QVERIFY(!accepts("-0"));
+        if (!hasHi) QVERIFY(accepts("9999999999999999"));
+    }
+
     void jsonSchemaErrors_data() {
         QTest::addColumn<QString>("schema");
         QTest::addColumn<QString>("message");
@@ -345,7 +386,7 @@ private slots:
         QTest::newRow("false") << "false" << "allows no value at all";
         QTest::newRow("required missing") << "{\"type\":\"object\",\"properties\":{},\"required\":[\"a\"]}" << "'a' is required but not among the properties";
         QTest::newRow("bad bounds") << "{\"type\":\"integer\",\"minimum\":5,\"maximum\":1}" << "maximum is below minimum";
-        QTest::newRow("big bounds") << "{\"type\":\"integer\",\"minimum\":-5,\"maximum\":100000}" << "/maximum";
+        QTest::newRow("big bounds") << "{\"type\":\"integer\",\"maximum\":100000000000000000}" << "/maximum: maximum must have at most 16 digits";
         QTest::newRow("number bounds") << "{\"type\":\"number\",\"minimum\":0}" << "at /minimum: 'minimum' is not supported";
         QTest::newRow("format") << "{\"type\":\"string\",\"format\":\"email\"}" << "format 'email' is not supported";
         QTest::newRow("items count") << "{\"type\":\"array\",\"maxItems\":-1}" << "/maxItems: must be a whole number";

@@ -82,6 +82,15 @@ private:
 
     int ruleId(std::string_view name, size_t at) {
         auto it = byName_.find(name);
+        if (it != byName_.end() && g_.rules[static_cast<size_t>(it->second)].helper) {
+            // A helper made for a group took a name the grammar uses itself: the helper yields it.
+            CharRule& h = g_.rules[static_cast<size_t>(it->second)];
+            const int helperId = it->second;
+            byName_.erase(it);
+            while (byName_.count(h.name) || h.name == name) h.name += "_";
+            byName_.emplace(h.name, helperId);
+            it = byName_.end();
+        }
         if (it != byName_.end()) return it->second;
         CharRule r;
         r.name = std::string(name);

@@ -1,5 +1,6 @@
 #include "grammar/json_schema_grammar.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <vector>
@@ -213,24 +214,69 @@ private:
         auto bound = [&](const char* k) {
             const Json& v = s[k];
             if (!v.is_number_integer()) fail(ptr + "/" + k, std::string(k) + " of an integer must be a whole number");
-            return v.get<long long>();
+            const long long x = v.get<long long>();
+            if (x > kMaxInt || x < -kMaxInt) fail(ptr + "/" + k, std::string(k) + " must have at most 16 digits");
+            return x;
         };
-        const long long lo = hasMin ? bound("minimum") : 0, hi = hasMax ? bound("maximum") : 0;
-        if (hasMin && hasMax) {
-            if (hi < lo) fail(ptr, "maximum is below minimum");
-            if (hi - lo <= 1000) {
-                std::string out = "(";
-                for (long long v = lo; v <= hi; ++v) out += (v > lo ? " | \"" : "\"") + std::to_string(v) + "\"";
-                return out + ") space";
-            }
+        if (!hasMin && !hasMax) return "integer";
+        const long long lo = hasMin ? bound("minimum") : -kMaxInt, hi = hasMax ? bound("maximum") : kMaxInt;
+        if (hi < lo) fail(ptr, "maximum is below minimum");
+        std::string out;
+        if (lo < 0) out += "\"-\" (" + nonNegative(hi < 0 ? -hi : 1, -lo) + ")";
+        if (hi >= 0) out += std::string(out.empty() ? "" : " | ") + nonNegative(lo < 0 ? 0 : lo, hi);
+        return "(" + out + ") space";
+    }
+
+    static constexpr long long kMaxInt = 9999999999999999LL;  // 16 digits, as integral-part allows
+
+    // Decimal numerals of [lo, hi] without leading zeros (0 <= lo <= hi), as GBNF alternatives.
+    static std::string nonNegative(long long lo, long long hi) {
+        std::vector<std::string> alts;
+        const std::string a = std::to_string(lo), b = std::to_string(hi);
+        for (size_t len = a.size(); len <= b.size(); ++len) {
+            const long long first = len == 1 ? 0 : pow10(len - 1), last = pow10(len) - 1;
+            const long long x = std::max(lo, first), y = std::min(hi, last);
+            if (x > y) continue;
+            sameLength(std::to_string(x), std::to_string(y), "", alts);
         }
-        if (hasMax) fail(ptr + "/maximum", "an integer maximum is supported only with a minimum at most 1000 below it");
-        if (hasMin) {
-            if (lo == 0) return "integral-part space";
-            if (lo == 1) return "[1-9] [0-9]{0,15} space";
-            fail(ptr + "/minimum", "an integer minimum other than 0 or 1 is supported only with a maximum at most 1000 above it");
+        std::string out;
+        for (const auto& alt : alts) out += (out.empty() ? "" : " | ") + alt;
+        return out;
+    }
+    static long long pow10(size_t n) {
+        long long p = 1;
+        while (n--) p *= 10;
+        return p;
+    }
+    // Numerals from x to y, both of one length, after `prefix`.
+    static void sameLength(const std::string& x, const std::string& y, const std::string& prefix, std::vector<std::string>& out) {
+        const size_t n = x.size();
+        auto digits = [](char lo, char hi) { return lo == hi ? std::string("\"") + lo + "\"" : std::string("[") + lo + "-" + hi + "]"; };
+        auto any = [](size_t k) { return k == 0 ? std::string() : k == 1 ? std::string(" [0-9]") : " [0-9]{" + std::to_string(k) + "}"; };
+        auto join = [&](const std::string& head) { return prefix.empty() ? head : prefix + " " + head; };
+        if (n == 1) {
+            out.push_back(join(digits(x[0], y[0])));
+            return;
         }
-        return "integer";
+        const std::string xr = x.substr(1), yr = y.substr(1);
+        if (x[0] == y[0]) {
+            sameLength(xr, yr, join(digits(x[0], x[0])), out);
+            return;
+        }
+        const bool xLow = xr.find_first_not_of('0') == std::string::npos, yHigh = yr.find_first_not_of('9') == std::string::npos;
+        if (xLow && yHigh) {
+            out.push_back(join(digits(x[0], y[0]) + any(n - 1)));
+            return;
+        }
+        char from = x[0], to = y[0];
+        if (!xLow) {
+            sameLength(xr, std::string(n - 1, '9'), join(digits(x[0], x[0])), out);
+            ++from;
+        }
+        const bool yFull = yHigh;
+        if (!yFull) --to;
+        if (from <= to) out.push_back(join(digits(from, to) + any(n - 1)));
+        if (!yFull) sameLength(std::string(n - 1, '0'), yr, join(digits(y[0], y[0])), out);
     }
 
     std::string kv(const std::string& hint, const std::string& key, const Json& schema, const std::string& ptr) {

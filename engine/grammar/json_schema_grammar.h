@@ -3,8 +3,8 @@
 // grammar a schema became. Supported: type (one or a list), object properties with required
 // and optional keys in the schema's order, additionalProperties (false, true or a schema),
 // arrays with items / prefixItems / minItems / maxItems, enum, const, string minLength /
-// maxLength and the formats date, time, date-time and uuid, integer minimum >= 0 or small closed
-// ranges, number, boolean, null, anyOf / oneOf, allOf of one schema, $ref to #/$defs/... or
+// maxLength and the formats date, time, date-time and uuid, integer minimum / maximum (digit
+// patterns, up to 16 digits), number, boolean, null, anyOf / oneOf, allOf of one schema, $ref to #/$defs/... or
 // #/definitions/... (recursive definitions included), and {} / true for any value.
 // Whitespace between tokens is bounded (at most one line break and 20 spaces or tabs) so a model
 // cannot stall in it; integers have at most 16 digits, fractions at most 16.
