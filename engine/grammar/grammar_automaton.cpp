@@ -27,7 +27,7 @@ size_t GrammarAutomaton::VecHash::operator()(const std::vector<int32_t>& v) cons
 }
 
 GrammarAutomaton::GrammarAutomaton(ByteGrammar grammar, std::shared_ptr<const TokenBytesTable> vocab)
-    : grammar_(std::move(grammar)), vocab_(std::move(vocab)), trie_(*vocab_), words_((static_cast<size_t>(vocab_->size()) + 63) / 64) {
+    : grammar_(std::move(grammar)), vocab_(std::move(vocab)), trieRef_(TokenTrie::of(vocab_)), trie_(*trieRef_), words_((static_cast<size_t>(vocab_->size()) + 63) / 64) {
     if (grammar_.root < 0) throw Error("the grammar has no root rule");
     intern({}, false);  // kDead
     std::vector<int32_t> stacks;

@@ -71,7 +71,8 @@ private:
 
     ByteGrammar grammar_;
     std::shared_ptr<const TokenBytesTable> vocab_;
-    TokenTrie trie_;
+    std::shared_ptr<const TokenTrie> trieRef_;  // shared by every grammar of this vocabulary
+    const TokenTrie& trie_;
     std::mutex mutex_;
 
     std::vector<StackNode> nodes_;

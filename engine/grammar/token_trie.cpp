@@ -1,6 +1,7 @@
 #include "grammar/token_trie.h"
 
 #include <algorithm>
+#include <mutex>
 #include <numeric>
 #include <string_view>
 
@@ -44,6 +45,18 @@ TokenTrie::TokenTrie(const TokenBytesTable& vocab) {
         prev = s;
     }
     close(0);
+}
+
+std::shared_ptr<const TokenTrie> TokenTrie::of(const std::shared_ptr<const TokenBytesTable>& vocab) {
+    static std::mutex mutex;
+    static std::vector<std::pair<std::weak_ptr<const TokenBytesTable>, std::shared_ptr<const TokenTrie>>> built;
+    std::lock_guard lock(mutex);
+    std::erase_if(built, [](const auto& e) { return e.first.expired(); });
+    for (const auto& [table, trie] : built)
+        if (table.lock() == vocab) return trie;
+    auto trie = std::make_shared<const TokenTrie>(*vocab);
+    built.emplace_back(vocab, trie);
+    return trie;
 }
 
 }  // namespace dlab

@@ -3,6 +3,7 @@
 // forward scan visits every token and a dead prefix skips its whole subtree in one jump: the
 // grammar's mask is one pass over this array (the trie of llama.cpp's successors and XGrammar).
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "tokenizer/token_bytes.h"
@@ -20,6 +21,9 @@ public:
     };
 
     explicit TokenTrie(const TokenBytesTable& vocab);
+    // The trie of a vocabulary, built once and shared by every grammar compiled for it (building
+    // sorts every token: ~10 ms for 49k tokens, ~40 ms for 128k).
+    static std::shared_ptr<const TokenTrie> of(const std::shared_ptr<const TokenBytesTable>& vocab);
 
     const std::vector<Node>& nodes() const { return nodes_; }
     const std::vector<TokenId>& tokens() const { return tokens_; }
