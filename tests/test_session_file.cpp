@@ -22,6 +22,7 @@
 #include "generate/generator.h"
 #include "generate/session.h"
 #include "gguf/tiny_model.h"
+#include "grammar/constraint.h"
 #include "model/backend.h"
 #include "model/kv_cache.h"
 #include "model/model.h"
@@ -225,6 +226,40 @@ private slots:
         const std::string file = path("attention.dlab");
         writeSessionFile(file, s);
         compareSessions(readSessionFile(file), s);
+    }
+
+    void grammarStepsRoundTrip() {
+        // A constrained run: the grammar stage's forbidden list and the constraint's text are saved
+        // with each step and read back (the constraint as its spec, to be compiled by the replayer).
+        KvCache cache(model_->hparams(), 64, KvType::F16, 8);
+        GenerateOptions o;
+        o.maxTokens = 4;
+        o.sampler.temperature = 0.0f;
+        const ConstraintSpec spec{ConstraintSpec::Kind::Gbnf, "root ::= \"[\" [a-z ]+ \"]\"", "brackets.gbnf"};
+        o.sampler.constraint = Constraint::compile(spec, std::make_shared<TokenBytesTable>(model_->tokenizer()));
+        SavedBranch b;
+        o.onTrace = [&](const StepTrace& t) {
+            SamplerParams plain = o.sampler;
+            plain.constraint.reset();
+            b.steps.push_back(SavedStep{t, plain, {}, false, spec});
+        };
+        generate(*model_, *backend_, cache, kPrompt, o);
+        QCOMPARE(b.steps.size(), size_t(4));
+        QCOMPARE(b.steps[1].trace.stages.front().stage, std::string("grammar"));
+        QVERIFY(b.steps[1].trace.stages.front().forbiddenCount > 0);
+        QVERIFY(!b.steps[1].trace.stages.front().forbidden.empty());
+        SavedSession s = session_;
+        b.id = 6;
+        s.branches = {b};
+        s.currentBranch = 6;
+        s.tokens.clear();
+        for (TokenId t : shownTokenIds(s)) s.tokens.push_back(savedToken(model_->tokenizer(), t));
+        const std::string file = path("grammar.dlab");
+        writeSessionFile(file, s);
+        const SavedSession back = readSessionFile(file);
+        compareSessions(back, s);
+        QVERIFY(back.branches[0].steps[1].constraint == spec);
+        QVERIFY(back.branches[0].steps[1].trace == b.steps[1].trace);
     }
 
     void badFilesNameTheField_data() {

@@ -19,8 +19,8 @@ void writeText(JsonWriter& w, std::string_view bytes) {
     w.field("bytes", hexBytes(bytes));
 }
 
-void writeCandidates(JsonWriter& w, const std::vector<Candidate>& top, const TokenText& tokenText) {
-    w.key("top").beginArray();
+void writeCandidates(JsonWriter& w, const std::vector<Candidate>& top, const TokenText& tokenText, const char* key = "top") {
+    w.key(key).beginArray();
     for (const Candidate& c : top) {
         w.beginObject().field("id", c.id).field("logit", shortestDecimal(c.logit)).field("p", shortestDecimal(c.p));
         if (tokenText) w.field("text", utf8::sanitize(tokenText(c.id)));
@@ -51,6 +51,10 @@ std::string stepTraceJson(const StepTrace& t, const TokenText& tokenText) {
         w.field("stage", s.stage).field("kept", s.kept).field("massKept", shortestDecimal(s.massKept)).field("entropy", shortestDecimal(s.entropy));
         w.field("changed", s.changed);
         writeCandidates(w, s.top, tokenText);
+        if (s.forbiddenCount >= 0) {  // masking stages: grammar, banned-phrases
+            w.field("forbiddenCount", s.forbiddenCount);
+            writeCandidates(w, s.forbidden, tokenText, "forbidden");
+        }
         w.endObject();
     }
     w.endArray();

@@ -57,8 +57,10 @@ std::vector<TokenId> shownTokenIds(const SavedSession& s) {
     for (const SavedBranch& b : s.branches)
         for (const SavedStep& step : b.steps) {
             ids.push_back(step.trace.chosen);
-            for (const StageSnapshot& st : step.trace.stages)
+            for (const StageSnapshot& st : step.trace.stages) {
                 for (const Candidate& c : st.top) ids.push_back(c.id);
+                for (const Candidate& c : st.forbidden) ids.push_back(c.id);
+            }
             for (const TokenLogit& r : step.rawLogits) ids.push_back(r.id);
         }
     std::sort(ids.begin(), ids.end());

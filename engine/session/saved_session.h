@@ -8,7 +8,10 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
 #include "generate/step_trace.h"
+#include "grammar/constraint.h"
 #include "sampling/sampler_params.h"
 
 namespace dlab {
@@ -44,6 +47,9 @@ struct SavedStep {
     SamplerParams sampler;               // the settings it was drawn with (a forced step: those its probabilities are under)
     std::vector<TokenLogit> rawLogits;   // see savedRawLogits()
     bool forced = false;                 // a branch put the token here; it was not sampled
+    // The grammar it was drawn under (sampler.constraint's spec): written with the step, read back
+    // here; the reader has no vocabulary to compile it, whoever replays the step does.
+    std::optional<ConstraintSpec> constraint;
     bool operator==(const SavedStep&) const = default;
 };
 

@@ -292,6 +292,10 @@ private:
             snap.entropy = st.field("entropy", "a number").floatIn(0.0f, 64.0f);
             snap.changed = st.field("changed", "true or false").boolean();
             snap.top = readCandidates(st.field("top", "an array of candidates"));
+            if (st.has("forbiddenCount")) {
+                snap.forbiddenCount = static_cast<int>(st.field("forbiddenCount", "a token count").integer(0, vocab_));
+                snap.forbidden = readCandidates(st.field("forbidden", "an array of candidates"));
+            }
             t.stages.push_back(std::move(snap));
         }
 
@@ -307,6 +311,19 @@ private:
         t.sampleMs = o.field("sampleMs", "a number of milliseconds").numberAtLeast(0.0);
 
         s.sampler = readSampler(o.field("sampler", "an object with the settings the step was drawn with"));
+        if (o.has("constraint")) {
+            const Node c = o.field("constraint", "");
+            ConstraintSpec spec;
+            const Node kind = c.field("kind", "gbnf, json-schema, json or json-object");
+            try {
+                spec.kind = constraintKindFromName(kind.string(32));
+            } catch (const Error&) {
+                kind.fail("gbnf, json-schema, json or json-object");
+            }
+            spec.source = c.field("source", "the grammar's name").string(4096);
+            spec.text = c.field("text", "the grammar's text").string(16u << 20);
+            s.constraint = std::move(spec);
+        }
         const Node rawLogits = o.field("rawLogits", "an array of raw logits");
         const size_t nr = rawLogits.array(kMaxList);
         std::set<TokenId> seen;

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/number_text.h"
 #include "generate/run_spec.h"
+#include "grammar/constraint.h"
 #include "session/session_file.h"
 
 namespace dlab {
@@ -81,9 +82,15 @@ Out stepValue(const SavedStep& s) {
     o["raw"] = {{"vocab", t.raw.vocab}, {"finite", t.raw.finite}, {"maxLogit", floatValue(t.raw.maxLogit)},
                 {"logSumExp", t.raw.logSumExp}, {"entropy", floatValue(t.raw.entropy)}};
     Out stages = Out::array();
-    for (const StageSnapshot& st : t.stages)
-        stages.push_back({{"stage", st.stage}, {"kept", st.kept}, {"massKept", floatValue(st.massKept)},
-                          {"entropy", floatValue(st.entropy)}, {"changed", st.changed}, {"top", candidates(st.top)}});
+    for (const StageSnapshot& st : t.stages) {
+        Out one = {{"stage", st.stage}, {"kept", st.kept}, {"massKept", floatValue(st.massKept)},
+                   {"entropy", floatValue(st.entropy)}, {"changed", st.changed}, {"top", candidates(st.top)}};
+        if (st.forbiddenCount >= 0) {  // masking stages: grammar, banned-phrases
+            one["forbiddenCount"] = st.forbiddenCount;
+            one["forbidden"] = candidates(st.forbidden);
+        }
+        stages.push_back(std::move(one));
+    }
     o["stages"] = std::move(stages);
     o["kv"] = {{"positions", t.kv.positions}, {"blocksUsed", t.kv.blocksUsed}, {"blocksFree", t.kv.blocksFree},
                {"blocksShared", t.kv.blocksShared}, {"bytesInUse", t.kv.bytesInUse}, {"bytesSaved", t.kv.bytesSaved}};
@@ -91,6 +98,8 @@ Out stepValue(const SavedStep& s) {
     o["forwardMs"] = t.forwardMs;
     o["sampleMs"] = t.sampleMs;
     o["sampler"] = samplerValue(s.sampler);
+    const ConstraintSpec* spec = s.sampler.constraint ? &s.sampler.constraint->spec() : s.constraint ? &*s.constraint : nullptr;
+    if (spec) o["constraint"] = {{"kind", constraintKindName(spec->kind)}, {"source", spec->source}, {"text", spec->text}};
     Out raw = Out::array();
     for (const TokenLogit& r : s.rawLogits) raw.push_back({{"id", r.id}, {"logit", floatValue(r.logit)}});
     o["rawLogits"] = std::move(raw);
