@@ -78,6 +78,12 @@ private slots:
         minimalLlama(true, GgmlType::Q3_K).write(scratch("q3k.gguf"));
         minimalLlama(true, GgmlType::F32, "mamba").write(scratch("mamba.gguf"));
         writeBytes(scratch("not-utf8.txt"), {'a', 0xff, 'b'});
+        auto text = [](const std::string& f, const std::string& t) { writeBytes(scratch(f), std::vector<uint8_t>(t.begin(), t.end())); };
+        text("undefined.gbnf", "root ::= \"a\" value\n");
+        text("leftrec.gbnf", "root ::= expr\nexpr ::= expr \"+\" \"1\" | \"1\"\n");
+        text("pattern.json", "{\"type\": \"string\", \"pattern\": \"^a+$\"}");
+        text("broken.json", "{\"type\": ");
+        text("brackets.gbnf", "root ::= \"[\" [a-z]* \"]\"\n");
     }
 
     void rejects_data() {
@@ -152,7 +158,7 @@ private slots:
         QTest::newRow("compare: groups not dividing") << QStringList{"compare", "--model", tiny, "--prompt", "hi", "--run", "beam:k=4,g=3"} << "run 'beam:k=4,g=3': the beam width 4 is not divisible by the 3 beam groups";
         QTest::newRow("compare: dp not a number") << QStringList{"compare", "--model", tiny, "--prompt", "hi", "--run", "beam:k=4,g=2,dp=x"} << "run 'beam:k=4,g=2,dp=x': dp must be a number; got 'x'";
         QTest::newRow("compare: dp one group") << QStringList{"compare", "--model", tiny, "--prompt", "hi", "--run", "beam:dp=1"} << "run 'beam:dp=1': a diversity penalty needs at least 2 beam groups";
-        QTest::newRow("compare: greedy temperature") << QStringList{"compare", "--model", tiny, "--prompt", "hi", "--run", "greedy:t=1"} << "run 'greedy:t=1': unknown key 't' for greedy; its keys are freq, lastn, nrng, pres, rep";
+        QTest::newRow("compare: greedy temperature") << QStringList{"compare", "--model", tiny, "--prompt", "hi", "--run", "greedy:t=1"} << "run 'greedy:t=1': unknown key 't' for greedy; its keys are freq, grammar, lastn, nrng, pres, rep";
         QTest::newRow("compare: frequency penalty range") << QStringList{"compare", "--model", tiny, "--prompt", "hi", "--run", "sample:freq=5"} << "run 'sample:freq=5': --frequency-penalty must be between -2 and 2";
         QTest::newRow("compare: unknown stage in order") << QStringList{"compare", "--model", tiny, "--prompt", "hi", "--run", "sample:order=top-k+heat"} << "run 'sample:order=top-k\\+heat': --order: unknown sampler stage 'heat'";
         QTest::newRow("compare: mirostat without its order") << QStringList{"compare", "--model", tiny, "--prompt", "hi", "--run", "sample:mirotau=5"} << "--mirostat-tau is set but the sampler order 'hf' has no mirostat stage";
@@ -161,6 +167,21 @@ private slots:
         QTest::newRow("compare: trace file unwritable") << QStringList{"compare", "--model", tiny, "--prompt", "hi", "--run", "greedy", "--trace", "/nonexistent-dir/x.jsonl"} << "/nonexistent-dir/x.jsonl: cannot write the trace file";
         QTest::newRow("unknown option") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--topk", "3"} << "unknown option '--topk'";
         QTest::newRow("unknown command") << QStringList{"frobnicate"} << "unknown command";
+        // Constrained decoding: the grammar's own sentence, with the file, line and column.
+        QTest::newRow("grammar file missing") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--grammar", m("none.gbnf")} << "cannot open";
+        QTest::newRow("grammar undefined rule") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--grammar", m("undefined.gbnf")}
+                                                << "undefined.gbnf:1:14: rule 'value' is used but never defined";
+        QTest::newRow("grammar left recursion") << QStringList{"grammar", "check", m("leftrec.gbnf")} << "leftrec.gbnf:2:1: rule 'expr' is left-recursive";
+        QTest::newRow("schema keyword") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--json-schema", m("pattern.json")}
+                                        << "at /pattern: 'pattern' is not supported";
+        QTest::newRow("schema not json") << QStringList{"grammar", "check", m("broken.json")} << "broken.json: not valid JSON";
+        QTest::newRow("two constraints") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--json", "--grammar", m("brackets.gbnf")}
+                                         << "give at most one of --grammar, --json-schema and --json";
+        QTest::newRow("compare json mode") << QStringList{"compare", "--model", tiny, "--prompt", "hi", "--run", "greedy", "--run", "greedy:grammar=maybe"}
+                                           << "grammar must be on or off";
+        QTest::newRow("text leaves grammar") << QStringList{"grammar", "check", m("brackets.gbnf"), "--model", tiny, "--text", "[ab]c", "--quiet"}
+                                             << "the text leaves the grammar at token";
+        QTest::newRow("grammar subcommand") << QStringList{"grammar", "lint"} << "say 'grammar check FILE'";
         QTest::newRow("detokenize out of range") << QStringList{"detokenize", "--model", tiny, "99999"} << "outside the vocabulary";
         QTest::newRow("vocab-only file cannot generate")
             << QStringList{"generate", "--model", QString::fromStdString(test::dataDir() + "/tokenizer/ggml-vocab-gpt-2.gguf"), "--prompt", "hi"}

@@ -175,7 +175,7 @@ private slots:
         QTest::newRow("dp one group") << "beam:dp=0.5" << "a diversity penalty needs at least 2 beam groups";
         QTest::newRow("beam rep zero") << "beam:rep=0" << "the beam repetition penalty must be greater than 0";
         QTest::newRow("beam nrng negative") << "beam:nrng=-2" << "nrng must be between 0 and";
-        QTest::newRow("greedy temperature") << "greedy:t=0.5" << "unknown key 't' for greedy; its keys are freq, lastn, nrng, pres, rep";
+        QTest::newRow("greedy temperature") << "greedy:t=0.5" << "unknown key 't' for greedy; its keys are freq, grammar, lastn, nrng, pres, rep";
         QTest::newRow("greedy rep zero") << "greedy:rep=0" << "--repeat-penalty must be greater than 0";
         QTest::newRow("freq too big") << "sample:freq=3" << "--frequency-penalty must be between -2 and 2";
         QTest::newRow("pres words") << "sample:pres=x" << "pres must be a number; got 'x'";
@@ -198,7 +198,7 @@ private slots:
         // (moved from test_compare, where the first spec errors were)
         QTest::newRow("unknown kind") << "nucleus:p=0.9" << "unknown kind 'nucleus'";
         QTest::newRow("empty") << "" << "unknown kind ''";
-        QTest::newRow("unknown beam key") << "beam:width=4" << "unknown key 'width' for beam; its keys are dp, es, g, k, lp, nrng, rep";
+        QTest::newRow("unknown beam key") << "beam:width=4" << "unknown key 'width' for beam; its keys are dp, es, g, grammar, k, lp, nrng, rep";
         QTest::newRow("unknown sample key (2)") << "sample:temp=0.7" << "unknown key 'temp' for sample";
         QTest::newRow("width zero") << "beam:k=0" << "k must be between 1 and 64; got 0";
         QTest::newRow("width words") << "beam:k=four" << "k must be a whole number; got 'four'";
@@ -210,7 +210,7 @@ private slots:
         QTest::newRow("min-p above one") << "sample:minp=2" << "--min-p must be between 0 and 1";
         QTest::newRow("top-k negative") << "sample:k=-3" << "k must be between 0 and";
         QTest::newRow("seed fraction") << "sample:seed=1.5" << "seed must be a whole number";
-        QTest::newRow("greedy sampling settings") << "greedy:t=1" << "unknown key 't' for greedy; its keys are freq, lastn, nrng, pres, rep";
+        QTest::newRow("greedy sampling settings") << "greedy:t=1" << "unknown key 't' for greedy; its keys are freq, grammar, lastn, nrng, pres, rep";
         QTest::newRow("no value") << "sample:t" << "setting 't' needs a value";
         QTest::newRow("empty value") << "sample:t=" << "t must be a number; got ''";
         QTest::newRow("nothing after colon") << "sample:" << "nothing after ':'";

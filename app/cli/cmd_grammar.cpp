@@ -78,9 +78,14 @@ int runGrammarCheckImpl(Args& args) {
     size_t user = 0;
     for (const auto& r : g.rules) user += r.helper ? 0 : 1;
     if (!quiet) std::fputs(toGbnf(g).c_str(), stdout);
-    std::fprintf(stderr, "[%s: valid; %zu rules (%zu written, %zu for groups and repetitions)]\n",
-                 spec.source.c_str(), g.rules.size(), user, g.rules.size() - user);
-    if (!text) return 0;
+    auto summary = [&] {
+        std::fprintf(stderr, "[%s: valid; %zu rules (%zu written, %zu for groups and repetitions)]\n",
+                     spec.source.c_str(), g.rules.size(), user, g.rules.size() - user);
+    };
+    if (!text) {
+        summary();
+        return 0;
+    }
     // Walk the text token by token with the vocabulary, as generation would see it.
     auto tok = loadVocab(vocabPath ? *vocabPath : *model);
     auto c = Constraint::compile(spec, std::make_shared<TokenBytesTable>(*tok));
@@ -96,13 +101,15 @@ int runGrammarCheckImpl(Args& args) {
     for (size_t i = 0; i < ids.size(); ++i) {
         a.mask(s, mask);
         const bool ok = (mask[static_cast<size_t>(ids[i]) >> 6] >> (ids[i] & 63)) & 1u;
-        std::printf("%4zu  %-24s allowed %6zu  %s\n", i, ("\"" + tok->tokenToPiece(ids[i]) + "\"").c_str(), count(mask),
-                    ok ? "ok" : "FORBIDDEN");
+        if (!quiet)
+            std::printf("%4zu  %-24s allowed %6zu  %s\n", i, ("\"" + tok->tokenToPiece(ids[i]) + "\"").c_str(), count(mask),
+                        ok ? "ok" : "FORBIDDEN");
         if (!ok) throw Error("grammar check: the text leaves the grammar at token " + std::to_string(i) + " (\"" +
                              tok->tokenToPiece(ids[i]) + "\")");
         s = a.advance(s, ids[i]);
     }
     std::printf("end: %s\n", a.accepting(s) ? "complete (end of generation allowed)" : "incomplete (the grammar wants more)");
+    summary();
     return a.accepting(s) ? 0 : 1;
 }
 
