@@ -2744,27 +2744,19 @@ In seinen Metadaten: %2
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>With the constraint (%1)</source>
+        <source>Without the constraint (same prompt, settings and seed): generated step by step beside the constrained text.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Without it (same prompt, settings and seed)</source>
+        <source>Without the constraint (same prompt, settings and seed): leaves it at token %1 (“%2”, highlighted), which the grammar forbids.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Generated step by step beside the constrained text.</source>
+        <source>Without the constraint (same prompt, settings and seed): ended with a text the constraint accepts.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Leaves the constraint at token %1 (“%2”, highlighted): the grammar would have forbidden it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Ended with a text the constraint accepts.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>So far this text would fit the constraint too.</source>
+        <source>Without the constraint (same prompt, settings and seed): so far this text would fit the constraint too.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3824,6 +3816,11 @@ In seinen Metadaten: %2
     <message>
         <source>Run (F5)</source>
         <translation>Ausführen (F5)</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <extracomment>Between the items of a list inside a sentence.</extracomment>
+        <translation>; </translation>
     </message>
 </context>
 <context>

@@ -57,6 +57,27 @@ QString escaped(const std::string& raw, size_t begin, size_t end) {
     return QString::fromUtf8(raw.data() + begin, qsizetype(end - begin)).toHtmlEscaped();
 }
 
+// Two parts of a text with a space between, none after full-width punctuation (Chinese).
+QString joined(const QString& a, const QString& b) {
+    if (a.isEmpty()) return b;
+    return a.back().unicode() >= 0x3000 || b.isEmpty() || b.front().unicode() >= 0x3000 ? a + b : a + QLatin1Char(' ') + b;
+}
+
+// The layers' column: it asks for the height its texts need at its width, and may shrink to a few
+// lines (then it scrolls), so the reply below keeps its own minimum.
+class LayersArea : public QScrollArea {
+public:
+    using QScrollArea::QScrollArea;
+    QSize sizeHint() const override {
+        const QWidget* w = widget();
+        if (!w || !w->layout()) return QScrollArea::sizeHint();
+        const int width = viewport()->width();
+        const int need = w->layout()->hasHeightForWidth() ? w->layout()->heightForWidth(width) : w->sizeHint().height();
+        return {QScrollArea::sizeHint().width(), need};
+    }
+    QSize minimumSizeHint() const override { return {QScrollArea::minimumSizeHint().width(), fontMetrics().lineSpacing() * 3}; }
+};
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -224,28 +245,42 @@ ServingSafetyPanel::ServingSafetyPanel(QWidget* parent) : QWidget(parent) {
     form->addStretch(1);
     scroll->setWidget(settings);
 
-    // Right: the layers top to bottom, then the reply.
+    // Right: the layers top to bottom (in a short window they scroll), then the reply.
     auto* result = new QWidget(splitter);
     auto* right = new QVBoxLayout(result);
     right->setContentsMargins(6, 0, 0, 0);
-    right->setSpacing(0);
+    right->setSpacing(4);
+    layersArea_ = new LayersArea(result);
+    layersArea_->setObjectName(QStringLiteral("safetyLayersArea"));
+    layersArea_->setWidgetResizable(true);
+    layersArea_->setFrameShape(QFrame::NoFrame);
+    layersArea_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    layers_ = new QWidget(layersArea_);
+    auto* column = new QVBoxLayout(layers_);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
     for (int i = 0; i < kSafetyLayers; ++i) {
-        cards_[size_t(i)] = new SafetyLayerCard(SafetyLayer(i), result);
-        right->addWidget(cards_[size_t(i)]);
+        cards_[size_t(i)] = new SafetyLayerCard(SafetyLayer(i), layers_);
+        column->addWidget(cards_[size_t(i)]);
         if (i + 1 < kSafetyLayers) {
-            arrows_[size_t(i)] = new QLabel(QStringLiteral("↓"), result);
+            arrows_[size_t(i)] = new QLabel(QStringLiteral("↓"), layers_);
             arrows_[size_t(i)]->setAlignment(Qt::AlignHCenter);
-            right->addWidget(arrows_[size_t(i)]);
+            column->addWidget(arrows_[size_t(i)]);
         }
     }
-    right->addSpacing(8);
+    column->addStretch(1);
+    layersArea_->setWidget(layers_);
+    layersArea_->viewport()->installEventFilter(this);   // a splitter move changes its width
+    right->addWidget(layersArea_);
     replyLabel_ = new QLabel(result);
     replyLabel_->setWordWrap(true);
     right->addWidget(replyLabel_);
     reply_ = new QTextBrowser(result);
     reply_->setObjectName(QStringLiteral("safetyReply"));
     reply_->setOpenLinks(false);
-    reply_->setMinimumHeight(reply_->fontMetrics().lineSpacing() * 4);
+    reply_->setMinimumHeight(reply_->fontMetrics().lineSpacing() * 6);
+    // Its size hint does not count: the layers above get what they need first, the reply the rest.
+    reply_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
     right->addWidget(reply_, 1);
     summary_ = new QLabel(result);
     summary_->setObjectName(QStringLiteral("safetySummary"));
@@ -384,6 +419,7 @@ void ServingSafetyPanel::redraw() {
     markedCut_ = -1;
     if (!run_) {
         for (SafetyLayerCard* c : cards_) c->clearState();
+        fitLayers();
         reply_->clear();
         reply_->setPlaceholderText(tr("Run the prompt: the reply appears here, with each step where the ban acted numbered and "
                                       "the part the output filter withheld struck through."));
@@ -429,11 +465,13 @@ void ServingSafetyPanel::redraw() {
                         break;
                     case SafetyLayer::BannedPhrases: {
                         QStringList items;
-                        for (size_t i = 0; i < events.size() && i < 3; ++i)
+                        for (size_t i = 0; i < events.size() && i < 2; ++i)
                             items << tr("step %1: the model wanted %2 (%3)").arg(events[i]->step).arg(quoted(events[i]->matched), percent(events[i]->p));
-                        detail = tr("At %n step(s) the ban removed 1 % or more of the probability:", nullptr, int(events.size())) +
-                                 QLatin1Char(' ') + items.join(QStringLiteral("; "));
-                        if (events.size() > 3) detail += QLatin1Char(' ') + tr("(and %n more)", nullptr, int(events.size() - 3));
+                        //: Between the items of a list inside a sentence.
+                        const QString separator = tr("; ");
+                        detail = joined(tr("At %n step(s) the ban removed 1 % or more of the probability:", nullptr, int(events.size())),
+                                        items.join(separator));
+                        if (events.size() > 2) detail = joined(detail, tr("(and %n more)", nullptr, int(events.size() - 2)));
                         break;
                     }
                     case SafetyLayer::ModelRefusal:
@@ -450,7 +488,7 @@ void ServingSafetyPanel::redraw() {
                         const int seen = r.streamedBeforeCut > r.cutAt
                                              ? int(QString::fromUtf8(r.rawText.data() + r.cutAt, qsizetype(r.streamedBeforeCut - r.cutAt)).size())
                                              : 0;
-                        if (seen > 0) detail += QLatin1Char(' ') + tr("A stream had already sent %n character(s) of the match.", nullptr, seen);
+                        if (seen > 0) detail = joined(detail, tr("A stream had already sent %n character(s) of the match.", nullptr, seen));
                         markedCut_ = e.step;
                         break;
                     }
@@ -460,6 +498,7 @@ void ServingSafetyPanel::redraw() {
         }
         card->setState(rep.state, status, detail);
     }
+    fitLayers();
     reply_->setHtml(replyHtml(r, palette(), &marked_));
     if (r.blocked) {
         summary_->setText(tr("Blocked by the input filter: the model read nothing, and the user sees only the refusal the server sends."));
@@ -500,6 +539,22 @@ void ServingSafetyPanel::retranslate() {
         tr("Regular expressions over the reply after every token. At the first match the reply is cut; what was streamed before stays sent."));
     replyLabel_->setText(tr("What the model wrote (numbers: steps where the ban acted; struck through: withheld by the output filter)"));
     redraw();
+}
+
+void ServingSafetyPanel::fitLayers() {
+    // The layers never take more than their texts need at this width; the reply the rest.
+    layersArea_->setMaximumHeight(layersArea_->sizeHint().height());
+    layersArea_->updateGeometry();
+}
+
+void ServingSafetyPanel::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    fitLayers();
+}
+
+bool ServingSafetyPanel::eventFilter(QObject* watched, QEvent* e) {
+    if (watched == layersArea_->viewport() && e->type() == QEvent::Resize) fitLayers();
+    return QWidget::eventFilter(watched, e);
 }
 
 void ServingSafetyPanel::changeEvent(QEvent* e) {

@@ -17,6 +17,7 @@ class QCheckBox;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
+class QScrollArea;
 class QSpinBox;
 class QTextBrowser;
 QT_END_NAMESPACE
@@ -93,11 +94,14 @@ Q_SIGNALS:
 
 protected:
     void changeEvent(QEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
+    bool eventFilter(QObject* watched, QEvent* e) override;
 
 private:
     void retranslate();
     void redraw();
     void updateEnabled();
+    void fitLayers();
 
     QLabel* intro_ = nullptr;
     QLabel* promptLabel_ = nullptr;
@@ -109,6 +113,8 @@ private:
     QSpinBox* maxTokens_ = nullptr;
     QPushButton* runButton_ = nullptr;
     QPushButton* examples_ = nullptr;
+    QScrollArea* layersArea_ = nullptr;
+    QWidget* layers_ = nullptr;
     std::array<SafetyLayerCard*, kSafetyLayers> cards_{};
     std::array<QLabel*, kSafetyLayers - 1> arrows_{};
     QLabel* replyLabel_ = nullptr;
