@@ -23,27 +23,11 @@
 #include "model/model.h"
 #include "sampling/sampler_chain.h"
 #include "sampling/stage_grammar.h"
+#include "tokenizer/utf8.h"
 
 using namespace dlab;
 
 namespace {
-
-std::string encodeUtf8(uint32_t cp) {
-    std::string s;
-    if (cp < 0x80) s += static_cast<char>(cp);
-    else if (cp < 0x800) { s += static_cast<char>(0xC0 | (cp >> 6)); s += static_cast<char>(0x80 | (cp & 0x3F)); }
-    else if (cp < 0x10000) {
-        s += static_cast<char>(0xE0 | (cp >> 12));
-        s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        s += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        s += static_cast<char>(0xF0 | (cp >> 18));
-        s += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        s += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-    return s;
-}
 
 bool matches(const std::vector<Utf8Pattern>& pats, const std::string& bytes) {
     for (const auto& p : pats) {
@@ -182,7 +166,7 @@ private slots:
         for (uint32_t cp = 0; cp <= kMaxCodepoint; ++cp) {
             bool in = false;
             for (const auto& r : ranges) in = in || (cp >= r.lo && cp <= r.hi);
-            if (matches(pats, encodeUtf8(cp)) != in) QFAIL(qPrintable(QString("U+%1 wrong").arg(cp, 0, 16)));
+            if (matches(pats, utf8::encode(cp)) != in) QFAIL(qPrintable(QString("U+%1 wrong").arg(cp, 0, 16)));
         }
     }
 

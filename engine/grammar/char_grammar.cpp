@@ -1,22 +1,11 @@
 #include "grammar/char_grammar.h"
 
+#include <cstdio>
+
+#include "tokenizer/utf8.h"
+
 namespace dlab {
 namespace {
-
-void appendUtf8(std::string& out, uint32_t cp) {
-    if (cp < 0x80) out += static_cast<char>(cp);
-    else if (cp < 0x800) { out += static_cast<char>(0xC0 | (cp >> 6)); out += static_cast<char>(0x80 | (cp & 0x3F)); }
-    else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-}
 
 // One code point as it may appear inside "..." (inClass: inside [...]).
 std::string escaped(uint32_t cp, bool inClass) {
@@ -36,7 +25,7 @@ std::string escaped(uint32_t cp, bool inClass) {
     if (cp < 0x20 || cp == 0x7F) { snprintf(buf, sizeof buf, "\\x%02X", cp); return buf; }
     if ((cp >= 0xD800 && cp <= 0xDFFF) || (cp >= 0x80 && cp < 0xA0)) { snprintf(buf, sizeof buf, "\\u%04X", cp); return buf; }
     std::string s;
-    appendUtf8(s, cp);
+    utf8::append(s, cp);
     return s;
 }
 

@@ -1,29 +1,13 @@
 #include "grammar/utf8_sequences.h"
 
+#include <string>
+
+#include "tokenizer/utf8.h"
+
 namespace dlab {
 namespace {
 
 int encodedLength(uint32_t cp) { return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4; }
-
-void encode(uint32_t cp, uint8_t out[4]) {
-    switch (encodedLength(cp)) {
-        case 1: out[0] = static_cast<uint8_t>(cp); break;
-        case 2:
-            out[0] = static_cast<uint8_t>(0xC0 | (cp >> 6));
-            out[1] = static_cast<uint8_t>(0x80 | (cp & 0x3F));
-            break;
-        case 3:
-            out[0] = static_cast<uint8_t>(0xE0 | (cp >> 12));
-            out[1] = static_cast<uint8_t>(0x80 | ((cp >> 6) & 0x3F));
-            out[2] = static_cast<uint8_t>(0x80 | (cp & 0x3F));
-            break;
-        default:
-            out[0] = static_cast<uint8_t>(0xF0 | (cp >> 18));
-            out[1] = static_cast<uint8_t>(0x80 | ((cp >> 12) & 0x3F));
-            out[2] = static_cast<uint8_t>(0x80 | ((cp >> 6) & 0x3F));
-            out[3] = static_cast<uint8_t>(0x80 | (cp & 0x3F));
-    }
-}
 
 // [lo, hi] with both ends of one encoded length, split until each piece is a product of byte ranges.
 void split(uint32_t lo, uint32_t hi, std::vector<Utf8Pattern>& out) {
@@ -43,11 +27,9 @@ void split(uint32_t lo, uint32_t hi, std::vector<Utf8Pattern>& out) {
             }
         }
     }
-    uint8_t a[4], b[4];
-    encode(lo, a);
-    encode(hi, b);
+    const std::string a = utf8::encode(lo), b = utf8::encode(hi);
     Utf8Pattern p;
-    for (int i = 0; i < n; ++i) p.push_back({a[i], b[i]});
+    for (size_t i = 0; i < static_cast<size_t>(n); ++i) p.push_back({static_cast<uint8_t>(a[i]), static_cast<uint8_t>(b[i])});
     out.push_back(std::move(p));
 }
 
