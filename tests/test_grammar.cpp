@@ -301,6 +301,7 @@ private slots:
         QTest::newRow("optional only") << "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},\"b\":{\"type\":\"integer\"}}}" << "{\"b\":2}" << true << true;
         QTest::newRow("optional only none") << "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},\"b\":{\"type\":\"integer\"}}}" << "{}" << true << true;
         QTest::newRow("optional only order") << "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},\"b\":{\"type\":\"integer\"}}}" << "{\"b\":2,\"a\":1}" << false << false;
+        QTest::newRow("bare object") << "{\"type\":\"object\"}" << "{\"x\": [1, {\"y\": null}]}" << true << true;
         QTest::newRow("any value") << "{}" << "[1, {\"x\": \"y\"}]" << true << true;
         QTest::newRow("string lengths") << "{\"type\":\"string\",\"minLength\":2,\"maxLength\":3}" << "\"abcd\"" << false << false;
     }

@@ -2,11 +2,22 @@
 
 namespace dlab {
 
+namespace {
+constexpr size_t kRenewAfterStates = 200000;
+}
+
 std::shared_ptr<const Constraint> ConstraintCache::get(const ConstraintSpec& spec) {
     const std::string key = constraintKindName(spec.kind) + '\n' + spec.text;
     {
         std::lock_guard lock(mutex_);
         auto it = byKey_.find(key);
+        // An automaton that has grown large (a long-running server meeting ever new nestings)
+        // is dropped, so the next request starts a fresh one instead of reaching its limits.
+        if (it != byKey_.end() && it->second->second->automaton().stats().states > kRenewAfterStates) {
+            lru_.erase(it->second);
+            byKey_.erase(it);
+            it = byKey_.end();
+        }
         if (it != byKey_.end()) {
             lru_.splice(lru_.begin(), lru_, it->second);
             ++hits_;

@@ -284,6 +284,8 @@ private:
     }
 
     std::string objectExpr(const std::string& hint, const Json& s, const std::string& ptr) {
+        // {"type": "object"} alone allows any object.
+        if (!s.contains("properties") && !s.contains("additionalProperties") && !s.contains("required")) return "object";
         const Json props = s.contains("properties") ? s["properties"] : Json::object();
         if (!props.is_object()) fail(ptr + "/properties", "properties must be an object");
         std::set<std::string> required;

@@ -6,6 +6,9 @@
 // maxLength and the formats date, time, date-time and uuid, integer minimum / maximum (digit
 // patterns, up to 16 digits), number, boolean, null, anyOf / oneOf, allOf of one schema, $ref to #/$defs/... or
 // #/definitions/... (recursive definitions included), and {} / true for any value.
+// Objects with properties take only those unless additionalProperties says otherwise (as OpenAI's
+// strict mode does; every output still validates against the schema); {"type": "object"} alone is
+// any object.
 // Whitespace between tokens is bounded (at most one line break and 20 spaces or tabs) so a model
 // cannot stall in it; integers have at most 16 digits, fractions at most 16.
 //

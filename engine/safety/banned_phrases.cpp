@@ -95,11 +95,15 @@ BannedPhrases::BannedPhrases(std::vector<std::string> phrases, std::shared_ptr<c
         for (size_t s = 0; s < n; ++s)
             for (int c = 'A'; c <= 'Z'; ++c) delta_[s * 256 + size_t(c)] = delta_[s * 256 + size_t(c + 32)];
 
-    // Tokens that hold a phrase by themselves.
+    // Tokens that hold a phrase by themselves, and every token's first byte.
     alone_.assign(size_t(table_->size()), -1);
+    first_.assign(size_t(table_->size()), 0);
+    hasText_.assign(size_t(table_->size()), 0);
     if (phrases_.empty()) return;
     for (TokenId t = 0; t < table_->size(); ++t) {
-        if (table_->role(t) != TokenRole::Text) continue;
+        if (table_->role(t) != TokenRole::Text || table_->bytes(t).empty()) continue;
+        first_[size_t(t)] = static_cast<uint8_t>(table_->bytes(t)[0]);
+        hasText_[size_t(t)] = 1;
         State s = start();
         for (const char ch : table_->bytes(t)) {
             s = next(s, static_cast<unsigned char>(ch));
@@ -151,9 +155,14 @@ BannedPhrases::State BannedPhrases::stateAfter(std::span<const TokenId> generate
 int BannedPhrases::completes(State s, TokenId token) const {
     if (token < 0 || token >= table_->size()) return -1;
     if (const int alone = alone_[size_t(token)]; alone >= 0) return alone;
-    if (s == start()) return -1;   // the walk from the start state is the one containedIn() made
+    if (s == start() || !hasText_[size_t(token)]) return -1;   // from the start: the walk containedIn() made
+    // The first byte from the token's own array, so most tokens never touch their string.
+    const State s1 = next(s, first_[size_t(token)]);
+    if (output_[s1] >= 0) return output_[s1];
+    if (depth_[s1] <= 1) return -1;
+    s = s1;
     const std::string& b = table_->bytes(token);
-    for (size_t i = 0; i < b.size(); ++i) {
+    for (size_t i = 1; i < b.size(); ++i) {
         s = next(s, static_cast<unsigned char>(b[i]));
         if (output_[s] >= 0) return output_[s];
         // The state's string lies within the token's first i + 1 bytes: from here on the walk is

@@ -85,6 +85,8 @@ private:
     std::vector<uint8_t> depth_;   // (states) length of the state's string
     std::vector<int16_t> output_;  // (states) the longest phrase ending here (through suffix links), -1 none
     std::vector<int16_t> alone_;   // (n_vocab) see containedIn()
+    std::vector<uint8_t> first_;   // (n_vocab) the token's first byte
+    std::vector<uint8_t> hasText_; // (n_vocab) 1: a text token with bytes
 };
 
 }  // namespace dlab

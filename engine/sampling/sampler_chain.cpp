@@ -61,8 +61,11 @@ SampleResult SamplerChain::sample(std::span<const float> logits, const History& 
     apply(cands_, history);
 
     if (cands_.maxLogit() == -std::numeric_limits<float>::infinity())
-        throw Error("no token is left to sample: the sampler stages removed every candidate "
-                    "(check --logit-bias, --no-repeat-ngram and the penalties)");
+        throw Error(params_.constraint || params_.bannedPhrases
+                        ? "no token is left to sample: the grammar or the banned phrases allow only tokens that other "
+                          "stages removed (check --logit-bias, --no-repeat-ngram and the order of the stages)"
+                        : "no token is left to sample: the sampler stages removed every candidate "
+                          "(check --logit-bias, --no-repeat-ngram and the penalties)");
     r.uniform = state.rng.uniform();  // exactly one draw per step (plus one for XTC when it is on)
     const size_t i = drawIndex(cands_, r.uniform);
     r.token = cands_[i].id;

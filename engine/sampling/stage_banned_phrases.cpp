@@ -39,14 +39,28 @@ void BannedPhrasesStage::annotate(StageSnapshot& snapshot) const {
     snapshot.forbiddenCount = static_cast<int>(forbidden_.size());
     snapshot.forbidden.clear();
     if (forbidden_.empty() || !survivors_) return;
-    // The distribution entering the stage: survivors and forbidden together.
+    // The distribution entering the stage is the survivors' and the forbidden tokens' together:
+    // log Z_in = log(Z_kept + sum over forbidden of exp(logit)). The chain's snapshot of the
+    // survivors already holds Z_kept in its best token's p (p = exp(logit - log Z_kept)), so only
+    // the forbidden tokens are summed here; without that list, all the survivors are.
     float m = kNegInf;
-    for (const Candidate& c : *survivors_) m = std::max(m, c.logit);
     for (const Candidate& c : forbidden_) m = std::max(m, c.logit);
-    double sum = 0.0;
-    for (const Candidate& c : *survivors_) sum += std::exp(double(c.logit) - m);   // exp(-inf) = 0
-    for (const Candidate& c : forbidden_) sum += std::exp(double(c.logit) - m);
-    const double logZ = double(m) + std::log(sum);
+    double logZKept = -std::numeric_limits<double>::infinity();
+    if (!snapshot.top.empty() && snapshot.top.front().p > 0.0f) {
+        logZKept = double(snapshot.top.front().logit) - std::log(double(snapshot.top.front().p));
+    } else {
+        float mk = kNegInf;
+        for (const Candidate& c : *survivors_) mk = std::max(mk, c.logit);
+        if (mk != kNegInf) {
+            double z = 0.0;
+            for (const Candidate& c : *survivors_) z += std::exp(double(c.logit) - mk);   // exp(-inf) = 0
+            logZKept = double(mk) + std::log(z);
+        }
+    }
+    const double top = std::max(double(m), logZKept);
+    double sum = std::exp(logZKept - top);
+    for (const Candidate& c : forbidden_) sum += std::exp(double(c.logit) - top);
+    const double logZ = top + std::log(sum);
     selectTop(forbidden_.data(), forbidden_.size(), kForbiddenShown, scratch_);
     for (Candidate c : scratch_) {
         c.p = static_cast<float>(std::exp(double(c.logit) - logZ));
