@@ -243,6 +243,16 @@ private slots:
                 QVERIFY2(std::abs(s.forbidden[i].p - p) <= 1e-6 + 1e-5 * p, qPrintable(QString::number(s.forbidden[i].p) + " vs " + QString::number(p)));
             }
             QCOMPARE(s.changed, s.forbiddenCount > 0);
+            // Without candidates in the snapshot the stage sums the survivors itself: the same list.
+            SamplerChain bare(banOnly(ban), 0);
+            SamplerState state0(1);
+            const StageSnapshot s0 = bare.sample(logits, History{history, prompt.size()}, state0, true).stages.at(0);
+            QCOMPARE(s0.forbiddenCount, s.forbiddenCount);
+            QCOMPARE(s0.forbidden.size(), s.forbidden.size());
+            for (size_t i = 0; i < s.forbidden.size(); ++i) {
+                QCOMPARE(s0.forbidden[i].id, s.forbidden[i].id);
+                QVERIFY(std::abs(s0.forbidden[i].p - s.forbidden[i].p) <= 1e-6f + 1e-5f * s.forbidden[i].p);
+            }
             // The survivors are exactly the others.
             size_t survivors = 0;
             for (const Candidate& c : chain.candidates()) {
