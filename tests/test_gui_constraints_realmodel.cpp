@@ -25,6 +25,7 @@
 #include "gguf/gguf_file.h"
 #include "grammar/constraint.h"
 #include "sampling/stage_grammar.h"
+#include "session/session_file.h"
 #include "test_paths.h"
 #include "tokenizer/token_bytes.h"
 #include "ui/app/app_settings.h"
@@ -86,7 +87,7 @@ class TestGuiConstraintsRealModel : public QObject {
         ConstraintBox* box = page->constraintBox();
         box->setKind(kind);
         if (!example.isEmpty() && !box->selectExample(example)) return false;
-        return QTest::qWaitFor([&] { return page->constraintOn() || box->statusIsError(); }, 30000) && page->constraintOn();
+        return QTest::qWaitFor([&] { return !box->compiling(); }, 30000) && page->constraintOn();
     }
 
     static bool stepOnce(ui::PlaygroundPage* page) {
@@ -207,6 +208,25 @@ private slots:
             if (tok_->isEndOfGeneration(chips.last().id)) break;
         }
         QVERIFY2(forbiddenSeen > 0 && allowedSeen > 0, "the grammar should both allow and forbid bars shown");
+
+        // Saved and opened again (through the file's JSON), each recorded step marks the same bars.
+        const std::vector<TokenId> all = ids(page->strip()->tokens());
+        const SavedSession reread = parseSessionJson(sessionJson(page->saveSession()), "constrained.json");
+        page->openSession(reread, QStringLiteral("constrained.json"));
+        QVERIFY(page->replaying());
+        for (int s = 0; s < int(all.size()); ++s) {
+            page->showRecordedStep(s);
+            GrammarStage stage(mine);
+            mine->automaton().mask(stage.stateAfter(std::span(all.data(), size_t(s))), mask);
+            const QList<widgets::DistributionBar>& shown = page->chart()->bars();
+            QVERIFY(!shown.isEmpty());
+            for (int i = 0; i < shown.size(); ++i) {
+                QVERIFY2(shown[i].forbidden == !allowed(mask, shown[i].id),
+                         qPrintable(QStringLiteral("replayed step %1 bar %2 (id %3)").arg(s + 1).arg(i).arg(shown[i].id)));
+                QCOMPARE(page->chart()->forbiddenMarks().contains(i), !allowed(mask, shown[i].id));
+            }
+            QVERIFY(qAbs(page->maskStrip()->values().value(s) - (1.0 - page->waterfall()->panels().value(1).massKept)) < 1e-6);
+        }
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
     }
 
@@ -386,6 +406,24 @@ private slots:
         QTRY_VERIFY(page->strip()->tokens().isEmpty());
         QVERIFY2(page->captionText().contains(QStringLiteral("does not fit")), qPrintable(page->captionText()));
         QVERIFY(stepOnce(page));
+        // The whole answer (" yes." or the like, then the end of text): no date starts so.
+        for (int i = 0; i < 6 && !tok_->isEndOfGeneration(page->strip()->tokens().last().id); ++i) QVERIFY(stepOnce(page));
+        QVERIFY(tok_->isEndOfGeneration(page->strip()->tokens().last().id));
+        // A new prompt, a new grammar and Run at once, before the grammar's answer came back: the
+        // answer (about the session it found) must not stop the run that started under it.
+        QSignalSpy finished(page->controller(), &ui::PlaygroundController::runFinished);
+        page->constraintBox()->selectExample(QStringLiteral("iso-date.gbnf"));   // the yes/no text does not fit it
+        page->promptEdit()->setPlainText(QStringLiteral("The first person walked on the Moon on"));
+        page->setRunLength(6);
+        QTest::mouseClick(page->runButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        QTRY_VERIFY(!page->busy());
+        QVERIFY(!page->constraintBox()->compiling());
+        QCOMPARE(finished.first().at(0).toString(), QStringLiteral("length"));
+        QCOMPARE(int(page->strip()->tokens().size()), 6);
+        const auto date = compileHere(page->constraintBox()->choice());
+        QVERIFY(QString::fromStdString(date->describe()).contains(QStringLiteral("iso-date")));
+        GrammarStage(date).stateAfter(ids(page->strip()->tokens()));   // throws if the text is not a date's start
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
     }
 

@@ -3,8 +3,12 @@
 // Candidates tab; the Chat page after one short answer; the Strategies and KV pages and the Serving
 // lab's tabs (Safety included) after their runs; the Serve page with a request log; the Lessons dock open on a lesson) at
 // 1024×700, 1280×820 and 1920×1080, in English, German and Chinese, and presentation mode at
-// 1920×1080. CTest runs it at 100 % and again at 200 % (QT_SCALE_FACTOR=2). Asserted, measured
-// with QFontMetrics / size hints, never by eye:
+// 1920×1080. A second window shows constrained decoding: its playground under a JSON Schema
+// (the selector open with the schema, the chart's forbidden marks, the waterfall's grammar
+// panel, the mask strip under the text and the unconstrained text beside it) and its chat after
+// a JSON-mode answer; it is checked with the first window's playground and chat, at every size.
+// CTest runs it at 100 % and again at 200 % (QT_SCALE_FACTOR=2). Asserted, measured with
+// QFontMetrics / size hints, never by eye:
 //  * nothing of the waterfall, the chart (captions, axis titles, marker labels) or the playground's
 //    caption line is elided;
 //  * every status-bar label shows its whole text; only the model label may elide, with "…" and its
@@ -25,6 +29,7 @@
 #include "test_paths.h"
 #include "ui/app/app_settings.h"
 #include "ui/playground/candidate_table_model.h"
+#include "ui/playground/constraint_box.h"
 #include "ui/chat/chat_page.h"
 #include "ui/engine/engine_context.h"
 #include "ui/playground/playground_controller.h"
@@ -45,6 +50,7 @@
 #include "ui/app/presentation_mode.h"
 #include "widgets/distribution_chart.h"
 #include "widgets/sampler_waterfall.h"
+#include "widgets/mask_strip.h"
 #include "widgets/probability_legend.h"
 #include "widgets/text_line.h"
 #include "widgets/token_strip.h"
@@ -86,6 +92,7 @@ class TestGuiLayout : public QObject {
     Q_OBJECT
 
     std::unique_ptr<MainWindow> w_;
+    std::unique_ptr<MainWindow> wc_;   // constrained decoding: the playground under a schema, the chat in JSON mode
     QStringList errors_;
     QString shots_;
 
@@ -265,6 +272,7 @@ class TestGuiLayout : public QObject {
         viewTabs->setCurrentIndex(1);
         out += check(tag + QStringLiteral("-candidates"), QStringLiteral("playground"), true);
         viewTabs->setCurrentIndex(0);
+        out += checkConstrained(tag);
         w_->tabs()->setCurrentWidget(w_->page<ui::ChatPage>());
         out += check(tag + QStringLiteral("-chat"), QStringLiteral("chat"));
         auto* strategies = w_->page<ui::StrategiesPage>();
@@ -295,6 +303,76 @@ class TestGuiLayout : public QObject {
         out += check(tag + QStringLiteral("-lessons"), QStringLiteral("lessons"));
         w_->lessonsDock()->hide();
         return out;
+    }
+
+    // The constrained window at the first one's size and mode: its playground (distribution and
+    // candidates) and its chat. w_ stands for it while it is checked.
+    QStringList checkConstrained(const QString& tag) {
+        if (!wc_) return {QStringLiteral("no constrained window")};
+        QStringList out;
+        const QSize size = w_->size();
+        wc_->presentation()->setPresenting(w_->presentation()->presenting());
+        std::swap(w_, wc_);
+        settle();
+        w_->resize(size);
+        settle();
+        if (w_->size() != size) out << QStringLiteral("%1-constrained: the window is %2x%3, not %4x%5 (its minimum: %6x%7)")
+                                           .arg(tag).arg(w_->width()).arg(w_->height()).arg(size.width()).arg(size.height())
+                                           .arg(w_->minimumSizeHint().width()).arg(w_->minimumSizeHint().height());
+        auto* page = w_->page<ui::PlaygroundPage>();
+        auto* viewTabs = page->findChild<QTabWidget*>(QStringLiteral("viewTabs"));
+        w_->tabs()->setCurrentWidget(page);
+        viewTabs->setCurrentIndex(0);
+        out += check(tag + QStringLiteral("-constrained-playground"), QStringLiteral("playground"));
+        if (!page->maskRow()->isVisible()) out << tag + QStringLiteral("-constrained: the mask strip is hidden");
+        if (!page->unconstrainedColumn()->isVisible()) out << tag + QStringLiteral("-constrained: the unconstrained text is hidden");
+        if (page->unconstrainedColumn()->visibleRegion().isEmpty()) out << tag + QStringLiteral("-constrained: the unconstrained text is off screen");
+        if (auto* note = page->findChild<widgets::TextLine*>(QStringLiteral("unconstrainedNote")); note && note->elided())
+            out << tag + QStringLiteral("-constrained: the unconstrained text's heading is elided: \"%1\" in %2 px").arg(note->text()).arg(note->width());
+        if (page->maskStrip()->height() < page->maskStrip()->minimumSizeHint().height())
+            out << tag + QStringLiteral("-constrained: the mask strip is %1 px high").arg(page->maskStrip()->height());
+        viewTabs->setCurrentIndex(1);
+        out += check(tag + QStringLiteral("-constrained-candidates"), QStringLiteral("playground"), true);
+        viewTabs->setCurrentIndex(0);
+        w_->tabs()->setCurrentWidget(w_->page<ui::ChatPage>());
+        out += check(tag + QStringLiteral("-constrained-chat"), QStringLiteral("chat"));
+        w_->tabs()->setCurrentWidget(page);
+        std::swap(w_, wc_);
+        wc_->presentation()->setPresenting(false);
+        return out;
+    }
+
+    // The constrained window: a schema run beside the unconstrained text, a JSON-mode answer.
+    void openConstrainedWindow(const std::string& path) {
+        wc_ = std::make_unique<MainWindow>(QString::fromStdString(path));
+        wc_->setErrorReporter([this](const QString& m) { errors_.append(m); });
+        wc_->resize(w_->size());
+        wc_->show();
+        QVERIFY(QTest::qWaitFor([&] { return wc_->hasModel(); }, 60000));
+        auto* page = wc_->page<ui::PlaygroundPage>();
+        wc_->tabs()->setCurrentWidget(page);
+        ui::ConstraintBox* box = page->constraintBox();
+        page->promptEdit()->setPlainText(QStringLiteral("Anna is 31 and lives in Berlin. Her profile as JSON:"));
+        box->setCompareUnconstrained(true);
+        box->setKind(ui::ConstraintBox::Kind::JsonSchema);
+        QVERIFY(box->selectExample(QStringLiteral("person.json")));
+        QVERIFY(QTest::qWaitFor([&] { return page->constraintOn(); }, 30000));
+        page->setRunLength(24);
+        QSignalSpy finished(page->controller(), &ui::PlaygroundController::runFinished);
+        page->run();
+        QVERIFY(QTest::qWaitFor([&] { return finished.count() == 1 && !page->busy(); }, 120000));
+        QVERIFY(page->chart()->bars().size() > 0);
+        QVERIFY(!page->unconstrainedStrip()->tokens().isEmpty());
+        auto* chat = wc_->page<ui::ChatPage>();
+        wc_->tabs()->setCurrentWidget(chat);
+        chat->findChild<QSpinBox*>(QStringLiteral("maxTokensSpin"))->setValue(48);
+        chat->jsonModeCheck()->setChecked(true);
+        chat->inputEdit()->setPlainText(QStringLiteral("Describe a cat called Tom as a JSON object."));
+        QSignalSpy answered(chat, &ui::ChatPage::answerFinished);
+        QVERIFY(QTest::qWaitFor([&] { return chat->sendButton()->isEnabled(); }, 10000));
+        QTest::mouseClick(chat->sendButton(), Qt::LeftButton);
+        QVERIFY(QTest::qWaitFor([&] { return answered.count() == 1 && !chat->generating(); }, 120000));
+        wc_->tabs()->setCurrentWidget(page);
     }
 
 private slots:
@@ -404,6 +482,9 @@ private slots:
         QVERIFY(lab->lastSafety() && lab->lastSafety()->cut);
         w_->tabs()->setCurrentWidget(page);
 
+        openConstrainedWindow(path);
+        if (QTest::currentTestFailed()) return;
+
         // A lesson in the dock (shown per case).
         QVERIFY(w_->lessons()->library().lessons().size() > 0);
         w_->lessons()->setCurrentIndex(1);
@@ -412,6 +493,7 @@ private slots:
 
     void cleanupTestCase() {
         if (w_) w_->setLanguage(QStringLiteral("en"));
+        wc_.reset();
         w_.reset();
     }
 

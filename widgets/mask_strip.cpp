@@ -20,11 +20,13 @@ QColor forbiddenColour(const QPalette& pal) { return hasDarkBase(pal) ? QColor(0
 
 MaskStrip::MaskStrip(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
-    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
 }
 
 void MaskStrip::setSteps(const QList<StepMask>& steps) {
+    const bool grew = steps.size() != steps_.size();
     steps_ = steps;
+    if (grew) updateGeometry();
     if (highlight_ >= steps_.size()) highlight_ = -1;
     hovered_ = -1;
     update();
@@ -32,6 +34,7 @@ void MaskStrip::setSteps(const QList<StepMask>& steps) {
 
 void MaskStrip::appendStep(const StepMask& step) {
     steps_ << step;
+    updateGeometry();
     update();
 }
 
@@ -69,14 +72,18 @@ void MaskStrip::setLineScale(double scale) {
     update();
 }
 
+// A line and a half of the font: bars tall enough to compare, one row of the text box.
 QSize MaskStrip::sizeHint() const {
+    // As wide as its bars at their widest (so what follows it stays beside them), at least the minimum.
     const QFontMetrics fm(font());
-    return {fm.averageCharWidth() * 40, fm.height() * 2};
+    const int pad = std::max(2, fm.height() / 6);
+    const int widest = std::max(4, fm.averageCharWidth() * 2);
+    return {std::max(minimumSizeHint().width(), int(steps_.size()) * widest + 2 * pad), fm.height() * 3 / 2};
 }
 
 QSize MaskStrip::minimumSizeHint() const {
     const QFontMetrics fm(font());
-    return {fm.averageCharWidth() * 10, fm.height() * 2};
+    return {fm.averageCharWidth() * 10, fm.height() * 3 / 2};
 }
 
 MaskStrip::Layout MaskStrip::layoutFor() const {

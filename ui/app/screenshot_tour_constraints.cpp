@@ -31,9 +31,11 @@ void everyLook(MainWindow& w, const std::function<void(const QString&)>& shoot, 
     for (const QSize size : {QSize(1024, 700), QSize(1920, 1080)})
         for (const char* lang : {"en", "de", "zh_CN"})
             for (const char* theme : {"light", "dark"}) {
-                w.resize(size);
                 w.setLanguage(QLatin1String(lang));
                 w.setTheme(QLatin1String(theme));
+                // After the texts changed, as the layout test does: their minimums are the new language's.
+                waitFor([] { return false; }, 200);
+                w.resize(size);
                 shoot(QStringLiteral("%1-%2x%3-%4-%5.png").arg(stem).arg(size.width()).arg(size.height()).arg(QLatin1String(lang), QLatin1String(theme)));
             }
     w.setTheme(QStringLiteral("system"));
@@ -55,7 +57,7 @@ void constraintScreens(MainWindow& w, const std::function<void(const QString&)>&
     box->setCompareUnconstrained(true);
     box->setKind(ConstraintBox::Kind::JsonSchema);
     box->selectExample(QStringLiteral("person.json"));
-    waitFor([&] { return page->constraintOn() || box->statusIsError(); }, 30000);
+    waitFor([&] { return !box->compiling(); }, 30000);
     page->setRunLength(14);
     page->run();
     waitFor([&] { return !page->busy(); }, 120000);
@@ -64,10 +66,10 @@ void constraintScreens(MainWindow& w, const std::function<void(const QString&)>&
     if (all) everyLook(w, shoot, QStringLiteral("constraints-playground"));
 
     // A GBNF grammar: a date.
+    page->promptEdit()->setPlainText(QStringLiteral("The first person walked on the Moon on"));
     box->setKind(ConstraintBox::Kind::Gbnf);
     box->selectExample(QStringLiteral("iso-date.gbnf"));
-    page->promptEdit()->setPlainText(QStringLiteral("The first person walked on the Moon on"));
-    waitFor([&] { return page->constraintOn() || box->statusIsError(); }, 30000);
+    waitFor([&] { return !box->compiling(); }, 30000);
     page->setRunLength(8);
     page->run();
     waitFor([&] { return !page->busy(); }, 120000);
@@ -75,7 +77,7 @@ void constraintScreens(MainWindow& w, const std::function<void(const QString&)>&
 
     // A grammar with a mistake: the engine's sentence in the box, the playground unconstrained.
     box->setText(QStringLiteral("root ::= \"yes\" | \"no\" |\nanswer ::= [a-z\n"), QStringLiteral("broken.gbnf"));
-    waitFor([&] { return box->statusIsError(); }, 30000);
+    waitFor([&] { return !box->compiling(); }, 30000);
     shoot(QStringLiteral("constraints-error.png"));
 
     // The chat in JSON mode.
@@ -96,7 +98,7 @@ void constraintScreens(MainWindow& w, const std::function<void(const QString&)>&
     w.tabs()->setCurrentWidget(page);
     box->setCompareUnconstrained(false);
     box->setKind(ConstraintBox::Kind::None);
-    waitFor([&] { return !page->constraintOn(); }, 10000);
+    waitFor([&] { return !box->compiling(); }, 10000);
 }
 
 }  // namespace dlab::ui

@@ -287,7 +287,7 @@ void ConstraintBox::showStatusText() {
     QString text;
     const bool error = !status_.error.isEmpty();
     if (error)
-        text = tr("Not in force: %1 The playground runs without a constraint.").arg(status_.error);
+        text = tr("Not in force: %1").arg(status_.error) + QLatin1Char('\n') + tr("The playground runs without a constraint.");
     else if (kind() == Kind::None)
         text = tr("Off: the model may write anything. A constraint forbids, at every step, each token that would "
                   "break a grammar or a JSON Schema.");
@@ -295,7 +295,7 @@ void ConstraintBox::showStatusText() {
         text = tr("Compiling…");
     else if (status_.on)
         text = tr("%1 in force: %n rule(s), compiled for this model's vocabulary in %2 ms.", nullptr, status_.rules)
-                   .arg(status_.description, QLocale().toString(status_.compileMs, 'f', 1));
+                   .arg(status_.description, QLocale().toString(status_.compileMs, status_.compileMs < 1.0 ? 'g' : 'f', status_.compileMs < 1.0 ? 2 : 1));
     else
         text = tr("Takes effect once a model is loaded.");
     statusLabel_->setText(text);

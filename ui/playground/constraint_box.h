@@ -48,6 +48,8 @@ public:
     const ConstraintStatus& status() const { return status_; }
     QString statusText() const;
     bool statusIsError() const { return !status_.error.isEmpty(); }
+    // A choice was sent and its answer has not come back yet.
+    bool compiling() const { return waiting_; }
 
     // Examples of a kind, by file name, from the resources.
     static QStringList examples(Kind kind);

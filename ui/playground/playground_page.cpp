@@ -255,6 +255,9 @@ bool PlaygroundPage::eventFilter(QObject* watched, QEvent* e) {
         const int index = strip_->tokenAt(me->position().toPoint());
         if (me->button() == Qt::LeftButton && index >= 0) showRecordedStep(index);
     }
+    if (watched == ui_->textBox && (e->type() == QEvent::Resize || e->type() == QEvent::FontChange ||
+                                    e->type() == QEvent::LanguageChange || e->type() == QEvent::LayoutRequest))
+        QMetaObject::invokeMethod(this, &PlaygroundPage::placeMaskRow, Qt::QueuedConnection);
     if (watched == ui_->viewTabs && (e->type() == QEvent::Resize || e->type() == QEvent::LayoutRequest ||
                                      e->type() == QEvent::FontChange || e->type() == QEvent::LanguageChange))
         QMetaObject::invokeMethod(this, &PlaygroundPage::placeViewOptions, Qt::QueuedConnection);
@@ -594,8 +597,9 @@ void PlaygroundPage::setModelReady(bool ready) {
     emit statusChanged();
     restart();
     // A new model has another vocabulary: the constraint is compiled again for it.
+    constraintOn_ = false;
+    updateConstraintViews();
     if (ready) {
-        constraintOn_ = false;
         requestConstraint();
         emit compareRequested(constraintBox_->compareUnconstrained());
     }
@@ -682,6 +686,7 @@ void PlaygroundPage::restart() {
     if (stepInFlight_) discardStep_ = true;
     if (sessionStarted_) emit sessionDiscarded();
     sessionStarted_ = false;
+    ++sessionEpoch_;
     recording_.clear();
     if (replay_) leaveReplay();
     resampledToken_ = -1;

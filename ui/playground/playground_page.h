@@ -25,6 +25,7 @@ class QCheckBox;
 class QComboBox;
 class QFrame;
 class QHBoxLayout;
+class QVBoxLayout;
 class QLabel;
 class QSpinBox;
 class QPushButton;
@@ -306,17 +307,24 @@ private:
     void requestConstraint();          // the selector's choice to the controller
     void syncMaskStrip();              // the mask strip from the token strip's chips
     void updateConstraintViews();      // which of them are shown, their titles
+    // The mask strip beside the shading legend where the text box is wide enough for both (the
+    // strip keeps its rows), else under the constrained text.
+    void placeMaskRow();
+    QHBoxLayout* legendRow_ = nullptr;
+    QVBoxLayout* maskColumn_ = nullptr;
     ConstraintBox* constraintBox_ = nullptr;
     bool constraintOn_ = false;
     int constraintRequest_ = 0;
+    // Sessions started over since the page began (restart()); a constraint's answer says whether
+    // the session it found fits, which matters only if that is still the page's session.
+    int sessionEpoch_ = 0;
+    int constraintEpoch_ = 0;
     QSplitter* textSplit_ = nullptr;
-    QLabel* constrainedTitle_ = nullptr;
     QWidget* maskRow_ = nullptr;
     QLabel* maskLabel_ = nullptr;
     widgets::MaskStrip* maskStrip_ = nullptr;
     QLabel* maskSummary_ = nullptr;
     QWidget* unconstrainedColumn_ = nullptr;
-    QLabel* unconstrainedTitle_ = nullptr;
     widgets::TokenStrip* unconstrainedStrip_ = nullptr;
     widgets::TextLine* unconstrainedNote_ = nullptr;
     int unconstrainedMisfit_ = -1;

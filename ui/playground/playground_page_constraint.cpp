@@ -15,6 +15,7 @@
 #include "ui/playground/playground_page.h"
 #include "ui_playground_page.h"
 #include "widgets/mask_strip.h"
+#include "widgets/probability_legend.h"
 #include "widgets/text_line.h"
 #include "widgets/token_strip.h"
 
@@ -57,13 +58,6 @@ void PlaygroundPage::buildConstraintViews() {
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
     leftLayout->setSpacing(2);
-    QFont bold = font();
-    bold.setBold(true);
-    constrainedTitle_ = new QLabel(left);
-    constrainedTitle_->setObjectName(QStringLiteral("constrainedTitle"));
-    constrainedTitle_->setFont(bold);
-    constrainedTitle_->hide();
-    leftLayout->addWidget(constrainedTitle_);
     leftLayout->addWidget(ui_->stripArea, 1);
     maskRow_ = new QWidget(left);
     maskRow_->setObjectName(QStringLiteral("maskRow"));
@@ -75,10 +69,15 @@ void PlaygroundPage::buildConstraintViews() {
     maskSummary_ = new QLabel(maskRow_);
     maskSummary_->setObjectName(QStringLiteral("maskSummary"));
     row->addWidget(maskLabel_);
-    row->addWidget(maskStrip_, 1);
+    row->addWidget(maskStrip_);
     row->addWidget(maskSummary_);
+    row->addStretch(1);   // the mean stays beside the bars
     maskRow_->hide();
     leftLayout->addWidget(maskRow_);
+    maskColumn_ = leftLayout;
+    for (int i = 0; i < text->count() && !legendRow_; ++i)
+        if (auto* l = qobject_cast<QHBoxLayout*>(text->itemAt(i)->layout()); l && l->indexOf(legend_) >= 0) legendRow_ = l;
+    ui_->textBox->installEventFilter(this);
     textSplit_->addWidget(left);
 
     unconstrainedColumn_ = new QWidget(textSplit_);
@@ -86,9 +85,6 @@ void PlaygroundPage::buildConstraintViews() {
     auto* rightLayout = new QVBoxLayout(unconstrainedColumn_);
     rightLayout->setContentsMargins(0, 0, 0, 0);
     rightLayout->setSpacing(2);
-    unconstrainedTitle_ = new QLabel(unconstrainedColumn_);
-    unconstrainedTitle_->setObjectName(QStringLiteral("unconstrainedTitle"));
-    unconstrainedTitle_->setFont(bold);
     auto* area = new QScrollArea(unconstrainedColumn_);
     area->setObjectName(QStringLiteral("unconstrainedArea"));
     area->setWidgetResizable(true);
@@ -96,23 +92,75 @@ void PlaygroundPage::buildConstraintViews() {
     unconstrainedStrip_->setObjectName(QStringLiteral("unconstrainedStrip"));
     unconstrainedStrip_->setBranchingEnabled(false);
     area->setWidget(unconstrainedStrip_);
+    // Its heading says what it is and where it leaves the grammar (the text box's title and the
+    // left column are the constrained text): one row less than a title and a note.
     unconstrainedNote_ = new widgets::TextLine(unconstrainedColumn_);
     unconstrainedNote_->setObjectName(QStringLiteral("unconstrainedNote"));
     unconstrainedNote_->setLines(2);
-    rightLayout->addWidget(unconstrainedTitle_);
-    rightLayout->addWidget(area, 1);
     rightLayout->addWidget(unconstrainedNote_);
+    rightLayout->addWidget(area, 1);
     unconstrainedColumn_->hide();
     textSplit_->addWidget(unconstrainedColumn_);
     textSplit_->setStretchFactor(0, 1);
     textSplit_->setStretchFactor(1, 1);
     text->insertWidget(at, textSplit_, 1);
+    // Two rows of tokens at least (a scroll area's own minimum is taller), one for the text without
+    // the constraint under its two-line heading: the text box still fits a 1024×700 window.
+    ui_->stripArea->setMinimumHeight(2 * strip_->rowPitch() + 2 * ui_->stripArea->frameWidth());
+    area->setMinimumHeight(unconstrainedStrip_->rowPitch() + 2 * area->frameWidth());
     // Hovering a token marks its step's bar.
     connect(strip_, &widgets::TokenStrip::tokenHovered, maskStrip_, &widgets::MaskStrip::setHighlight);
 }
 
+namespace {
+// The width a row's items take without `except`: visible widgets (and hidden ones that keep
+// their room) at their size hint, with the spacing between them.
+int rowWidthWithout(QBoxLayout* row, const QWidget* except) {
+    int width = 0, items = 0;
+    for (int i = 0; i < row->count(); ++i) {
+        QWidget* w = row->itemAt(i)->widget();
+        if (!w || w == except) continue;
+        if (!w->isVisibleTo(w->parentWidget()) && !w->sizePolicy().retainSizeWhenHidden()) continue;
+        width += w->sizeHint().width();
+        ++items;
+    }
+    return width + std::max(0, items - 1) * std::max(0, row->spacing());
+}
+}  // namespace
+
+void PlaygroundPage::placeMaskRow() {
+    if (!maskRow_ || !legendRow_ || !captionRow_) return;
+    // Where the mask strip goes: beside the shading legend under the text, else in the caption
+    // row's free room above it, else under the constrained text (a row of the strip's height).
+    // Each place only where the room is there without it: the text keeps its rows.
+    const QMargins m = ui_->textLayout->contentsMargins();
+    const int room = ui_->textBox->contentsRect().width() - m.left() - m.right();
+    const int spacing = std::max(0, maskRow_->layout()->spacing());
+    const QFontMetrics fm(maskSummary_->font());
+    const int need = maskLabel_->sizeHint().width() + maskStrip_->minimumSizeHint().width() +
+                     fm.horizontalAdvance(tr("mean %1").arg(tr("%1 %").arg(QLocale().toString(100.0, 'f', 1)))) + 2 * spacing;
+    QBoxLayout* target = maskColumn_;
+    if (need + 2 * legendRow_->spacing() + rowWidthWithout(legendRow_, maskRow_) <= room) target = legendRow_;
+    else if (need + 2 * captionRow_->spacing() + rowWidthWithout(captionRow_, maskRow_) <= room) target = captionRow_;
+    if (target->indexOf(maskRow_) >= 0) return;
+    for (QBoxLayout* l : {static_cast<QBoxLayout*>(legendRow_), static_cast<QBoxLayout*>(captionRow_), static_cast<QBoxLayout*>(maskColumn_)})
+        l->removeWidget(maskRow_);
+    QSizePolicy policy = maskRow_->sizePolicy();
+    // In a row with others it takes what they leave and asks for no width of its own, so the
+    // window can still shrink (it moves under the text when the room is gone).
+    policy.setHorizontalPolicy(target == maskColumn_ ? QSizePolicy::Preferred : QSizePolicy::Ignored);
+    maskRow_->setSizePolicy(policy);
+    legendRow_->setStretchFactor(legend_, target == legendRow_ ? 0 : 1);
+    for (int i = 0; i < captionRow_->count(); ++i)   // the caption row's own stretch gives way to it
+        if (captionRow_->itemAt(i)->spacerItem()) captionRow_->setStretch(i, target == captionRow_ ? 0 : 1);
+    if (target == legendRow_) legendRow_->insertWidget(0, maskRow_, 1);
+    else if (target == captionRow_) captionRow_->insertWidget(captionRow_->indexOf(restoreSetupButton_) + 1, maskRow_, 1);
+    else maskColumn_->addWidget(maskRow_);
+}
+
 void PlaygroundPage::requestConstraint() {
     ++constraintRequest_;
+    constraintEpoch_ = sessionEpoch_;
     if (modelReady_) emit constraintRequested(constraintBox_->choice(), constraintRequest_);
 }
 
@@ -123,14 +171,15 @@ void PlaygroundPage::showConstraintStatus(const ConstraintStatus& status) {
     fitControlsWidth();
     updateConstraintViews();
     if (replay_) return;
-    if (sessionStarted_ && !status.fitsSession) {
+    // (A session started after the request was made already runs under the new constraint.)
+    if (sessionStarted_ && !status.fitsSession && constraintEpoch_ == sessionEpoch_) {
         // The text so far breaks the new grammar: no step of it could be re-sampled under it.
         restart();
         ui_->chosenLabel->setText(tr("The text generated so far does not fit the new constraint: the playground starts "
                                      "over from the prompt. Press Step."));
         return;
     }
-    if (currentStep_ >= 0 && !running_ && !stepInFlight_) {
+    if (currentStep_ >= 0 && !running_ && !stepInFlight_ && constraintEpoch_ == sessionEpoch_) {
         // The current step re-sampled under the new constraint (or without one).
         if (resampleInFlight_) resamplePending_ = true;
         else sendResample();
@@ -180,22 +229,31 @@ void PlaygroundPage::updateConstraintViews() {
 
     const bool comparing = constraintOn_ && constraintBox_->compareUnconstrained();
     unconstrainedColumn_->setVisible(comparing);
-    constrainedTitle_->setVisible(comparing);
-    constrainedTitle_->setText(tr("With the constraint (%1)").arg(constraintBox_->status().description));
-    unconstrainedTitle_->setText(tr("Without it (same prompt, settings and seed)"));
-    QString note;
+    // A short heading (two lines of half the text box at 1024 px), the whole story in its tooltip.
+    QString note, tip;
     const QList<widgets::StripToken>& shadow = unconstrainedStrip_->tokens();
-    if (shadow.isEmpty())
-        note = tr("Generated step by step beside the constrained text.");
-    else if (unconstrainedMisfit_ >= 0 && unconstrainedMisfit_ < shadow.size())
-        note = tr("Leaves the constraint at token %1 (\u201c%2\u201d, highlighted): the grammar would have forbidden it.")
-                   .arg(unconstrainedMisfit_ + 1)
-                   .arg(printableToken(shadow[unconstrainedMisfit_].text.toStdString()));
-    else if (unconstrainedEnded_)
-        note = tr("Ended with a text the constraint accepts.");
-    else
-        note = tr("So far this text would fit the constraint too.");
+    const QString what = tr("The same prompt with the same settings and seed, generated step by step beside the constrained "
+                            "text but without the constraint.");
+    if (shadow.isEmpty()) {
+        note = tr("Without the constraint (same prompt, settings and seed)");
+        tip = what;
+    } else if (unconstrainedMisfit_ >= 0 && unconstrainedMisfit_ < shadow.size()) {
+        const QString token = printableToken(shadow[unconstrainedMisfit_].text.toStdString());
+        note = tr("Without the constraint: leaves it at token %1 (\u201c%2\u201d)").arg(unconstrainedMisfit_ + 1).arg(token);
+        tip = what + QLatin1Char(' ') +
+              tr("Its token %1 (\u201c%2\u201d, highlighted) is one the grammar forbids there: from it on, this text no longer fits "
+                 "the constraint.")
+                  .arg(unconstrainedMisfit_ + 1)
+                  .arg(token);
+    } else if (unconstrainedEnded_) {
+        note = tr("Without the constraint: ended, and fits it");
+        tip = what + QLatin1Char(' ') + tr("It ended with a text the constraint accepts.");
+    } else {
+        note = tr("Without the constraint: fits it so far");
+        tip = what + QLatin1Char(' ') + tr("Every token so far is one the grammar would have allowed too.");
+    }
     unconstrainedNote_->setText(note);
+    unconstrainedNote_->setToolTip(tip);
 }
 
 }  // namespace dlab::ui
