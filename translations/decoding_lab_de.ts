@@ -449,15 +449,15 @@
     </message>
     <message>
         <source>Grammar (constraint)</source>
-        <translation type="unfinished"></translation>
+        <translation>Grammatik (Vorgabe)</translation>
     </message>
     <message>
         <source>Constrained decoding: forbids every token that would make the text so far stop being a valid start of the grammar or JSON Schema, and the end of the text until the grammar is complete. The probability it removes is the price of the constraint.</source>
-        <translation type="unfinished"></translation>
+        <translation>Eingeschränktes Dekodieren: verbietet jedes Token, mit dem der bisherige Text kein gültiger Anfang der Grammatik oder des JSON-Schemas mehr wäre, und das Textende, solange die Grammatik nicht vollständig ist. Die Wahrscheinlichkeit, die sie entfernt, ist der Preis der Vorgabe.</translation>
     </message>
     <message>
         <source>Grammar</source>
-        <translation type="unfinished"></translation>
+        <translation>Grammatik</translation>
     </message>
 </context>
 <context>
@@ -871,11 +871,11 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     </message>
     <message>
         <source>forbidden</source>
-        <translation type="unfinished"></translation>
+        <translation>verboten</translation>
     </message>
     <message>
         <source>The constraint&apos;s grammar forbade this token: the text would no longer fit it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Grammatik der Vorgabe hat dieses Token verboten: Der Text passte sonst nicht mehr zu ihr.</translation>
     </message>
 </context>
 <context>
@@ -1046,27 +1046,27 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     </message>
     <message>
         <source>JSON mode</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON-Modus</translation>
     </message>
     <message>
         <source>Constrain every reply to one JSON object: at each step the sampler forbids every token that would break it (the prompt is not constrained). Applies from the next reply.</source>
-        <translation type="unfinished"></translation>
+        <translation>Jede Antwort auf ein JSON-Objekt beschränken: Bei jedem Schritt verbietet der Sampler jedes Token, das es zerstören würde (der Prompt wird nicht eingeschränkt). Gilt ab der nächsten Antwort.</translation>
     </message>
     <message>
         <source>JSON mode: one valid JSON object</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON-Modus: ein gültiges JSON-Objekt</translation>
     </message>
     <message>
         <source>JSON mode: not a JSON object</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON-Modus: kein JSON-Objekt</translation>
     </message>
     <message>
         <source>JSON mode: the object is not finished</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON-Modus: das Objekt ist nicht fertig</translation>
     </message>
     <message>
         <source>JSON mode: each reply is one JSON object</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON-Modus: jede Antwort ist ein JSON-Objekt</translation>
     </message>
 </context>
 <context>
@@ -1311,110 +1311,114 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     <name>dlab::ui::ConstraintBox</name>
     <message>
         <source>Open a grammar or a JSON Schema</source>
-        <translation type="unfinished"></translation>
+        <translation>Grammatik oder JSON-Schema öffnen</translation>
     </message>
     <message>
         <source>GBNF grammars and JSON Schemas (*.gbnf *.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>GBNF-Grammatiken und JSON-Schemas (*.gbnf *.json);;Alle Dateien (*)</translation>
     </message>
     <message>
         <source>Could not read %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not in force: %1 The playground runs without a constraint.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 konnte nicht gelesen werden.</translation>
     </message>
     <message>
         <source>Off: the model may write anything. A constraint forbids, at every step, each token that would break a grammar or a JSON Schema.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aus: Das Modell darf alles schreiben. Eine Vorgabe verbietet bei jedem Schritt jedes Token, das eine Grammatik oder ein JSON-Schema verletzen würde.</translation>
     </message>
     <message>
         <source>Compiling…</source>
-        <translation type="unfinished"></translation>
+        <translation>Wird kompiliert …</translation>
     </message>
     <message numerus="yes">
         <source>%1 in force: %n rule(s), compiled for this model&apos;s vocabulary in %2 ms.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1 gilt: %n Regel, für das Vokabular dieses Modells in %2 ms kompiliert.</numerusform>
+            <numerusform>%1 gilt: %n Regeln, für das Vokabular dieses Modells in %2 ms kompiliert.</numerusform>
         </translation>
     </message>
     <message>
         <source>Takes effect once a model is loaded.</source>
-        <translation type="unfinished"></translation>
+        <translation>Gilt, sobald ein Modell geladen ist.</translation>
     </message>
     <message>
         <source>Constraint</source>
-        <translation type="unfinished"></translation>
+        <translation>Vorgabe</translation>
     </message>
     <message>
         <source>Constrained decoding: the sampler chain&apos;s first stage forbids every token that would not fit the grammar, so the output always parses</source>
-        <translation type="unfinished"></translation>
+        <translation>Eingeschränktes Dekodieren: Die erste Stufe der Sampler-Kette verbietet jedes Token, das nicht zur Grammatik passt, sodass die Ausgabe immer gültig ist</translation>
     </message>
     <message>
         <source>None</source>
-        <translation type="unfinished"></translation>
+        <translation>Keine</translation>
     </message>
     <message>
         <source>Any JSON value</source>
-        <translation type="unfinished"></translation>
+        <translation>Beliebiger JSON-Wert</translation>
     </message>
     <message>
         <source>JSON Schema</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON-Schema</translation>
     </message>
     <message>
         <source>GBNF grammar</source>
-        <translation type="unfinished"></translation>
+        <translation>GBNF-Grammatik</translation>
     </message>
     <message>
         <source>What the output must be: anything, any JSON value, JSON that matches a schema, or text that a GBNF grammar (llama.cpp&apos;s format) accepts</source>
-        <translation type="unfinished"></translation>
+        <translation>Was die Ausgabe sein muss: beliebig, ein beliebiger JSON-Wert, JSON passend zu einem Schema oder Text, den eine GBNF-Grammatik (das Format von llama.cpp) annimmt</translation>
     </message>
     <message>
         <source>Example</source>
-        <translation type="unfinished"></translation>
+        <translation>Beispiel</translation>
     </message>
     <message>
         <source>Examples that come with the app, and the files you opened</source>
-        <translation type="unfinished"></translation>
+        <translation>Beispiele, die mit der App kommen, und die Dateien, die Sie geöffnet haben</translation>
     </message>
     <message>
         <source>Open file…</source>
-        <translation type="unfinished"></translation>
+        <translation>Datei öffnen …</translation>
     </message>
     <message>
         <source>Open a .gbnf grammar or a .json JSON Schema</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine .gbnf-Grammatik oder ein .json-JSON-Schema öffnen</translation>
     </message>
     <message>
         <source>Edit the grammar or schema, then Apply (Ctrl+Return)</source>
-        <translation type="unfinished"></translation>
+        <translation>Grammatik oder Schema bearbeiten, dann Anwenden (Strg+Return)</translation>
     </message>
     <message>
         <source>Apply</source>
-        <translation type="unfinished"></translation>
+        <translation>Anwenden</translation>
     </message>
     <message>
         <source>Compile the edited text and use it from the current step on (Ctrl+Return)</source>
-        <translation type="unfinished"></translation>
+        <translation>Den bearbeiteten Text kompilieren und ab dem aktuellen Schritt verwenden (Strg+Return)</translation>
     </message>
     <message>
         <source>Grammar</source>
-        <translation type="unfinished"></translation>
+        <translation>Grammatik</translation>
     </message>
     <message>
         <source>The GBNF grammar the engine made of the schema: what the mask is computed from</source>
-        <translation type="unfinished"></translation>
+        <translation>Die GBNF-Grammatik, die die Engine aus dem Schema gemacht hat: daraus wird die Maske berechnet</translation>
     </message>
     <message>
         <source>Compare with unconstrained</source>
-        <translation type="unfinished"></translation>
+        <translation>Mit uneingeschränkt vergleichen</translation>
     </message>
     <message>
         <source>Generate the same prompt with the same settings and seed but no constraint, step by step beside the constrained text</source>
-        <translation type="unfinished"></translation>
+        <translation>Denselben Prompt mit denselben Einstellungen und demselben Seed, aber ohne Vorgabe erzeugen, Schritt für Schritt neben dem eingeschränkten Text</translation>
+    </message>
+    <message>
+        <source>Not in force: %1</source>
+        <translation>Nicht in Kraft: %1</translation>
+    </message>
+    <message>
+        <source>The playground runs without a constraint.</source>
+        <translation>Der Playground läuft ohne Vorgabe.</translation>
     </message>
 </context>
 <context>
@@ -2453,7 +2457,7 @@ In seinen Metadaten: %2
     </message>
     <message>
         <source>The constraint forbids “%1” at step %2: choose a token it allows, or switch the constraint off.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Vorgabe verbietet „%1“ in Schritt %2: Wählen Sie ein Token, das sie erlaubt, oder schalten Sie die Vorgabe aus.</translation>
     </message>
 </context>
 <context>
@@ -2713,51 +2717,67 @@ In seinen Metadaten: %2
     </message>
     <message>
         <source>&lt; %1 %</source>
-        <translation type="unfinished">&lt; %1 %</translation>
+        <translation>&lt; %1 %</translation>
     </message>
     <message>
         <source>&gt; %1 %</source>
-        <translation type="unfinished"></translation>
+        <translation>&gt; %1 %</translation>
     </message>
     <message>
         <source>%1 %</source>
-        <translation type="unfinished">%1 %</translation>
+        <translation>%1 %</translation>
     </message>
     <message>
         <source>The text generated so far does not fit the new constraint: the playground starts over from the prompt. Press Step.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der bisher erzeugte Text passt nicht zur neuen Vorgabe: Der Playground beginnt wieder beim Prompt. Drücken Sie Schritt.</translation>
     </message>
     <message>
         <source>Removed by the grammar</source>
-        <translation type="unfinished"></translation>
+        <translation>Von der Grammatik entfernt</translation>
     </message>
     <message>
         <source>For each generated token, the share of the probability the grammar forbade at that step: the price of the constraint. Hover a bar for the number and the best token it took away.</source>
-        <translation type="unfinished"></translation>
+        <translation>Für jedes erzeugte Token der Anteil der Wahrscheinlichkeit, den die Grammatik in diesem Schritt verboten hat: der Preis der Vorgabe. Zeigen Sie auf einen Balken für die Zahl und das beste Token, das sie weggenommen hat.</translation>
     </message>
     <message>
         <source>mean %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Mittel %1</translation>
     </message>
     <message>
         <source>The grammar removed %1 of the probability on average over these steps, %2 at most.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Grammatik hat über diese Schritte im Mittel %1 der Wahrscheinlichkeit entfernt, höchstens %2.</translation>
     </message>
     <message>
-        <source>Without the constraint (same prompt, settings and seed): generated step by step beside the constrained text.</source>
-        <translation type="unfinished"></translation>
+        <source>The same prompt with the same settings and seed, generated step by step beside the constrained text but without the constraint.</source>
+        <translation>Derselbe Prompt mit denselben Einstellungen und demselben Seed, Schritt für Schritt neben dem eingeschränkten Text erzeugt, aber ohne Vorgabe.</translation>
     </message>
     <message>
-        <source>Without the constraint (same prompt, settings and seed): leaves it at token %1 (“%2”, highlighted), which the grammar forbids.</source>
-        <translation type="unfinished"></translation>
+        <source>Without the constraint (same prompt, settings and seed)</source>
+        <translation>Ohne Vorgabe (gleicher Prompt, gleiche Einstellungen und Seed)</translation>
     </message>
     <message>
-        <source>Without the constraint (same prompt, settings and seed): ended with a text the constraint accepts.</source>
-        <translation type="unfinished"></translation>
+        <source>Without the constraint: leaves it at token %1 (“%2”)</source>
+        <translation>Ohne Vorgabe: verlässt sie bei Token %1 („%2“)</translation>
     </message>
     <message>
-        <source>Without the constraint (same prompt, settings and seed): so far this text would fit the constraint too.</source>
-        <translation type="unfinished"></translation>
+        <source>Its token %1 (“%2”, highlighted) is one the grammar forbids there: from it on, this text no longer fits the constraint.</source>
+        <translation>Sein Token %1 („%2“, hervorgehoben) verbietet die Grammatik an dieser Stelle: Ab ihm passt dieser Text nicht mehr zur Vorgabe.</translation>
+    </message>
+    <message>
+        <source>Without the constraint: ended, and fits it</source>
+        <translation>Ohne Vorgabe: beendet, und passt zu ihr</translation>
+    </message>
+    <message>
+        <source>It ended with a text the constraint accepts.</source>
+        <translation>Er endete mit einem Text, den die Vorgabe annimmt.</translation>
+    </message>
+    <message>
+        <source>Without the constraint: fits it so far</source>
+        <translation>Ohne Vorgabe: passt bisher zu ihr</translation>
+    </message>
+    <message>
+        <source>Every token so far is one the grammar would have allowed too.</source>
+        <translation>Jedes Token bisher hätte auch die Grammatik erlaubt.</translation>
     </message>
 </context>
 <context>
@@ -4448,11 +4468,11 @@ In seinen Metadaten: %2
     </message>
     <message>
         <source>Forbidden by the grammar: this token cannot continue the text as the constraint requires.</source>
-        <translation type="unfinished"></translation>
+        <translation>Von der Grammatik verboten: Dieses Token kann den Text nicht so fortsetzen, wie es die Vorgabe verlangt.</translation>
     </message>
     <message>
         <source>forbidden by the grammar</source>
-        <translation type="unfinished"></translation>
+        <translation>von der Grammatik verboten</translation>
     </message>
 </context>
 <context>
@@ -4650,26 +4670,26 @@ In seinen Metadaten: %2
     <name>dlab::widgets::MaskStrip</name>
     <message>
         <source>%1 %</source>
-        <translation type="unfinished">%1 %</translation>
+        <translation>%1 %</translation>
     </message>
     <message>
         <source>Step %1</source>
-        <translation type="unfinished">Schritt %1</translation>
+        <translation>Schritt %1</translation>
     </message>
     <message>
         <source>No constraint at this step.</source>
-        <translation type="unfinished"></translation>
+        <translation>In diesem Schritt galt keine Vorgabe.</translation>
     </message>
     <message numerus="yes">
         <source>The grammar removed %1 of the probability: it forbade %n token(s).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Die Grammatik hat %1 der Wahrscheinlichkeit entfernt: Sie hat %n Token verboten.</numerusform>
+            <numerusform>Die Grammatik hat %1 der Wahrscheinlichkeit entfernt: Sie hat %n Token verboten.</numerusform>
         </translation>
     </message>
     <message>
         <source>The most probable of them: “%1” (p = %2).</source>
-        <translation type="unfinished"></translation>
+        <translation>Das wahrscheinlichste davon: „%1“ (p = %2).</translation>
     </message>
 </context>
 <context>
@@ -4783,23 +4803,23 @@ In seinen Metadaten: %2
     </message>
     <message>
         <source>&gt; %1 %</source>
-        <translation type="unfinished"></translation>
+        <translation>&gt; %1 %</translation>
     </message>
     <message>
         <source>allowed %1 of %2</source>
-        <translation type="unfinished"></translation>
+        <translation>erlaubt %1 von %2</translation>
     </message>
     <message>
         <source>removed %1 of the probability</source>
-        <translation type="unfinished"></translation>
+        <translation>entfernte %1 der Wahrscheinlichkeit</translation>
     </message>
     <message>
         <source>“%1” %2 %</source>
-        <translation type="unfinished"></translation>
+        <translation>„%1“ %2 %</translation>
     </message>
     <message>
         <source>Forbidden this step, most probable first: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>In diesem Schritt verboten, wahrscheinlichste zuerst: %1</translation>
     </message>
 </context>
 <context>
@@ -4889,9 +4909,9 @@ In seinen Metadaten: %2
     </message>
     <message numerus="yes">
         <source>The grammar forbade %n token(s) here, %1 of the probability.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Die Grammatik hat hier %n Token verboten, %1 der Wahrscheinlichkeit.</numerusform>
+            <numerusform>Die Grammatik hat hier %n Token verboten, %1 der Wahrscheinlichkeit.</numerusform>
         </translation>
     </message>
 </context>

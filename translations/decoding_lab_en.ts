@@ -84,9 +84,9 @@
     <name>dlab::ui::ConstraintBox</name>
     <message numerus="yes">
         <source>%1 in force: %n rule(s), compiled for this model&apos;s vocabulary in %2 ms.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1 in force: %n rule, compiled for this model&apos;s vocabulary in %2 ms.</numerusform>
+            <numerusform>%1 in force: %n rules, compiled for this model&apos;s vocabulary in %2 ms.</numerusform>
         </translation>
     </message>
 </context>
@@ -442,9 +442,9 @@
     <name>dlab::widgets::MaskStrip</name>
     <message numerus="yes">
         <source>The grammar removed %1 of the probability: it forbade %n token(s).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>The grammar removed %1 of the probability: it forbade %n token.</numerusform>
+            <numerusform>The grammar removed %1 of the probability: it forbade %n tokens.</numerusform>
         </translation>
     </message>
 </context>
@@ -452,9 +452,9 @@
     <name>dlab::widgets::TokenStrip</name>
     <message numerus="yes">
         <source>The grammar forbade %n token(s) here, %1 of the probability.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>The grammar forbade %n token here, %1 of the probability.</numerusform>
+            <numerusform>The grammar forbade %n tokens here, %1 of the probability.</numerusform>
         </translation>
     </message>
 </context>

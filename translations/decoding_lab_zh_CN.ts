@@ -449,15 +449,15 @@
     </message>
     <message>
         <source>Grammar (constraint)</source>
-        <translation type="unfinished"></translation>
+        <translation>语法（约束）</translation>
     </message>
     <message>
         <source>Constrained decoding: forbids every token that would make the text so far stop being a valid start of the grammar or JSON Schema, and the end of the text until the grammar is complete. The probability it removes is the price of the constraint.</source>
-        <translation type="unfinished"></translation>
+        <translation>约束解码：禁止任何会使已生成文本不再是该语法或 JSON Schema 有效开头的词元；在语法完整之前，也禁止结束文本。它移除的概率就是约束的代价。</translation>
     </message>
     <message>
         <source>Grammar</source>
-        <translation type="unfinished"></translation>
+        <translation>语法</translation>
     </message>
 </context>
 <context>
@@ -870,11 +870,11 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     </message>
     <message>
         <source>forbidden</source>
-        <translation type="unfinished"></translation>
+        <translation>被禁止</translation>
     </message>
     <message>
         <source>The constraint&apos;s grammar forbade this token: the text would no longer fit it.</source>
-        <translation type="unfinished"></translation>
+        <translation>约束的语法禁止了这个词元：否则文本将不再符合它。</translation>
     </message>
 </context>
 <context>
@@ -1042,27 +1042,27 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     </message>
     <message>
         <source>JSON mode</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON 模式</translation>
     </message>
     <message>
         <source>Constrain every reply to one JSON object: at each step the sampler forbids every token that would break it (the prompt is not constrained). Applies from the next reply.</source>
-        <translation type="unfinished"></translation>
+        <translation>把每条回复限制为一个 JSON 对象：每一步采样器都会禁止会破坏它的词元（提示词不受约束）。从下一条回复起生效。</translation>
     </message>
     <message>
         <source>JSON mode: one valid JSON object</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON 模式：一个有效的 JSON 对象</translation>
     </message>
     <message>
         <source>JSON mode: not a JSON object</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON 模式：不是 JSON 对象</translation>
     </message>
     <message>
         <source>JSON mode: the object is not finished</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON 模式：对象尚未完成</translation>
     </message>
     <message>
         <source>JSON mode: each reply is one JSON object</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON 模式：每条回复都是一个 JSON 对象</translation>
     </message>
 </context>
 <context>
@@ -1301,109 +1301,113 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     <name>dlab::ui::ConstraintBox</name>
     <message>
         <source>Open a grammar or a JSON Schema</source>
-        <translation type="unfinished"></translation>
+        <translation>打开语法或 JSON Schema</translation>
     </message>
     <message>
         <source>GBNF grammars and JSON Schemas (*.gbnf *.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>GBNF 语法和 JSON Schema (*.gbnf *.json);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Could not read %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not in force: %1 The playground runs without a constraint.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取 %1。</translation>
     </message>
     <message>
         <source>Off: the model may write anything. A constraint forbids, at every step, each token that would break a grammar or a JSON Schema.</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭：模型可以写任何内容。约束会在每一步禁止任何会违反语法或 JSON Schema 的词元。</translation>
     </message>
     <message>
         <source>Compiling…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在编译…</translation>
     </message>
     <message numerus="yes">
         <source>%1 in force: %n rule(s), compiled for this model&apos;s vocabulary in %2 ms.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1 已生效：%n 条规则，针对此模型的词表编译用时 %2 毫秒。</numerusform>
         </translation>
     </message>
     <message>
         <source>Takes effect once a model is loaded.</source>
-        <translation type="unfinished"></translation>
+        <translation>加载模型后生效。</translation>
     </message>
     <message>
         <source>Constraint</source>
-        <translation type="unfinished"></translation>
+        <translation>约束</translation>
     </message>
     <message>
         <source>Constrained decoding: the sampler chain&apos;s first stage forbids every token that would not fit the grammar, so the output always parses</source>
-        <translation type="unfinished"></translation>
+        <translation>约束解码：采样链的第一个阶段禁止任何不符合语法的词元，因此输出总能被解析</translation>
     </message>
     <message>
         <source>None</source>
-        <translation type="unfinished"></translation>
+        <translation>无</translation>
     </message>
     <message>
         <source>Any JSON value</source>
-        <translation type="unfinished"></translation>
+        <translation>任意 JSON 值</translation>
     </message>
     <message>
         <source>JSON Schema</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON Schema</translation>
     </message>
     <message>
         <source>GBNF grammar</source>
-        <translation type="unfinished"></translation>
+        <translation>GBNF 语法</translation>
     </message>
     <message>
         <source>What the output must be: anything, any JSON value, JSON that matches a schema, or text that a GBNF grammar (llama.cpp&apos;s format) accepts</source>
-        <translation type="unfinished"></translation>
+        <translation>输出必须是什么：任意内容、任意 JSON 值、符合某个 Schema 的 JSON，或 GBNF 语法（llama.cpp 的格式）接受的文本</translation>
     </message>
     <message>
         <source>Example</source>
-        <translation type="unfinished"></translation>
+        <translation>示例</translation>
     </message>
     <message>
         <source>Examples that come with the app, and the files you opened</source>
-        <translation type="unfinished"></translation>
+        <translation>应用自带的示例，以及你打开过的文件</translation>
     </message>
     <message>
         <source>Open file…</source>
-        <translation type="unfinished"></translation>
+        <translation>打开文件…</translation>
     </message>
     <message>
         <source>Open a .gbnf grammar or a .json JSON Schema</source>
-        <translation type="unfinished"></translation>
+        <translation>打开 .gbnf 语法或 .json JSON Schema</translation>
     </message>
     <message>
         <source>Edit the grammar or schema, then Apply (Ctrl+Return)</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑语法或 Schema，然后点应用（Ctrl+Return）</translation>
     </message>
     <message>
         <source>Apply</source>
-        <translation type="unfinished"></translation>
+        <translation>应用</translation>
     </message>
     <message>
         <source>Compile the edited text and use it from the current step on (Ctrl+Return)</source>
-        <translation type="unfinished"></translation>
+        <translation>编译编辑后的文本，并从当前步骤起使用（Ctrl+Return）</translation>
     </message>
     <message>
         <source>Grammar</source>
-        <translation type="unfinished"></translation>
+        <translation>语法</translation>
     </message>
     <message>
         <source>The GBNF grammar the engine made of the schema: what the mask is computed from</source>
-        <translation type="unfinished"></translation>
+        <translation>引擎由该 Schema 生成的 GBNF 语法：掩码就是据此计算的</translation>
     </message>
     <message>
         <source>Compare with unconstrained</source>
-        <translation type="unfinished"></translation>
+        <translation>与无约束对比</translation>
     </message>
     <message>
         <source>Generate the same prompt with the same settings and seed but no constraint, step by step beside the constrained text</source>
-        <translation type="unfinished"></translation>
+        <translation>用相同的提示词、设置和种子但不加约束进行生成，并逐步显示在受约束文本旁边</translation>
+    </message>
+    <message>
+        <source>Not in force: %1</source>
+        <translation>未生效：%1</translation>
+    </message>
+    <message>
+        <source>The playground runs without a constraint.</source>
+        <translation>演练场在无约束的情况下运行。</translation>
     </message>
 </context>
 <context>
@@ -2433,7 +2437,7 @@ In its metadata: %2
     </message>
     <message>
         <source>The constraint forbids “%1” at step %2: choose a token it allows, or switch the constraint off.</source>
-        <translation type="unfinished"></translation>
+        <translation>约束在第 %2 步禁止“%1”：请选择一个它允许的词元，或关闭约束。</translation>
     </message>
 </context>
 <context>
@@ -2686,51 +2690,67 @@ In its metadata: %2
     </message>
     <message>
         <source>&lt; %1 %</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt; %1%</translation>
     </message>
     <message>
         <source>&gt; %1 %</source>
-        <translation type="unfinished"></translation>
+        <translation>&gt; %1%</translation>
     </message>
     <message>
         <source>%1 %</source>
-        <translation type="unfinished"></translation>
+        <translation>%1%</translation>
     </message>
     <message>
         <source>The text generated so far does not fit the new constraint: the playground starts over from the prompt. Press Step.</source>
-        <translation type="unfinished"></translation>
+        <translation>目前生成的文本不符合新的约束：演练场从提示词重新开始。请按“单步”。</translation>
     </message>
     <message>
         <source>Removed by the grammar</source>
-        <translation type="unfinished"></translation>
+        <translation>被语法移除</translation>
     </message>
     <message>
         <source>For each generated token, the share of the probability the grammar forbade at that step: the price of the constraint. Hover a bar for the number and the best token it took away.</source>
-        <translation type="unfinished"></translation>
+        <translation>对每个生成的词元：语法在该步骤禁止掉的概率份额，即约束的代价。把鼠标悬停在柱上可查看数值以及它拿走的最可能的词元。</translation>
     </message>
     <message>
         <source>mean %1</source>
-        <translation type="unfinished"></translation>
+        <translation>平均 %1</translation>
     </message>
     <message>
         <source>The grammar removed %1 of the probability on average over these steps, %2 at most.</source>
-        <translation type="unfinished"></translation>
+        <translation>在这些步骤中，语法平均移除了 %1 的概率，最多 %2。</translation>
     </message>
     <message>
-        <source>Without the constraint (same prompt, settings and seed): generated step by step beside the constrained text.</source>
-        <translation type="unfinished"></translation>
+        <source>The same prompt with the same settings and seed, generated step by step beside the constrained text but without the constraint.</source>
+        <translation>相同的提示词、设置和种子，在受约束文本旁逐步生成，但不加约束。</translation>
     </message>
     <message>
-        <source>Without the constraint (same prompt, settings and seed): leaves it at token %1 (“%2”, highlighted), which the grammar forbids.</source>
-        <translation type="unfinished"></translation>
+        <source>Without the constraint (same prompt, settings and seed)</source>
+        <translation>无约束（相同的提示词、设置和种子）</translation>
     </message>
     <message>
-        <source>Without the constraint (same prompt, settings and seed): ended with a text the constraint accepts.</source>
-        <translation type="unfinished"></translation>
+        <source>Without the constraint: leaves it at token %1 (“%2”)</source>
+        <translation>无约束：在第 %1 个词元（“%2”）处违反约束</translation>
     </message>
     <message>
-        <source>Without the constraint (same prompt, settings and seed): so far this text would fit the constraint too.</source>
-        <translation type="unfinished"></translation>
+        <source>Its token %1 (“%2”, highlighted) is one the grammar forbids there: from it on, this text no longer fits the constraint.</source>
+        <translation>它的第 %1 个词元（“%2”，已高亮）在该处被语法禁止：从它开始，这段文本不再符合约束。</translation>
+    </message>
+    <message>
+        <source>Without the constraint: ended, and fits it</source>
+        <translation>无约束：已结束，且符合约束</translation>
+    </message>
+    <message>
+        <source>It ended with a text the constraint accepts.</source>
+        <translation>它以约束所接受的文本结束。</translation>
+    </message>
+    <message>
+        <source>Without the constraint: fits it so far</source>
+        <translation>无约束：目前仍符合约束</translation>
+    </message>
+    <message>
+        <source>Every token so far is one the grammar would have allowed too.</source>
+        <translation>目前为止的每个词元，语法也都会允许。</translation>
     </message>
 </context>
 <context>
@@ -4400,11 +4420,11 @@ In its metadata: %2
     </message>
     <message>
         <source>Forbidden by the grammar: this token cannot continue the text as the constraint requires.</source>
-        <translation type="unfinished"></translation>
+        <translation>被语法禁止：这个词元无法按约束的要求继续文本。</translation>
     </message>
     <message>
         <source>forbidden by the grammar</source>
-        <translation type="unfinished"></translation>
+        <translation>被语法禁止</translation>
     </message>
 </context>
 <context>
@@ -4597,25 +4617,25 @@ In its metadata: %2
     <name>dlab::widgets::MaskStrip</name>
     <message>
         <source>%1 %</source>
-        <translation type="unfinished"></translation>
+        <translation>%1%</translation>
     </message>
     <message>
         <source>Step %1</source>
-        <translation type="unfinished">第 %1 步</translation>
+        <translation>第 %1 步</translation>
     </message>
     <message>
         <source>No constraint at this step.</source>
-        <translation type="unfinished"></translation>
+        <translation>此步骤没有约束。</translation>
     </message>
     <message numerus="yes">
         <source>The grammar removed %1 of the probability: it forbade %n token(s).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>语法移除了 %1 的概率：它禁止了 %n 个词元。</numerusform>
         </translation>
     </message>
     <message>
         <source>The most probable of them: “%1” (p = %2).</source>
-        <translation type="unfinished"></translation>
+        <translation>其中最可能的是：“%1”（p = %2）。</translation>
     </message>
 </context>
 <context>
@@ -4729,23 +4749,23 @@ In its metadata: %2
     </message>
     <message>
         <source>&gt; %1 %</source>
-        <translation type="unfinished"></translation>
+        <translation>&gt; %1%</translation>
     </message>
     <message>
         <source>allowed %1 of %2</source>
-        <translation type="unfinished"></translation>
+        <translation>允许 %1 / %2</translation>
     </message>
     <message>
         <source>removed %1 of the probability</source>
-        <translation type="unfinished"></translation>
+        <translation>移除了 %1 的概率</translation>
     </message>
     <message>
         <source>“%1” %2 %</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1” %2%</translation>
     </message>
     <message>
         <source>Forbidden this step, most probable first: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>此步骤被禁止的词元（最可能的在前）：%1</translation>
     </message>
 </context>
 <context>
@@ -4835,8 +4855,8 @@ In its metadata: %2
     </message>
     <message numerus="yes">
         <source>The grammar forbade %n token(s) here, %1 of the probability.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>语法在此禁止了 %n 个词元，占 %1 的概率。</numerusform>
         </translation>
     </message>
 </context>
