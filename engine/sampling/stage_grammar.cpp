@@ -60,30 +60,37 @@ void GrammarStage::apply(CandidateArray& cands, const History& history) {
     auto allowed = [&](TokenId id) {
         return id >= 0 && id < vocab && ((mask_[static_cast<size_t>(id) >> 6] >> (id & 63)) & 1u);
     };
-    // The best forbidden candidates and their share of the distribution entering this stage.
-    const float maxLogit = cands.maxLogit();
-    double sum = 0.0;
+    // The best forbidden candidates by logit; their probabilities are worked out only if a
+    // snapshot asks (annotate), so a run without snapshots pays no exp() per token here.
     forbiddenCount_ = 0;
     forbidden_.clear();
-    std::vector<Candidate> worst;  // a bounded min-heap by rank would do; the list is short
+    forbiddenLogits_.clear();
     for (const Candidate& c : cands) {
-        if (c.logit == -std::numeric_limits<float>::infinity()) continue;
-        sum += std::exp(static_cast<double>(c.logit) - maxLogit);
-        if (allowed(c.id)) continue;
+        if (c.logit == -std::numeric_limits<float>::infinity() || allowed(c.id)) continue;
         ++forbiddenCount_;
+        forbiddenLogits_.push_back(c.logit);
         if (forbidden_.size() < static_cast<size_t>(kForbiddenShown) || ranksAbove(c, forbidden_.back())) {
             auto at = std::upper_bound(forbidden_.begin(), forbidden_.end(), c, ranksAbove);
             forbidden_.insert(at, c);
             if (forbidden_.size() > static_cast<size_t>(kForbiddenShown)) forbidden_.pop_back();
         }
     }
-    for (Candidate& c : forbidden_) c.p = sum > 0.0 ? static_cast<float>(std::exp(static_cast<double>(c.logit) - maxLogit) / sum) : 0.0f;
     if (forbiddenCount_ > 0) cands.filter([&](const Candidate& c) { return allowed(c.id); });
 }
 
 void GrammarStage::annotate(StageSnapshot& snapshot) const {
-    snapshot.forbidden = forbidden_;
     snapshot.forbiddenCount = forbiddenCount_;
+    snapshot.forbidden = forbidden_;
+    if (forbidden_.empty()) return;
+    // The distribution entering the stage is the survivors plus the forbidden: the survivors'
+    // normaliser comes from the snapshot (its best token's logit and p), the forbidden ones' is summed.
+    const float m = std::max(forbidden_.front().logit, snapshot.top.empty() ? -std::numeric_limits<float>::infinity()
+                                                                            : snapshot.top.front().logit);
+    double sum = 0.0;
+    for (float l : forbiddenLogits_) sum += std::exp(static_cast<double>(l) - m);
+    if (!snapshot.top.empty() && snapshot.top.front().p > 0.0f)
+        sum += std::exp(static_cast<double>(snapshot.top.front().logit) - m) / static_cast<double>(snapshot.top.front().p);
+    for (Candidate& c : snapshot.forbidden) c.p = static_cast<float>(std::exp(static_cast<double>(c.logit) - m) / sum);
 }
 
 std::unique_ptr<SamplerStage> makeGrammarStage(const SamplerParams& params) {

@@ -36,7 +36,8 @@ private:
     std::shared_ptr<const Constraint> constraint_;
     std::unordered_map<uint64_t, int32_t> stateByPrefix_;  // hash of the generated ids -> grammar state
     std::vector<uint64_t> mask_;
-    std::vector<Candidate> forbidden_;  // best forbidden of the last step, p under the entering distribution
+    std::vector<Candidate> forbidden_;   // (<= kForbiddenShown) best forbidden of the last step, by logit
+    std::vector<float> forbiddenLogits_;  // (forbiddenCount_) every forbidden logit, for annotate's normaliser
     int forbiddenCount_ = 0;
 };
 
