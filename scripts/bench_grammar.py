@@ -12,8 +12,8 @@
    one request sees: transitions and masks are computed on first use), "warm" a second pass over
    the same automaton (what the next request with the same grammar sees, e.g. a server answering
    one schema). Per step the median over the repetitions, then median and mean over the steps.
-2. End to end. `decoding-lab-cli generate` greedy on the default model, with --json-schema and
-   without, alternated --decode-reps times; tokens/s of the decode phase from its summary line.
+2. End to end. Greedy chat answers on the default model with the JSON Schema person.json and
+   without, alternated --decode-reps times in one process (`grammar bench --decode-prompt`).
 
 The reference venv is described at the top of bench_grammar_reference.py. Without it, only our
 figures are printed.
@@ -49,7 +49,6 @@ def main():
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--ref-python", default="/tmp/gramvenv/bin/python")
     ap.add_argument("--decode-reps", type=int, default=5)
-    ap.add_argument("--decode-tokens", type=int, default=96)
     args = ap.parse_args()
     vocab_path = {"smollm2": default_model(),
                   "llama-bpe": os.path.join(ROOT, "tests", "data", "tokenizer", "ggml-vocab-llama-bpe.gguf")}
@@ -104,30 +103,20 @@ def main():
             comp = "–" if r["compile_ms"] is None else f"{r['compile_ms']:.2f}"
             print(f"| {case} | {r['engine']} | {comp} | {r['mask_us_median']:.1f} | {r['mask_us_mean']:.1f} | {ratio:.2f}× |")
 
-    # End to end: constrained against unconstrained decode on the default model, alternated.
+    # End to end: greedy chat answers with and without the constraint on the default model,
+    # alternated in one process (`grammar bench --decode-prompt`): the unconstrained run gets as many
+    # tokens as the constrained answer, and each constrained run compiles the grammar afresh.
     schema = os.path.join(ROOT, "tests", "golden", "grammar", "schemas", "person.json")
-    rate = re.compile(r"(\d+) tokens at ([0-9.]+) tokens/s")
-    runs = {"unconstrained": [], "json-schema": []}
-    base = [args.cli, "generate", "--chat", "--prompt", "Describe a fictional person as JSON.", "--temperature", "0",
-            "--max-tokens", str(args.decode_tokens), "--threads", "2"]
-    # The constrained answer ends when its JSON does; the unconstrained run gets exactly as many
-    # tokens, so both decode over the same context lengths.
-    for _ in range(args.decode_reps):
-        p = subprocess.run(base + ["--json-schema", schema], capture_output=True, text=True, check=True)
-        m = rate.search(p.stderr)
-        runs["json-schema"].append((int(m.group(1)), float(m.group(2))))
-        n = int(m.group(1))
-        p = subprocess.run([x if x != str(args.decode_tokens) else str(n) for x in base], capture_output=True, text=True, check=True)
-        m = rate.search(p.stderr)
-        runs["unconstrained"].append((int(m.group(1)), float(m.group(2))))
+    out = subprocess.run([args.cli, "grammar", "bench", schema, "--text", '{"name": "Ann", "age": 31}', "--reps", "1",
+                          "--decode-prompt", "Describe a fictional person as JSON.", "--decode-reps", str(args.decode_reps),
+                          "--threads", "2", "--json-out"], capture_output=True, text=True, check=True)
+    d = json.loads(out.stdout)
     print()
-    print("| decode, default model, greedy, 2 threads | tokens | tokens/s (median of %d) |" % args.decode_reps)
-    print("|---|---:|---:|")
-    med = {}
-    for kind, vals in runs.items():
-        med[kind] = statistics.median(v[1] for v in vals)
-        print(f"| {kind} | {vals[0][0]} | {med[kind]:.1f} |")
-    print(f"\nconstrained / unconstrained: {med['json-schema'] / med['unconstrained']:.3f}")
+    print(f"| decode, default model, greedy, 2 threads, {d['decode_tokens']} tokens | tokens/s (median of {args.decode_reps}) |")
+    print("|---|---:|")
+    print(f"| unconstrained | {d['decode_tps_unconstrained']:.1f} |")
+    print(f"| person.json (JSON Schema) | {d['decode_tps_constrained']:.1f} |")
+    print(f"\nconstrained / unconstrained: {d['decode_ratio']:.3f}")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,11 @@
 #include "commands.h"
 #include "core/error.h"
 #include "core/json_writer.h"
+#include "generate/chat_prompt.h"
+#include "generate/generator.h"
 #include "gguf/gguf_file.h"
+#include "model/backend.h"
+#include "model/kv_cache.h"
 #include "grammar/token_trie.h"
 #include "tokenizer/token_bytes.h"
 #include "tokenizer/tokenizer.h"
@@ -122,8 +126,11 @@ int runMaskBench(Args& args) {
     const auto vocabPath = args.value("--vocab");
     const int reps = static_cast<int>(args.integer("--reps", 5, 1, 1000));
     const bool json = args.flag("--json-out");
+    const auto decodePrompt = args.value("--decode-prompt");
+    const int decodeReps = static_cast<int>(args.integer("--decode-reps", 7, 1, 1000));
+    const int threads = decodePrompt ? threadsOption(args) : 1;
     std::optional<std::string> model;
-    if (!vocabPath) model = modelPathOption(args);
+    if (!vocabPath || decodePrompt) model = modelPathOption(args);
     auto pos = args.positionals();
     const ConstraintSpec spec = specFrom(args, pos, "bench");
     args.finish();
@@ -176,6 +183,31 @@ int runMaskBench(Args& args) {
         cold.push_back(median(coldAt[i]));
         warm.push_back(median(warmAt[i]));
     }
+    // End to end: greedy chat answers with and without the constraint, alternated in this process
+    // (each pair sees the same machine), the constrained one first; the unconstrained run gets as
+    // many tokens as the constrained answer had, so both decode over the same context lengths.
+    std::vector<double> withRate, withoutRate;
+    int decodeTokens = 0;
+    if (decodePrompt) {
+        auto m = Model::load(*model);
+        auto backend = makeCpuBackend(*m, threads);
+        auto vocab = std::make_shared<TokenBytesTable>(m->tokenizer());
+        const auto prompt = chatPromptTokens(*m, {{"user", *decodePrompt}});
+        for (int r = 0; r < decodeReps; ++r) {
+            for (int constrained = 1; constrained >= 0; --constrained) {
+                GenerateOptions o;
+                o.sampler.temperature = 0.0f;
+                o.maxTokens = constrained ? 512 : decodeTokens;
+                // A freshly compiled grammar each time: its masks are computed on first use, as for one request.
+                if (constrained) o.sampler.constraint = Constraint::compile(spec, vocab);
+                KvCache cache(m->hparams(), static_cast<int64_t>(prompt.size()) + 520, KvType::F16);
+                const GenerateResult g = generate(*m, *backend, cache, prompt, o, [](TokenId, const std::string&) { return true; });
+                if (constrained) decodeTokens = std::max(1, static_cast<int>(g.tokens.size()));
+                const double rate = g.decodeMs > 0 ? 1000.0 * static_cast<double>(g.tokens.size()) / g.decodeMs : 0.0;
+                (constrained ? withRate : withoutRate).push_back(rate);
+            }
+        }
+    }
     if (json) {
         JsonWriter w;
         w.beginObject();
@@ -189,6 +221,12 @@ int runMaskBench(Args& args) {
         w.key("mask_us_mean_cold").value(mean(cold));
         w.key("mask_us_median_warm").value(median(warm));
         w.key("mask_us_mean_warm").value(mean(warm));
+        if (decodePrompt) {
+            w.key("decode_tokens").value(decodeTokens);
+            w.key("decode_tps_constrained").value(median(withRate));
+            w.key("decode_tps_unconstrained").value(median(withoutRate));
+            w.key("decode_ratio").value(median(withRate) / median(withoutRate));
+        }
         w.endObject();
         std::printf("%s\n", w.str().c_str());
     } else {
@@ -198,6 +236,10 @@ int runMaskBench(Args& args) {
         std::printf("compile (parse, byte grammar, first state): %.2f ms (median)\n", median(compileMs));
         std::printf("mask per token, fresh caches: median %.1f us, mean %.1f us\n", median(cold), mean(cold));
         std::printf("mask per token, warm caches:  median %.1f us, mean %.1f us\n", median(warm), mean(warm));
+        if (decodePrompt)
+            std::printf("greedy decode, %d tokens, median of %d alternated runs: %.1f tokens/s constrained, %.1f unconstrained "
+                        "(ratio %.3f)\n", decodeTokens, decodeReps, median(withRate), median(withoutRate),
+                        median(withRate) / median(withoutRate));
     }
     return 0;
 }

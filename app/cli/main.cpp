@@ -81,6 +81,7 @@ commands:
               checks a GBNF grammar or JSON Schema and prints its rules (a schema as the GBNF it becomes);
               --text walks a text token by token and prints how many tokens the grammar allows at each step
   grammar bench FILE|--json-value|--json-object (--text T | --text-file F) [--vocab GGUF] [--reps 5] [--json-out]
+              [--decode-prompt T [--decode-reps 7] [--threads N]]  plus greedy decode with and without the grammar
               compile time and per-token mask time on the model's (or --vocab's) vocabulary, fresh and warm caches
   make-tiny-model --arch llama|qwen2|gpt2 --out PATH [--seed N] [--type f32|f16|q8_0|q4_1] [--tied]
 )";
