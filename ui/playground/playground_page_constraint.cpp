@@ -9,6 +9,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSplitter>
+#include <QStyle>
 #include <QVBoxLayout>
 
 #include "ui/playground/constraint_box.h"
@@ -113,9 +114,14 @@ void PlaygroundPage::buildConstraintViews() {
 }
 
 namespace {
+// A box layout's spacing between items (-1 there means the style's).
+int spacingOf(const QLayout* l, const QWidget* w) {
+    return l->spacing() >= 0 ? l->spacing() : w->style()->pixelMetric(QStyle::PM_LayoutHorizontalSpacing, nullptr, w);
+}
+
 // The width a row's items take without `except`: visible widgets (and hidden ones that keep
 // their room) at their size hint, with the spacing between them.
-int rowWidthWithout(QBoxLayout* row, const QWidget* except) {
+int rowWidthWithout(QBoxLayout* row, const QWidget* except, const QWidget* owner) {
     int width = 0, items = 0;
     for (int i = 0; i < row->count(); ++i) {
         QWidget* w = row->itemAt(i)->widget();
@@ -124,7 +130,7 @@ int rowWidthWithout(QBoxLayout* row, const QWidget* except) {
         width += w->sizeHint().width();
         ++items;
     }
-    return width + std::max(0, items - 1) * std::max(0, row->spacing());
+    return width + std::max(0, items - 1) * spacingOf(row, owner);
 }
 }  // namespace
 
@@ -135,21 +141,27 @@ void PlaygroundPage::placeMaskRow() {
     // Each place only where the room is there without it: the text keeps its rows.
     const QMargins m = ui_->textLayout->contentsMargins();
     const int room = ui_->textBox->contentsRect().width() - m.left() - m.right();
-    const int spacing = std::max(0, maskRow_->layout()->spacing());
+    const int spacing = spacingOf(maskRow_->layout(), maskRow_);
     const QFontMetrics fm(maskSummary_->font());
     const int need = maskLabel_->sizeHint().width() + maskStrip_->minimumSizeHint().width() +
-                     fm.horizontalAdvance(tr("mean %1").arg(tr("%1 %").arg(QLocale().toString(100.0, 'f', 1)))) + 2 * spacing;
-    QBoxLayout* target = maskColumn_;
-    if (need + 2 * legendRow_->spacing() + rowWidthWithout(legendRow_, maskRow_) <= room) target = legendRow_;
-    else if (need + 2 * captionRow_->spacing() + rowWidthWithout(captionRow_, maskRow_) <= room) target = captionRow_;
-    if (target->indexOf(maskRow_) >= 0) return;
+                     fm.horizontalAdvance(tr("mean %1").arg(tr("%1 %").arg(QLocale().toString(100.0, 'f', 1)))) + 3 * spacing;
+    QBoxLayout* current = legendRow_->indexOf(maskRow_) >= 0 ? static_cast<QBoxLayout*>(legendRow_)
+                          : captionRow_->indexOf(maskRow_) >= 0 ? static_cast<QBoxLayout*>(captionRow_)
+                                                                 : static_cast<QBoxLayout*>(maskColumn_);
+    // Staying in a row needs the room it has (its minimum keeps it whole there, so a window
+    // shrunk to that minimum moves it out and can shrink further); moving in wants some to spare.
+    const auto fits = [&](QBoxLayout* row) {
+        const int width = need + 2 * spacingOf(row, ui_->textBox) + rowWidthWithout(row, maskRow_, ui_->textBox);
+        return row == current ? width < room : width + fm.averageCharWidth() * 2 <= room;
+    };
+    QBoxLayout* target = fits(legendRow_) ? static_cast<QBoxLayout*>(legendRow_)
+                         : fits(captionRow_) ? static_cast<QBoxLayout*>(captionRow_)
+                                             : static_cast<QBoxLayout*>(maskColumn_);
+    if (target == current) return;
     for (QBoxLayout* l : {static_cast<QBoxLayout*>(legendRow_), static_cast<QBoxLayout*>(captionRow_), static_cast<QBoxLayout*>(maskColumn_)})
         l->removeWidget(maskRow_);
-    QSizePolicy policy = maskRow_->sizePolicy();
-    // In a row with others it takes what they leave and asks for no width of its own, so the
-    // window can still shrink (it moves under the text when the room is gone).
-    policy.setHorizontalPolicy(target == maskColumn_ ? QSizePolicy::Preferred : QSizePolicy::Ignored);
-    maskRow_->setSizePolicy(policy);
+    // In a row with others it takes what they leave, at least its whole label, bars and mean.
+    maskRow_->setMinimumWidth(target == maskColumn_ ? 0 : need);
     legendRow_->setStretchFactor(legend_, target == legendRow_ ? 0 : 1);
     for (int i = 0; i < captionRow_->count(); ++i)   // the caption row's own stretch gives way to it
         if (captionRow_->itemAt(i)->spacerItem()) captionRow_->setStretch(i, target == captionRow_ ? 0 : 1);
