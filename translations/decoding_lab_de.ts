@@ -2733,7 +2733,7 @@ In seinen Metadaten: %2
     </message>
     <message>
         <source>Removed by the grammar</source>
-        <translation>Von der Grammatik entfernt</translation>
+        <translation>Grammatik entfernte</translation>
     </message>
     <message>
         <source>For each generated token, the share of the probability the grammar forbade at that step: the price of the constraint. Hover a bar for the number and the best token it took away.</source>
@@ -4810,16 +4810,16 @@ In seinen Metadaten: %2
         <translation>erlaubt %1 von %2</translation>
     </message>
     <message>
-        <source>removed %1 of the probability</source>
-        <translation>entfernte %1 der Wahrscheinlichkeit</translation>
-    </message>
-    <message>
         <source>“%1” %2 %</source>
         <translation>„%1“ %2 %</translation>
     </message>
     <message>
         <source>Forbidden this step, most probable first: %1</source>
         <translation>In diesem Schritt verboten, wahrscheinlichste zuerst: %1</translation>
+    </message>
+    <message>
+        <source>removed %1</source>
+        <translation>entfernt %1</translation>
     </message>
 </context>
 <context>

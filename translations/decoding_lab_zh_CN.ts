@@ -4756,16 +4756,16 @@ In its metadata: %2
         <translation>允许 %1 / %2</translation>
     </message>
     <message>
-        <source>removed %1 of the probability</source>
-        <translation>移除了 %1 的概率</translation>
-    </message>
-    <message>
         <source>“%1” %2 %</source>
         <translation>“%1” %2%</translation>
     </message>
     <message>
         <source>Forbidden this step, most probable first: %1</source>
         <translation>此步骤被禁止的词元（最可能的在前）：%1</translation>
+    </message>
+    <message>
+        <source>removed %1</source>
+        <translation>移除了 %1</translation>
     </message>
 </context>
 <context>

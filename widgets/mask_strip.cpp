@@ -83,7 +83,7 @@ QSize MaskStrip::sizeHint() const {
 
 QSize MaskStrip::minimumSizeHint() const {
     const QFontMetrics fm(font());
-    return {fm.averageCharWidth() * 10, fm.height() * 3 / 2};
+    return {fm.averageCharWidth() * 8, fm.height() * 3 / 2};
 }
 
 MaskStrip::Layout MaskStrip::layoutFor() const {

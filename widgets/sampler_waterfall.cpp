@@ -391,7 +391,7 @@ QStringList SamplerWaterfall::statTexts(int index) const {
                                     : removed > 0.0 && removed < 0.0005 ? tr("< %1 %").arg(locale().toString(0.1, 'f', 1))
                                                                         : pct(removed);
         return {tr("allowed %1 of %2").arg(locale().toString(panel.kept), locale().toString(given)),
-                tr("removed %1 of the probability").arg(removedText), entropyText(panel.entropy)};
+                tr("removed %1").arg(removedText), entropyText(panel.entropy)};
     }
     QStringList stats{tr("kept %1").arg(locale().toString(panel.kept))};
     if (index > 0 && panel.stage != QLatin1String("raw")) {
