@@ -427,6 +427,30 @@ private slots:
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
     }
 
+    void constraintIsRemembered() {
+        QStringList errors;
+        {
+            auto w = openWindow(&errors);
+            QVERIFY(w);
+            auto* page = w->page<ui::PlaygroundPage>();
+            page->constraintBox()->setCompareUnconstrained(true);
+            QVERIFY(choose(page, ConstraintBox::Kind::JsonSchema, QStringLiteral("person.json")));
+            QTest::qWait(800);   // the window writes its settings 0.4 s after the last change
+        }
+        auto w = openWindow(&errors);
+        QVERIFY(w);
+        auto* page = w->page<ui::PlaygroundPage>();
+        QCOMPARE(page->constraintBox()->kind(), ConstraintBox::Kind::JsonSchema);
+        QCOMPARE(page->constraintBox()->exampleCombo()->currentText(), QStringLiteral("person.json"));
+        QVERIFY(page->constraintBox()->compareUnconstrained());
+        QTRY_VERIFY_WITH_TIMEOUT(page->constraintOn(), 30000);
+        QCOMPARE(QString::fromStdString(page->controller()->constraint()->describe()), QStringLiteral("JSON Schema person.json"));
+        QVERIFY(stepOnce(page));
+        QTRY_VERIFY(page->unconstrainedColumn()->isVisible());
+        QTRY_COMPARE(int(page->unconstrainedStrip()->tokens().size()), 1);
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+
     void chatJsonModeAnswersAJsonObject() {
         QStringList errors;
         auto w = openWindow(&errors);

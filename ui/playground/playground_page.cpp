@@ -575,7 +575,9 @@ void PlaygroundPage::restoreSettings(QSettings& s) {
     ui_->pageSplitter->restoreState(s.value(QStringLiteral("playground/pageSplitter")).toByteArray());
     ui_->viewSplitter->restoreState(s.value(QStringLiteral("playground/viewSplitter")).toByteArray());
     ui_->viewTabs->setCurrentIndex(s.value(QStringLiteral("playground/viewTab"), 0).toInt());
-    constraintBox_->restoreSettings(s);
+    constraintBox_->restoreSettings(s);   // sends the choice once a model is ready
+    emit compareRequested(constraintBox_->compareUnconstrained());
+    updateConstraintViews();
     emit samplerParamsPublished(samplerParams());
 }
 
