@@ -370,8 +370,6 @@ int takeScreenshots(MainWindow& w, const QString& directory) {
     serveAndServingLab(w, shoot);
     safetyTab(w, shoot, false);
 
-    constraintScreens(w, shoot, false);
-
     // The same pages dark, in German and in Chinese.
     w.setTheme(QStringLiteral("dark"));
     w.tabs()->setCurrentWidget(page);
@@ -427,6 +425,9 @@ int takeScreenshots(MainWindow& w, const QString& directory) {
     w.resize(1024, 700);
     shoot(QStringLiteral("playground-1024.png"));
     w.resize(normal);
+
+    // Constrained decoding last: it leaves the playground and the chat with its own texts.
+    constraintScreens(w, shoot, false);
     return written;
 }
 
