@@ -112,7 +112,7 @@ def main():
                           "--threads", "2", "--json-out"], capture_output=True, text=True, check=True)
     d = json.loads(out.stdout)
     print()
-    print(f"| decode, default model, greedy, 2 threads, {d['decode_tokens']} tokens | tokens/s (median of {args.decode_reps}) |")
+    print(f"| decode, default model, greedy, 2 threads, {d['decode_tokens']} tokens | decode steps/s (median of {args.decode_reps}) |")
     print("|---|---:|")
     print(f"| unconstrained | {d['decode_tps_unconstrained']:.1f} |")
     print(f"| person.json (JSON Schema) | {d['decode_tps_constrained']:.1f} |")

@@ -184,7 +184,7 @@ int runMaskBench(Args& args) {
         warm.push_back(median(warmAt[i]));
     }
     // End to end: greedy chat answers with and without the constraint, alternated in this process
-    // (each pair sees the same machine), the constrained one first; the unconstrained run gets as
+    // (each pair sees the same machine); the unconstrained run gets as
     // many tokens as the constrained answer had, so both decode over the same context lengths.
     std::vector<double> withRate, withoutRate;
     int decodeTokens = 0;
@@ -193,17 +193,25 @@ int runMaskBench(Args& args) {
         auto backend = makeCpuBackend(*m, threads);
         auto vocab = std::make_shared<TokenBytesTable>(m->tokenizer());
         const auto prompt = chatPromptTokens(*m, {{"user", *decodePrompt}});
+        // Rep 0 runs constrained first (it sets the token count); later reps alternate which goes
+        // first, so neither side always follows the other.
         for (int r = 0; r < decodeReps; ++r) {
-            for (int constrained = 1; constrained >= 0; --constrained) {
+            for (int k = 0; k < 2; ++k) {
+                const int constrained = (r == 0 || r % 2 == 1) ? 1 - k : k;
                 GenerateOptions o;
                 o.sampler.temperature = 0.0f;
-                o.maxTokens = constrained ? 512 : decodeTokens;
+                // The constrained answer ends with end-of-generation: its last forward pass only
+                // yields that token. The unconstrained run gets one token more, so both make the
+                // same number of decode steps (forward pass + sampling) over the same context lengths.
+                o.maxTokens = constrained ? 512 : decodeTokens + 1;
                 // A freshly compiled grammar each time: its masks are computed on first use, as for one request.
                 if (constrained) o.sampler.constraint = Constraint::compile(spec, vocab);
                 KvCache cache(m->hparams(), static_cast<int64_t>(prompt.size()) + 520, KvType::F16);
                 const GenerateResult g = generate(*m, *backend, cache, prompt, o, [](TokenId, const std::string&) { return true; });
                 if (constrained) decodeTokens = std::max(1, static_cast<int>(g.tokens.size()));
-                const double rate = g.decodeMs > 0 ? 1000.0 * static_cast<double>(g.tokens.size()) / g.decodeMs : 0.0;
+                // Decode steps: a forward pass after every generated token but the last one sampled.
+                const size_t steps = g.stop == StopReason::EndOfGeneration ? g.tokens.size() : g.tokens.size() - 1;
+                const double rate = g.decodeMs > 0 ? 1000.0 * static_cast<double>(steps) / g.decodeMs : 0.0;
                 (constrained ? withRate : withoutRate).push_back(rate);
             }
         }
@@ -237,7 +245,7 @@ int runMaskBench(Args& args) {
         std::printf("mask per token, fresh caches: median %.1f us, mean %.1f us\n", median(cold), mean(cold));
         std::printf("mask per token, warm caches:  median %.1f us, mean %.1f us\n", median(warm), mean(warm));
         if (decodePrompt)
-            std::printf("greedy decode, %d tokens, median of %d alternated runs: %.1f tokens/s constrained, %.1f unconstrained "
+            std::printf("greedy decode, %d tokens, median of %d alternated runs: %.1f decode steps/s constrained, %.1f unconstrained "
                         "(ratio %.3f)\n", decodeTokens, decodeReps, median(withRate), median(withoutRate),
                         median(withRate) / median(withoutRate));
     }
