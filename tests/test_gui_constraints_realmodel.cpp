@@ -451,6 +451,38 @@ private slots:
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
     }
 
+    // The chat's JSON mode and max tokens come back in the next window, and the restored switch
+    // really constrains (the controller heard it): the next reply is a JSON object.
+    void chatJsonModeIsRemembered() {
+        QStringList errors;
+        {
+            auto w = openWindow(&errors);
+            QVERIFY(w);
+            auto* chat = w->page<ui::ChatPage>();
+            chat->findChild<QSpinBox*>(QStringLiteral("maxTokensSpin"))->setValue(150);
+            chat->jsonModeCheck()->setChecked(true);
+            QTest::qWait(800);   // the window writes its settings 0.4 s after the last change
+        }
+        auto w = openWindow(&errors);
+        QVERIFY(w);
+        w->page<ui::PlaygroundPage>()->temperatureSlider()->setValue(0);
+        auto* chat = w->page<ui::ChatPage>();
+        QVERIFY(chat->jsonModeCheck()->isChecked());
+        QCOMPARE(chat->findChild<QSpinBox*>(QStringLiteral("maxTokensSpin"))->value(), 150);
+        w->tabs()->setCurrentWidget(chat);
+        QSignalSpy answered(chat, &ui::ChatPage::answerFinished);
+        chat->inputEdit()->setPlainText(QStringLiteral("Describe a dog called Rex as a JSON object with his name, age and colour."));
+        QTRY_VERIFY_WITH_TIMEOUT(chat->sendButton()->isEnabled(), 30000);
+        QTest::mouseClick(chat->sendButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(answered.count(), 1, 180000);
+        QVERIFY(answered.first().at(0).value<ui::ChatStats>().jsonMode);
+        QCOMPARE(answered.first().at(0).value<ui::ChatStats>().stopReason, QStringLiteral("eos"));
+        QVERIFY2(ui::ChatPage::isJsonObject(chat->model()->last()->text), qPrintable(chat->model()->last()->text));
+        chat->jsonModeCheck()->setChecked(false);
+        QTest::qWait(800);
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+
     void chatJsonModeAnswersAJsonObject() {
         QStringList errors;
         auto w = openWindow(&errors);

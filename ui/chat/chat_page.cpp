@@ -7,7 +7,9 @@
 #include <QLocale>
 #include <QLabel>
 #include <QScrollBar>
+#include <QSettings>
 #include <QShortcut>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 #include "ui/chat/chat_model.h"
@@ -46,7 +48,9 @@ ChatPage::ChatPage(QWidget* parent) : Page(parent), ui_(std::make_unique<Ui::Cha
     connect(jsonModeCheck_, &QCheckBox::toggled, this, [this](bool on) {
         emit jsonModeRequested(on);
         updateSampling();
+        emit settingsChanged();
     });
+    connect(ui_->maxTokensSpin, &QSpinBox::valueChanged, this, &Page::settingsChanged);
 
     // Page-wide shortcuts: active while the focus is anywhere on this page (not on other pages).
     for (const QKeySequence& keys : {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)}) {
@@ -86,6 +90,17 @@ void ChatPage::retranslateJsonMode() {
 }
 
 int ChatPage::maxTokens() const { return ui_->maxTokensSpin->value(); }
+
+void ChatPage::saveSettings(QSettings& s) const {
+    s.setValue(QStringLiteral("chat/jsonMode"), jsonModeCheck_->isChecked());
+    s.setValue(QStringLiteral("chat/maxTokens"), ui_->maxTokensSpin->value());
+}
+
+void ChatPage::restoreSettings(QSettings& s) {
+    ui_->maxTokensSpin->setValue(s.value(QStringLiteral("chat/maxTokens"), ui_->maxTokensSpin->value()).toInt());
+    // Toggling tells the controller, which compiles JSON mode for each model it gets.
+    jsonModeCheck_->setChecked(s.value(QStringLiteral("chat/jsonMode"), false).toBool());
+}
 QPlainTextEdit* ChatPage::systemPromptEdit() const { return ui_->systemPromptEdit; }
 QPlainTextEdit* ChatPage::inputEdit() const { return ui_->inputEdit; }
 QAbstractButton* ChatPage::sendButton() const { return ui_->sendButton; }

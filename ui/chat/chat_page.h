@@ -46,6 +46,8 @@ public:
     QString toolTip() const override;
     void attachEngine(EngineContext* engine) override;
     PageStatus status() const override { return status_; }
+    void saveSettings(QSettings& settings) const override;     // JSON mode and max tokens
+    void restoreSettings(QSettings& settings) override;
     void setSharedSamplerParams(const SamplerParams& params) override { setSamplerParams(params); }
     ChatController* controller() const { return controller_; }   // lives on the engine thread
 
