@@ -65,6 +65,25 @@
     </message>
 </context>
 <context>
+    <name>ConstraintCompiler</name>
+    <message>
+        <source>GBNF grammar %1</source>
+        <translation>GBNF-Grammatik %1</translation>
+    </message>
+    <message>
+        <source>JSON Schema %1</source>
+        <translation>JSON-Schema %1</translation>
+    </message>
+    <message>
+        <source>Any JSON value</source>
+        <translation>Beliebiger JSON-Wert</translation>
+    </message>
+    <message>
+        <source>Any JSON object</source>
+        <translation>Beliebiges JSON-Objekt</translation>
+    </message>
+</context>
+<context>
     <name>ImageExport</name>
     <message>
         <source>cannot write the %1 file &apos;%2&apos;: %3</source>

@@ -65,6 +65,25 @@
     </message>
 </context>
 <context>
+    <name>ConstraintCompiler</name>
+    <message>
+        <source>GBNF grammar %1</source>
+        <translation>GBNF 语法 %1</translation>
+    </message>
+    <message>
+        <source>JSON Schema %1</source>
+        <translation>JSON Schema %1</translation>
+    </message>
+    <message>
+        <source>Any JSON value</source>
+        <translation>任意 JSON 值</translation>
+    </message>
+    <message>
+        <source>Any JSON object</source>
+        <translation>任意 JSON 对象</translation>
+    </message>
+</context>
+<context>
     <name>ImageExport</name>
     <message>
         <source>cannot write the %1 file &apos;%2&apos;: %3</source>

@@ -1,5 +1,7 @@
 #include "ui/engine/constraint_compiler.h"
 
+#include <QCoreApplication>
+
 #include "grammar/constraint.h"
 #include "model/model.h"
 #include "tokenizer/token_bytes.h"
@@ -32,7 +34,22 @@ void ConstraintCompiler::reset() {
 }
 
 void describeConstraint(const Constraint& c, ConstraintStatus& status) {
-    status.description = QString::fromStdString(c.describe());
+    // The engine's describe() is English; the page says the same in the user's language.
+    const QString source = QString::fromStdString(c.spec().source);
+    switch (c.spec().kind) {
+        case ConstraintSpec::Kind::Gbnf:
+            status.description = QCoreApplication::translate("ConstraintCompiler", "GBNF grammar %1").arg(source);
+            break;
+        case ConstraintSpec::Kind::JsonSchema:
+            status.description = QCoreApplication::translate("ConstraintCompiler", "JSON Schema %1").arg(source);
+            break;
+        case ConstraintSpec::Kind::AnyJson:
+            status.description = QCoreApplication::translate("ConstraintCompiler", "Any JSON value");
+            break;
+        case ConstraintSpec::Kind::JsonObject:
+            status.description = QCoreApplication::translate("ConstraintCompiler", "Any JSON object");
+            break;
+    }
     status.gbnf = QString::fromStdString(c.gbnf());
     int rules = 0;
     for (const auto& r : c.grammar().rules) rules += r.helper ? 0 : 1;
