@@ -65,8 +65,7 @@ void GrammarStage::apply(CandidateArray& cands, const History& history) {
     forbiddenCount_ = 0;
     forbidden_.clear();
     forbiddenLogits_.clear();
-    for (const Candidate& c : cands) {
-        if (c.logit == -std::numeric_limits<float>::infinity() || allowed(c.id)) continue;
+    auto note = [&](const Candidate& c) {
         ++forbiddenCount_;
         forbiddenLogits_.push_back(c.logit);
         if (forbidden_.size() < static_cast<size_t>(kForbiddenShown) || ranksAbove(c, forbidden_.back())) {
@@ -74,7 +73,41 @@ void GrammarStage::apply(CandidateArray& cands, const History& history) {
             forbidden_.insert(at, c);
             if (forbidden_.size() > static_cast<size_t>(kForbiddenShown)) forbidden_.pop_back();
         }
+    };
+    constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+    if (cands.identity()) {
+        // The whole vocabulary in id order: visit only the mask's zero bits (inside a JSON string
+        // almost every word of the mask is all ones).
+        const size_t n = cands.size();
+        for (size_t w = 0; w * 64 < n; ++w) {
+            uint64_t zeros = ~(w < mask_.size() ? mask_[w] : 0);
+            if (w * 64 + 64 > n) zeros &= (n - w * 64 == 64) ? ~0ull : ((1ull << (n - w * 64)) - 1);
+            while (zeros) {
+                const size_t id = w * 64 + static_cast<size_t>(__builtin_ctzll(zeros));
+                zeros &= zeros - 1;
+                if (cands[id].logit != kNegInf) note(cands[id]);
+            }
+        }
+        if (forbiddenCount_ == 0) return;
+        if (static_cast<size_t>(forbiddenCount_) * 4 < n) {
+            // Few forbidden: mark them removed in place rather than copying the whole array.
+            for (size_t w = 0; w * 64 < n; ++w) {
+                uint64_t zeros = ~(w < mask_.size() ? mask_[w] : 0);
+                if (w * 64 + 64 > n) zeros &= (n - w * 64 == 64) ? ~0ull : ((1ull << (n - w * 64)) - 1);
+                while (zeros) {
+                    const size_t id = w * 64 + static_cast<size_t>(__builtin_ctzll(zeros));
+                    zeros &= zeros - 1;
+                    cands[id].logit = kNegInf;
+                }
+            }
+            cands.logitsChanged();
+            return;
+        }
+        cands.filter([&](const Candidate& c) { return allowed(c.id); });
+        return;
     }
+    for (const Candidate& c : cands)
+        if (c.logit != kNegInf && !allowed(c.id)) note(c);
     if (forbiddenCount_ > 0) cands.filter([&](const Candidate& c) { return allowed(c.id); });
 }
 
