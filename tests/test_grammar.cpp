@@ -42,7 +42,7 @@ bool matches(const std::vector<Utf8Pattern>& pats, const std::string& bytes) {
     return false;
 }
 
-bool bit(const std::vector<uint64_t>& m, TokenId id) { return (m[static_cast<size_t>(id) >> 6] >> (id & 63)) & 1u; }
+bool bit(const std::vector<uint64_t>& m, TokenId id) { return maskAllows(m, id); }
 
 // Tokens cut from texts of the grammar's language at every byte (so many end or start inside a
 // UTF-8 character), plus single bytes and a few strangers.

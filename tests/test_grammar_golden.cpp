@@ -127,7 +127,7 @@ private slots:
             const auto theirs = parseRanges(st[listAllowed ? "allowed" : "forbidden"].get<std::string>(), n, listAllowed);
             a.mask(s, mask);
             for (TokenId id = 0; id < n; ++id) {
-                const bool ours = (mask[static_cast<size_t>(id) >> 6] >> (id & 63)) & 1u;
+                const bool ours = maskAllows(mask, id);
                 const bool them = theirs[static_cast<size_t>(id)];
                 const TokenRole role = v.table->role(id);
                 const bool ourEog = role == TokenRole::EndOfGeneration;

@@ -56,7 +56,7 @@ QString readResource(const QString& path) {
     return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
 }
 
-bool allowed(const std::vector<uint64_t>& mask, int id) { return (mask[static_cast<size_t>(id) >> 6] >> (id & 63)) & 1u; }
+bool allowed(const std::vector<uint64_t>& mask, int id) { return maskAllows(mask, id); }
 
 }  // namespace
 

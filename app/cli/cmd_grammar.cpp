@@ -104,7 +104,7 @@ int runGrammarCheckImpl(Args& args) {
     };
     for (size_t i = 0; i < ids.size(); ++i) {
         a.mask(s, mask);
-        const bool ok = (mask[static_cast<size_t>(ids[i]) >> 6] >> (ids[i] & 63)) & 1u;
+        const bool ok = maskAllows(mask, ids[i]);
         if (!quiet)
             std::printf("%4zu  %-24s allowed %6zu  %s\n", i, ("\"" + tok->tokenToPiece(ids[i]) + "\"").c_str(), count(mask),
                         ok ? "ok" : "FORBIDDEN");

@@ -1,5 +1,7 @@
 #include "generate/beam_processors.h"
 
+#include "grammar/grammar_automaton.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -40,7 +42,7 @@ void BeamProcessors::apply(std::span<const float> logits, double lse, const std:
         // Forbidden tokens left the array: mark them in the scores.
         const std::vector<uint64_t>& m = grammar_.lastMask();
         for (size_t i = 0; i < n; ++i)
-            if (!((m[i >> 6] >> (i & 63)) & 1u)) scores[i] = -std::numeric_limits<double>::infinity();
+            if (!maskAllows(m, static_cast<TokenId>(i))) scores[i] = -std::numeric_limits<double>::infinity();
     }
     // The penalty stages edit values in place and never reorder, but read ids to be safe.
     for (const Candidate& c : cands_) {

@@ -21,6 +21,11 @@
 
 namespace dlab {
 
+// Whether a mask from GrammarAutomaton::mask allows `id` (ids past its end are not allowed).
+inline bool maskAllows(const std::vector<uint64_t>& words, TokenId id) {
+    return id >= 0 && static_cast<size_t>(id >> 6) < words.size() && ((words[static_cast<size_t>(id) >> 6] >> (id & 63)) & 1u);
+}
+
 class GrammarAutomaton {
 public:
     using StateId = int32_t;

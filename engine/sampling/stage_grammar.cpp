@@ -56,10 +56,7 @@ void GrammarStage::apply(CandidateArray& cands, const History& history) {
     const int32_t state = stateAfter(history.generated());
     GrammarAutomaton& a = constraint_->automaton();
     a.mask(state, mask_);
-    const int vocab = a.vocabSize();
-    auto allowed = [&](TokenId id) {
-        return id >= 0 && id < vocab && ((mask_[static_cast<size_t>(id) >> 6] >> (id & 63)) & 1u);
-    };
+    auto allowed = [&](TokenId id) { return maskAllows(mask_, id); };
     // The best forbidden candidates by logit; their probabilities are worked out only if a
     // snapshot asks (annotate), so a run without snapshots pays no exp() per token here.
     forbiddenCount_ = 0;
@@ -79,27 +76,20 @@ void GrammarStage::apply(CandidateArray& cands, const History& history) {
         // The whole vocabulary in id order: visit only the mask's zero bits (inside a JSON string
         // almost every word of the mask is all ones).
         const size_t n = cands.size();
-        for (size_t w = 0; w * 64 < n; ++w) {
-            uint64_t zeros = ~(w < mask_.size() ? mask_[w] : 0);
-            if (w * 64 + 64 > n) zeros &= (n - w * 64 == 64) ? ~0ull : ((1ull << (n - w * 64)) - 1);
-            while (zeros) {
-                const size_t id = w * 64 + static_cast<size_t>(__builtin_ctzll(zeros));
-                zeros &= zeros - 1;
-                if (cands[id].logit != kNegInf) note(cands[id]);
+        auto forEachForbidden = [&](auto f) {
+            for (size_t w = 0; w * 64 < n; ++w) {
+                uint64_t zeros = ~(w < mask_.size() ? mask_[w] : 0);
+                if (n - w * 64 < 64) zeros &= (1ull << (n - w * 64)) - 1;
+                for (; zeros; zeros &= zeros - 1) f(cands[w * 64 + static_cast<size_t>(__builtin_ctzll(zeros))]);
             }
-        }
+        };
+        forEachForbidden([&](const Candidate& c) {
+            if (c.logit != kNegInf) note(c);
+        });
         if (forbiddenCount_ == 0) return;
         if (static_cast<size_t>(forbiddenCount_) * 4 < n) {
             // Few forbidden: mark them removed in place rather than copying the whole array.
-            for (size_t w = 0; w * 64 < n; ++w) {
-                uint64_t zeros = ~(w < mask_.size() ? mask_[w] : 0);
-                if (w * 64 + 64 > n) zeros &= (n - w * 64 == 64) ? ~0ull : ((1ull << (n - w * 64)) - 1);
-                while (zeros) {
-                    const size_t id = w * 64 + static_cast<size_t>(__builtin_ctzll(zeros));
-                    zeros &= zeros - 1;
-                    cands[id].logit = kNegInf;
-                }
-            }
+            forEachForbidden([&](Candidate& c) { c.logit = kNegInf; });
             cands.logitsChanged();
             return;
         }

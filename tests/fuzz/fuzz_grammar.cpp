@@ -82,12 +82,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             a.mask(s, mask);
             std::vector<TokenId> allowed;
             for (TokenId id = 0; id < n; ++id) {
-                const bool ok = (mask[static_cast<size_t>(id) >> 6] >> (id & 63)) & 1u;
+                const bool ok = maskAllows(mask, id);
                 const auto t = a.advance(s, id);
                 if (ok != (t != GrammarAutomaton::kDead)) failure("the mask and advance() disagree on token " + std::to_string(id));
                 if (ok && id != eos) allowed.push_back(id);
             }
-            if (((mask[static_cast<size_t>(eos) >> 6] >> (eos & 63)) & 1u) != a.accepting(s))
+            if (maskAllows(mask, eos) != a.accepting(s))
                 failure("end of generation allowed where the grammar does not accept (or the reverse)");
             if (allowed.empty()) break;
             pick = pick * 1103515245u + 12345u;
