@@ -143,6 +143,9 @@ public:
     void matrix(const std::string& name, int64_t in, int64_t out, float stddev) {
         add(name, spec_.weightType, {in, out}, draw(name, in * out, 0.0f, stddev));
     }
+    void embedding(const std::string& name, int64_t in, int64_t out, float stddev) {
+        add(name, spec_.embeddingType.value_or(spec_.weightType), {in, out}, draw(name, in * out, 0.0f, stddev));
+    }
     // A 1-D F32 tensor ~ N(mean, std^2) (norm weights near 1, small biases).
     void vector(const std::string& name, int64_t n, float mean, float stddev) {
         add(name, GgmlType::F32, {n}, draw(name, n, mean, stddev));
@@ -185,9 +188,9 @@ constexpr float kNormStd = 0.1f, kBiasStd = 0.05f;
 
 void addLlamaLikeTensors(TensorMaker& t, const TinyModelSpec& s, bool qkvBias) {
     const int64_t e = s.nEmbd, headDim = s.nEmbd / s.nHead, kv = headDim * s.nHeadKv;
-    t.matrix("token_embd.weight", e, kTinyVocabSize, kEmbdStd);
+    t.embedding("token_embd.weight", e, s.nVocab, kEmbdStd);
     t.vector("output_norm.weight", e, 1.0f, kNormStd);
-    if (!s.tiedOutput) t.matrix("output.weight", e, kTinyVocabSize, kOutStd);
+    if (!s.tiedOutput) t.matrix("output.weight", e, s.nVocab, kOutStd);
     for (int l = 0; l < s.nLayer; ++l) {
         const std::string p = "blk." + std::to_string(l) + ".";
         t.vector(p + "attn_norm.weight", e, 1.0f, kNormStd);
@@ -209,7 +212,7 @@ void addLlamaLikeTensors(TensorMaker& t, const TinyModelSpec& s, bool qkvBias) {
 
 void addGpt2Tensors(TensorMaker& t, const TinyModelSpec& s) {
     const int64_t e = s.nEmbd;
-    t.matrix("token_embd.weight", e, kTinyVocabSize, kEmbdStd);
+    t.embedding("token_embd.weight", e, s.nVocab, kEmbdStd);
     t.f32Matrix("position_embd.weight", e, s.nCtx, kPosStd);
     for (int l = 0; l < s.nLayer; ++l) {
         const std::string p = "blk." + std::to_string(l) + ".";
@@ -228,7 +231,7 @@ void addGpt2Tensors(TensorMaker& t, const TinyModelSpec& s) {
     }
     t.vector("output_norm.weight", e, 1.0f, kNormStd);
     t.vector("output_norm.bias", e, 0.0f, kBiasStd);
-    if (!s.tiedOutput) t.matrix("output.weight", e, kTinyVocabSize, kOutStd);
+    if (!s.tiedOutput) t.matrix("output.weight", e, s.nVocab, kOutStd);
 }
 
 void checkSpec(const TinyModelSpec& s) {
@@ -246,6 +249,14 @@ void checkSpec(const TinyModelSpec& s) {
     if ((s.nEmbd / s.nHead) % 2 != 0) bad("the head size must be even for RoPE");
     if (s.arch != "gpt2" && s.nHead % s.nHeadKv != 0)
         bad("n_head " + std::to_string(s.nHead) + " is not a multiple of n_head_kv " + std::to_string(s.nHeadKv));
+    if (s.nVocab < kTinyVocabSize || s.nVocab > 262144)
+        bad("the vocabulary must have between " + std::to_string(kTinyVocabSize) + " and 262144 tokens (got " + std::to_string(s.nVocab) + ")");
+    if (s.embeddingType) {
+        bool ok = false;
+        for (GgmlType t : tinyModelWeightTypes()) ok = ok || t == *s.embeddingType;
+        if (!ok) bad("embedding type " + ggmlTypeName(*s.embeddingType) + " is not supported");
+        if (s.nEmbd % ggmlTypeTraits(*s.embeddingType).blockSize != 0) bad("n_embd must be a multiple of the embedding type's block size");
+    }
     const int64_t block = ggmlTypeTraits(s.weightType).blockSize;
     if (s.nEmbd % block != 0 || s.nFf % block != 0)
         bad("n_embd and n_ff must be multiples of " + std::to_string(block) + " for " + ggmlTypeName(s.weightType));
@@ -275,7 +286,7 @@ GgufWriter buildTinyModel(const TinyModelSpec& s) {
     for (auto& c : typeName) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     w.addString("general.name", "tiny-" + s.arch + "-" + typeName + (s.tiedOutput ? "-tied" : ""));
     w.addUInt32("general.file_type", fileTypeOf(s.weightType));
-    w.addUInt32(a + "vocab_size", kTinyVocabSize);
+    w.addUInt32(a + "vocab_size", static_cast<uint32_t>(s.nVocab));
     w.addUInt32(a + "context_length", static_cast<uint32_t>(s.nCtx));
     w.addUInt32(a + "embedding_length", static_cast<uint32_t>(s.nEmbd));
     w.addUInt32(a + "block_count", static_cast<uint32_t>(s.nLayer));
@@ -286,15 +297,21 @@ GgufWriter buildTinyModel(const TinyModelSpec& s) {
         w.addFloat32(a + "attention.layer_norm_epsilon", 1e-5f);
     } else {
         w.addFloat32(a + "attention.layer_norm_rms_epsilon", s.arch == "qwen2" ? 1e-6f : 1e-5f);
-        w.addFloat32(a + "rope.freq_base", s.arch == "qwen2" ? 1000000.0f : 10000.0f);
+        w.addFloat32(a + "rope.freq_base", s.ropeFreqBase > 0 ? s.ropeFreqBase : s.arch == "qwen2" ? 1000000.0f : 10000.0f);
         w.addUInt32(a + "rope.dimension_count", static_cast<uint32_t>(s.nEmbd / s.nHead));
     }
 
     const TinyVocab& v = tinyVocab();
+    std::vector<std::string> tokens = v.tokens;
+    std::vector<int64_t> types(v.types.begin(), v.types.end());
+    for (int i = kTinyVocabSize; i < s.nVocab; ++i) {
+        tokens.push_back("<|extra_" + std::to_string(i) + "|>");
+        types.push_back(1);
+    }
     w.addString("tokenizer.ggml.model", "gpt2");
     w.addString("tokenizer.ggml.pre", "gpt-2");
-    w.addStringArray("tokenizer.ggml.tokens", v.tokens);
-    w.addIntArray("tokenizer.ggml.token_type", GgufValueType::Int32, std::vector<int64_t>(v.types.begin(), v.types.end()));
+    w.addStringArray("tokenizer.ggml.tokens", tokens);
+    w.addIntArray("tokenizer.ggml.token_type", GgufValueType::Int32, types);
     w.addStringArray("tokenizer.ggml.merges", v.merges);
     w.addUInt32("tokenizer.ggml.bos_token_id", static_cast<uint32_t>(v.endOfText));
     w.addUInt32("tokenizer.ggml.eos_token_id", static_cast<uint32_t>(v.endOfText));
@@ -309,6 +326,23 @@ GgufWriter buildTinyModel(const TinyModelSpec& s) {
     else
         addLlamaLikeTensors(t, s, s.arch == "qwen2");
     return w;
+}
+
+TinyModelSpec smollm2_135mShape() {
+    TinyModelSpec s;
+    s.arch = "llama";
+    s.weightType = GgmlType::Q4_1;
+    s.embeddingType = GgmlType::Q8_0;
+    s.tiedOutput = true;
+    s.nEmbd = 576;
+    s.nHead = 9;
+    s.nHeadKv = 3;
+    s.nFf = 1536;
+    s.nLayer = 30;
+    s.nCtx = 8192;
+    s.nVocab = 49152;
+    s.ropeFreqBase = 100000.0f;
+    return s;
 }
 
 void writeTinyModel(const TinyModelSpec& spec, const std::string& path) {

@@ -10,6 +10,7 @@
 //   ids 256..315 60 merges of common English pairs (" t", "he", " the", "ing", ...)
 //   ids 316..319 control tokens <|endoftext|> (bos = eos), <|im_start|>, <|im_end|>, <|pad|>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,7 +33,17 @@ struct TinyModelSpec {
     int nFf = 128;
     int nLayer = 2;
     int nCtx = 128;
+    // Beyond the 320-token vocabulary: filler tokens "<|extra_N|>" (normal tokens no merge makes),
+    // so a model of a real model's shape has its embedding and output sizes.
+    int nVocab = 320;
+    std::optional<GgmlType> embeddingType;   // token_embd's type, when it differs from weightType
+    float ropeFreqBase = 0.0f;                // 0: llama 10000, qwen2 1000000
 };
+
+// The default model's shape and tensor types (SmolLM2-135M-Instruct Q4_1: 30 layers of 576, 9 query
+// and 3 K/V heads, feed-forward 1536, 49152 tokens, Q4_1 matrices, a Q8_0 token embedding tied to
+// the output, rope base 100000), with random weights: the GPU machine's parity and speed model.
+TinyModelSpec smollm2_135mShape();
 
 struct TinyVocab {
     std::vector<std::string> tokens;      // as stored in tokenizer.ggml.tokens

@@ -14,9 +14,14 @@ std::span<const float> Backend::forward(std::span<const TokenId> tokens, KvBlock
         ~LapseRequest() { out = nullptr; }
     } lapse{attentionOut_};
     const int64_t len = pool.length(seq);
+    statsFilled_ = false;
+    rowStats_.clear();
     if (!recomputePrefix_ || len == 0) {
         lastEvaluated_ = static_cast<int64_t>(tokens.size());
-        return evaluate(tokens, pool, seq, len, allLogits);
+        const auto logits = evaluate(tokens, pool, seq, len, allLogits);
+        if (statsTopN_ > 0 && !statsFilled_)
+            rowStats_ = logitRowStats(logits, static_cast<int64_t>(logits.size()) / (allLogits ? static_cast<int64_t>(tokens.size()) : 1), statsTopN_);
+        return logits;
     }
 
     // No-cache mode: the prefix's tokens go through the model again, from position 0.
@@ -24,9 +29,10 @@ std::span<const float> Backend::forward(std::span<const TokenId> tokens, KvBlock
     all.insert(all.end(), tokens.begin(), tokens.end());
     lastEvaluated_ = static_cast<int64_t>(all.size());
     const auto logits = evaluate(all, pool, seq, 0, allLogits);
-    if (!allLogits) return logits;
-    const size_t vocab = logits.size() / all.size();
-    return logits.subspan(static_cast<size_t>(len) * vocab);
+    const auto mine = allLogits ? logits.subspan(static_cast<size_t>(len) * (logits.size() / all.size())) : logits;
+    if (statsTopN_ > 0 && (!statsFilled_ || allLogits))   // the device's rows include the prefix's
+        rowStats_ = logitRowStats(mine, static_cast<int64_t>(mine.size()) / (allLogits ? static_cast<int64_t>(tokens.size()) : 1), statsTopN_);
+    return mine;
 }
 
 std::vector<std::span<const float>> Backend::forwardBatch(std::span<const BatchItem> items, KvBlockPool& pool) {
@@ -55,6 +61,8 @@ std::vector<std::span<const float>> Backend::forwardBatch(std::span<const BatchI
                 evaluated += lastEvaluated_;
             }
         } else {
+            statsFilled_ = false;
+            rowStats_.clear();
             evaluateBatch(items, pool, batchOut_, where);
             for (const BatchItem& it : items) evaluated += static_cast<int64_t>(it.tokens.size());
         }
@@ -65,6 +73,13 @@ std::vector<std::span<const float>> Backend::forwardBatch(std::span<const BatchI
     lastEvaluated_ = evaluated;
     std::vector<std::span<const float>> out;
     for (const auto& [offset, count] : where) out.emplace_back(batchOut_.data() + offset, count);
+    if (statsTopN_ > 0 && (!statsFilled_ || recomputePrefix_)) {
+        rowStats_.clear();
+        for (size_t i = 0; i < items.size(); ++i) {
+            const int64_t rows = items[i].allLogits ? static_cast<int64_t>(items[i].tokens.size()) : 1;
+            for (auto& s : logitRowStats(out[i], static_cast<int64_t>(out[i].size()) / rows, statsTopN_)) rowStats_.push_back(std::move(s));
+        }
+    }
     return out;
 }
 
@@ -78,6 +93,11 @@ void Backend::evaluateBatch(std::span<const BatchItem> items, KvBlockPool& pool,
         where.emplace_back(out.size(), l.size());
         out.insert(out.end(), l.begin(), l.end());
     }
+}
+
+void Backend::setHostLogits(bool on) {
+    if (!on) throw Error("the " + std::string(name()) + " backend computes its logits on the host; they cannot stay on a device");
+    hostLogits_ = true;
 }
 
 void Backend::setThreads(int threads) {

@@ -12,6 +12,7 @@
 #include "model/attention_weights.h"
 #include "model/kv_block_pool.h"
 #include "model/kv_cache.h"
+#include "model/logit_stats.h"
 #include "model/model.h"
 
 namespace dlab {
@@ -73,6 +74,20 @@ public:
     // Tokens the last forward() evaluated: the batch, or the whole prefix too in no-cache mode.
     int64_t lastEvaluated() const { return lastEvaluated_; }
 
+    // --- the trace's numbers without the whole row ------------------------------------------------
+    // With topN > 0 every forward() / forwardBatch() also leaves, for each logits row it returned
+    // (in order), the row's largest logit, log-sum-exp, entropy and topN best tokens (at most 32).
+    // The CPU computes them from the rows; the CUDA backend on the device, before any copy.
+    void setLogitStats(int topN) { statsTopN_ = topN < 0 ? 0 : topN > 32 ? 32 : topN; }
+    int logitStatsTopN() const { return statsTopN_; }
+    const std::vector<LogitRowStats>& lastLogitStats() const { return rowStats_; }
+    // Off: the logits stay where they were computed, the spans forward() returns are empty and
+    // lastLogitStats() (which must then be on) is what there is: the GPU skips the copy of the full
+    // rows. A session that re-samples from cached logits needs them on. Throws for a backend whose
+    // logits are on the host anyway (the CPU).
+    virtual void setHostLogits(bool on);
+    bool hostLogits() const { return hostLogits_; }
+
 protected:
     // forwardBatch's work: by default one evaluate() per item (a backend that can batch overrides
     // it). out receives the rows in item order; where, each item's (offset, count) in out. It may
@@ -90,6 +105,10 @@ protected:
     bool recomputePrefix_ = false;
     AttentionWeights* attentionOut_ = nullptr;  // evaluate() fills it for its last token when set
     int64_t lastEvaluated_ = 0;
+    int statsTopN_ = 0;
+    bool hostLogits_ = true;
+    bool statsFilled_ = false;                    // evaluate() filled rowStats_ itself (on the device)
+    std::vector<LogitRowStats> rowStats_;
     std::vector<float> batchOut_;                 // forwardBatch's rows, (sum of rows, nVocab)
 };
 

@@ -23,6 +23,11 @@ KvBlockPool::KvBlockPool(const HParams& hp, int64_t nBlocks, KvType type, int64_
     for (int64_t b = nBlocks - 1; b >= 0; --b) free_.push_back(static_cast<int32_t>(b));  // block 0 first
 }
 
+std::shared_ptr<KvMirrorLog> KvBlockPool::attachMirror() {
+    if (!mirror_.log) mirror_.log = std::make_shared<KvMirrorLog>();
+    return mirror_.log;
+}
+
 void KvBlockPool::setContextLimit(int64_t positions) {
     if (positions < 1) throw Error("the context must hold at least 1 position (got " + std::to_string(positions) + ")");
     contextLimit_ = positions;
@@ -136,11 +141,15 @@ int64_t KvBlockPool::evict(SeqId seq, int64_t sinks, int64_t window) {
     const int64_t drop = len - sinks - window;
     if (drop <= 0) return 0;
     prepareWrite(seq, sinks, window);  // the destination slots become private before rows move in
-    for (int64_t slot = sinks; slot < sinks + window; ++slot)
+    for (int64_t slot = sinks; slot < sinks + window; ++slot) {
         for (int64_t l = 0; l < nLayer_; ++l) {
             std::memcpy(kRow(seq, l, slot), kRow(seq, l, slot + drop), rowBytes_);
             std::memcpy(vRow(seq, l, slot), vRow(seq, l, slot + drop), rowBytes_);
         }
+        const int64_t from = slot + drop;
+        logEvent({s.blocks[from / blockSize_], static_cast<int32_t>(from % blockSize_), s.blocks[slot / blockSize_],
+                  static_cast<int32_t>(slot % blockSize_)});
+    }
     const int64_t evictedBefore = s.evicted;
     s.tokens.erase(s.tokens.begin() + sinks, s.tokens.begin() + sinks + drop);
     truncate(seq, sinks + window);  // releases the blocks past the kept slots (tokens already shortened)
@@ -182,6 +191,7 @@ void KvBlockPool::prepareWrite(SeqId seq, int64_t pos0, int64_t n) {
             std::memcpy(k_[l].data() + blockOffset(mine), k_[l].data() + blockOffset(shared), bytes);
             std::memcpy(v_[l].data() + blockOffset(mine), v_[l].data() + blockOffset(shared), bytes);
         }
+        logEvent({shared, -1, mine, -1});
         release(shared);
         s.blocks[i] = mine;
     }

@@ -11,6 +11,7 @@
 // branches and side-by-side runs share the prompt's K/V instead of copying them.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -20,6 +21,22 @@
 #include "tokenizer/tokenizer.h"
 
 namespace dlab {
+
+// What a device mirror of a pool (the CUDA backend keeps the rows in GPU memory) must replay to
+// stay equal to the host rows, which stay the truth: the backend copies every row it computes
+// back. Logged only once a mirror is attached (KvBlockPool::attachMirror):
+//   a copy-on-write block copy     {src block, slot -1, dst block, slot -1}   (every layer, K and V)
+//   an eviction's row move         {src block, src slot, dst block, dst slot}
+// Rows written on the host through storeK / storeV (the CPU backend) only bump hostWrites; a
+// mirror that sees it move uploads the whole pool again. poolAlive turns false when the pool goes.
+struct KvRowEvent {
+    int32_t srcBlock, srcSlot, dstBlock, dstSlot;
+};
+struct KvMirrorLog {
+    std::vector<KvRowEvent> events;
+    uint64_t hostWrites = 0;
+    bool poolAlive = true;
+};
 
 class KvBlockPool {
 public:
@@ -90,8 +107,25 @@ public:
     // becomes max(length, pos0 + tokens.size()).
     void commit(SeqId seq, int64_t pos0, std::span<const TokenId> tokens);
     // Stores one row (kvDim floats) at a prepared position.
-    void storeK(SeqId seq, int64_t layer, int64_t pos, const float* row) { storeKvRow(type_, row, kRow(seq, layer, pos), kvDim_); }
-    void storeV(SeqId seq, int64_t layer, int64_t pos, const float* row) { storeKvRow(type_, row, vRow(seq, layer, pos), kvDim_); }
+    void storeK(SeqId seq, int64_t layer, int64_t pos, const float* row) {
+        storeKvRow(type_, row, kRow(seq, layer, pos), kvDim_);
+        if (mirror_.log) ++mirror_.log->hostWrites;
+    }
+    void storeV(SeqId seq, int64_t layer, int64_t pos, const float* row) {
+        storeKvRow(type_, row, vRow(seq, layer, pos), kvDim_);
+        if (mirror_.log) ++mirror_.log->hostWrites;
+    }
+
+    // --- a device mirror (see KvRowEvent) --------------------------------------------------------
+    // Starts logging for a mirror and returns the log (the same one on every call).
+    std::shared_ptr<KvMirrorLog> attachMirror();
+    // Where a mirror copies a row it computed back to (rowBytes bytes; not counted as a host write).
+    uint8_t* rowForCopyBack(SeqId seq, int64_t layer, int64_t pos, bool value) {
+        return value ? vRow(seq, layer, pos) : kRow(seq, layer, pos);
+    }
+    // The whole storage of a layer, for a mirror's first upload: (nBlocks, blockSize, rowBytes).
+    const uint8_t* layerK(int64_t layer) const { return k_[layer].data(); }
+    const uint8_t* layerV(int64_t layer) const { return v_[layer].data(); }
 
     // --- reading ----------------------------------------------------------------------------
     // Start of `block`'s rows in a layer: (blockSize, rowBytes).
@@ -122,6 +156,21 @@ private:
     uint8_t* kRow(SeqId seq, int64_t layer, int64_t pos) { return k_[layer].data() + rowOffset(seq, pos); }
     uint8_t* vRow(SeqId seq, int64_t layer, int64_t pos) { return v_[layer].data() + rowOffset(seq, pos); }
 
+    // The log shared with a mirror; a copied pool starts without one, and the mirror learns when
+    // its pool is gone.
+    struct MirrorLink {
+        std::shared_ptr<KvMirrorLog> log;
+        MirrorLink() = default;
+        MirrorLink(const MirrorLink&) {}
+        MirrorLink& operator=(const MirrorLink&) { release(); return *this; }
+        MirrorLink(MirrorLink&& o) noexcept : log(std::move(o.log)) {}
+        MirrorLink& operator=(MirrorLink&& o) noexcept { release(); log = std::move(o.log); return *this; }
+        ~MirrorLink() { release(); }
+        void release() { if (log) log->poolAlive = false; log.reset(); }
+    };
+    void logEvent(const KvRowEvent& e) { if (mirror_.log) mirror_.log->events.push_back(e); }
+
+    MirrorLink mirror_;
     KvType type_;
     int64_t nBlocks_, blockSize_, nLayer_, kvDim_, contextLimit_;
     size_t rowBytes_;
