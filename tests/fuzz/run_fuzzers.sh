@@ -13,7 +13,7 @@ BUILD="${DLAB_FUZZ_BUILD_DIR:-$ROOT/build-fuzz}"
 FUZZ_DIR="$ROOT/tests/fuzz"
 
 CC=clang CXX=clang++ cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DDLAB_FUZZ=ON -DDLAB_SANITIZE=ON -DDLAB_TESTS=OFF -DDLAB_GUI=OFF >/dev/null
+  -DDLAB_FUZZ=ON -DDLAB_SANITIZE=ON -DDLAB_TESTS=OFF -DDLAB_GUI=OFF -DDLAB_CUDA=OFF >/dev/null
 ninja -C "$BUILD" fuzz_gguf fuzz_tokenizer fuzz_run_spec fuzz_session_file fuzz_openai_request fuzz_grammar
 
 mkdir -p "$BUILD/fuzz-artifacts"

@@ -1,0 +1,628 @@
+// The CUDA forward pass for llama / qwen2 / gpt2 over a pass of tokens from one or several
+// sequences of a paged KV cache (the CPU backend's structure: segments, chunks of 512, the same
+// error and rollback contract). Per layer: norm, q/k/v projections (one matvec launch), RoPE,
+// the K/V store into the device cache, paged attention, the output projection added to the
+// residual, norm, the gated feed-forward (one launch) and the down projection added back.
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <list>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "core/error.h"
+#include "cpu/ops.h"
+#include "cuda/cuda_backend.h"
+#include "cuda/cublas_loader.h"
+#include "cuda/cuda_check.h"
+#include "cuda/device_buffer.h"
+#include "cuda/device_kv.h"
+#include "cuda/device_model.h"
+#include "cuda/ops/activations.h"
+#include "cuda/ops/attention.h"
+#include "cuda/ops/embedding.h"
+#include "cuda/ops/kv_store.h"
+#include "cuda/ops/logit_stats.h"
+#include "cuda/ops/matvec.h"
+#include "cuda/ops/norm.h"
+#include "cuda/ops/rope.h"
+
+namespace dlab {
+
+namespace {
+
+using namespace cuda;
+
+constexpr int64_t kMaxChunk = 512;   // tokens per pass, as on the CPU
+constexpr int kMaxMirrors = 4;       // KV pools kept on the device at once (least recently used goes)
+
+// One pass's token metadata, laid out identically for equal shapes so a captured graph can be
+// replayed with new contents (the host fills the pinned copy, the graph's first node uploads it):
+//   ints:   tokens (T) | positions (T) | slots (T) | segOf (T) | logitRows (R) | tableOf (nSeg) | tables (nSeg * maxBlocks)
+//   floats: ropeCos (T, half) | ropeSin (T, half)
+struct PassShape {
+    int T = 0, nSeg = 0, R = 0, maxBlocks = 0, half = 0;
+    uint64_t kv = 0;       // which device mirror
+    int topN = 0;
+    bool hostLogits = true;
+    auto key() const { return std::tie(T, nSeg, R, maxBlocks, half, kv, topN, hostLogits); }
+    bool operator<(const PassShape& o) const { return key() < o.key(); }
+    size_t ints() const { return 4 * size_t(T) + R + nSeg + size_t(nSeg) * maxBlocks; }
+    size_t bytes() const { return ints() * 4 + 2 * size_t(T) * half * 4; }
+};
+
+struct PassPointers {
+    int32_t *tokens, *positions, *slots, *segOf, *logitRows, *tableOf, *tables;
+    float *ropeCos, *ropeSin;
+};
+
+PassPointers carve(uint8_t* base, const PassShape& s) {
+    auto* i = reinterpret_cast<int32_t*>(base);
+    PassPointers p{};
+    p.tokens = i;
+    p.positions = p.tokens + s.T;
+    p.slots = p.positions + s.T;
+    p.segOf = p.slots + s.T;
+    p.logitRows = p.segOf + s.T;
+    p.tableOf = p.logitRows + s.R;
+    p.tables = p.tableOf + s.nSeg;
+    p.ropeCos = reinterpret_cast<float*>(p.tables + size_t(s.nSeg) * s.maxBlocks);
+    p.ropeSin = p.ropeCos + size_t(s.T) * s.half;
+    return p;
+}
+
+class Graph {
+public:
+    Graph() = default;
+    ~Graph() {
+        if (exec_) cudaGraphExecDestroy(exec_);
+    }
+    Graph(const Graph&) = delete;
+    Graph& operator=(const Graph&) = delete;
+    cudaGraphExec_t exec_ = nullptr;
+};
+
+class CudaBackend final : public Backend {
+public:
+    CudaBackend(const Model& model, const CudaOptions& options)
+        : model_(model), hp_(model.hparams()), device_(options.device), graphsOn_(options.graphs) {
+        if (const char* g = std::getenv("DLAB_CUDA_GRAPHS")) graphsOn_ = graphsOn_ && std::string(g) != "0";
+        DLAB_CUDA_CHECK(cudaSetDevice(device_));
+        DLAB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+        DLAB_CUBLAS_CHECK(cublas().create(&cublas_));
+        DLAB_CUBLAS_CHECK(cublas().setStream(cublas_, stream_));
+        if (hp_.headDim > 256) throw Error("the GPU attention kernel takes heads of up to 256 values (this model's are " + std::to_string(hp_.headDim) + "); use --backend cpu");
+        if (hp_.nHead % hp_.nHeadKv != 0) throw Error("the model's query heads are not a multiple of its K/V heads");
+        weights_ = std::make_unique<DeviceModel>(model, stream_);
+        allocateScratch();
+    }
+    ~CudaBackend() override {
+        graphs_.clear();
+        mirrors_.clear();
+        if (cublas_) cublas().destroy(cublas_);
+        if (stream_) cudaStreamDestroy(stream_);
+    }
+
+    std::string_view name() const override { return "cuda"; }
+    int threads() const override { return 1; }
+    void setHostLogits(bool on) override { hostLogits_ = on; }
+
+protected:
+    std::span<const float> evaluate(std::span<const TokenId> tokens, KvBlockPool& cache, SeqId seq, int64_t pos0, bool allLogits) override {
+        const int64_t n = static_cast<int64_t>(tokens.size());
+        if (n == 0) throw Error("nothing to evaluate: the batch holds no tokens");
+        checkInput(tokens, cache, seq, pos0);
+        const int64_t len0 = cache.length(seq);
+        cache.prepareWrite(seq, pos0, n);
+        const int64_t V = hp_.nVocab;
+        std::vector<LogitRowStats> stats;
+        if (allLogits && n > kMaxChunk && hostLogits_) out_.resize(static_cast<size_t>(n) * V);
+        for (int64_t begin = 0; begin < n; begin += kMaxChunk) {
+            const int64_t len = std::min(kMaxChunk, n - begin);
+            const bool last = begin + len == n;
+            try {
+                const LogitRows rows = allLogits ? LogitRows::All : last ? LogitRows::Last : LogitRows::None;
+                const Segment one{seq, pos0 + begin, 0, len, rows, last && attentionOut_ != nullptr};
+                runPass(tokens.data() + begin, len, std::span(&one, 1), cache);
+            } catch (...) {
+                cache.truncate(seq, std::min(len0, cache.length(seq)));
+                throw;
+            }
+            cache.commit(seq, pos0 + begin, tokens.subspan(begin, len));
+            stats.insert(stats.end(), passStats_.begin(), passStats_.end());
+            if (allLogits && n > kMaxChunk && hostLogits_)
+                std::memcpy(out_.data() + begin * V, logitsHost_.as<float>(), static_cast<size_t>(len) * V * sizeof(float));
+        }
+        rowStats_ = std::move(stats);
+        statsFilled_ = statsTopN_ > 0;
+        if (!hostLogits_) return {};
+        if (allLogits && n > kMaxChunk) return {out_.data(), static_cast<size_t>(n * V)};
+        return {logitsHost_.as<float>(), static_cast<size_t>((allLogits ? n : 1) * V)};
+    }
+
+    void evaluateBatch(std::span<const BatchItem> items, KvBlockPool& cache, std::vector<float>& out,
+                       std::vector<std::pair<size_t, size_t>>& where) override {
+        const int64_t V = hp_.nVocab;
+        for (const BatchItem& it : items) checkInput(it.tokens, cache, it.seq, cache.length(it.seq));
+        out.clear();
+        where.assign(items.size(), {0, 0});
+        std::vector<LogitRowStats> stats;
+        std::vector<TokenId> tokens;
+        std::vector<Segment> segs;
+        std::vector<size_t> itemOf;
+        auto flush = [&] {
+            if (segs.empty()) return;
+            runPass(tokens.data(), static_cast<int64_t>(tokens.size()), segs, cache);
+            size_t row = 0;
+            for (size_t i = 0; i < segs.size(); ++i) {
+                const BatchItem& it = items[itemOf[i]];
+                cache.commit(it.seq, segs[i].slot0, it.tokens);
+                const size_t rows = segs[i].rows == LogitRows::All ? static_cast<size_t>(segs[i].len) : 1;
+                if (hostLogits_) {
+                    where[itemOf[i]] = {out.size(), rows * V};
+                    out.insert(out.end(), logitsHost_.as<float>() + row * V, logitsHost_.as<float>() + (row + rows) * V);
+                } else {
+                    where[itemOf[i]] = {out.size(), 0};
+                }
+                row += rows;
+            }
+            stats.insert(stats.end(), passStats_.begin(), passStats_.end());
+            tokens.clear();
+            segs.clear();
+            itemOf.clear();
+        };
+        for (size_t i = 0; i < items.size(); ++i) {
+            const BatchItem& it = items[i];
+            const int64_t n = static_cast<int64_t>(it.tokens.size());
+            if (n > kMaxChunk) {
+                flush();
+                const auto l = evaluate(it.tokens, cache, it.seq, cache.length(it.seq), it.allLogits);
+                where[i] = {out.size(), l.size()};
+                out.insert(out.end(), l.begin(), l.end());
+                stats.insert(stats.end(), rowStats_.begin(), rowStats_.end());
+                continue;
+            }
+            if (static_cast<int64_t>(tokens.size()) + n > kMaxChunk) flush();
+            cache.prepareWrite(it.seq, cache.length(it.seq), n);
+            segs.push_back({it.seq, cache.length(it.seq), static_cast<int64_t>(tokens.size()), n,
+                            it.allLogits ? LogitRows::All : LogitRows::Last, false});
+            itemOf.push_back(i);
+            tokens.insert(tokens.end(), it.tokens.begin(), it.tokens.end());
+        }
+        flush();
+        rowStats_ = std::move(stats);
+        statsFilled_ = statsTopN_ > 0;
+    }
+
+private:
+    enum class LogitRows { None, Last, All };
+    struct Segment {
+        SeqId seq;
+        int64_t slot0, begin, len;
+        LogitRows rows;
+        bool attention;   // fill attentionOut_ for its last token
+    };
+    struct Proj {
+        const DeviceMatrix* m;
+        const float* bias;
+        float* y;
+        int ldy;
+    };
+
+    void checkInput(std::span<const TokenId> tokens, const KvBlockPool& cache, SeqId seq, int64_t slot0) const {
+        const int64_t last = cache.positionOf(seq, slot0 + static_cast<int64_t>(tokens.size()) - 1);
+        if (hp_.arch == Arch::Gpt2 && last >= hp_.nCtxTrain)
+            throw Error("GPT-2 models have learned positions for " + std::to_string(hp_.nCtxTrain) +
+                        " tokens only; the batch would reach position " + std::to_string(last + 1));
+        for (TokenId t : tokens)
+            if (t < 0 || t >= hp_.nVocab)
+                throw Error("token id " + std::to_string(t) + " is outside the vocabulary of " + std::to_string(hp_.nVocab) + " tokens");
+        if (cache.kvDim() != hp_.kvDim() || cache.nLayer() != hp_.nLayer) throw Error("the KV cache was made for a different model");
+    }
+
+    // Scratch for a pass of up to kMaxChunk tokens, allocated once.
+    void allocateScratch() {
+        const size_t T = kMaxChunk, E = hp_.nEmbd, Q = hp_.qDim(), KV = hp_.kvDim(), F = hp_.nFf, V = hp_.nVocab;
+        auto f32 = [&](size_t n, const char* what) { return DeviceBuffer(n * sizeof(float), what); };
+        x_ = f32(T * E, "the residual stream");                     // (T, nEmbd)
+        xn_ = f32(T * E, "the normalised input");                   // (T, nEmbd)
+        q_ = f32(T * std::max(Q, 3 * E), "the queries");            // (T, qDim), gpt2: (T, 3 * nEmbd) fused q|k|v
+        k_ = f32(T * KV, "the keys");                               // (T, kvDim)
+        v_ = f32(T * KV, "the values");                             // (T, kvDim)
+        att_ = f32(T * Q, "the attention output");                  // (T, qDim)
+        ffA_ = f32(T * F, "the feed-forward activations");          // (T, nFf)
+        ffB_ = f32(T * F, "the feed-forward activations");          // (T, nFf)
+        half_ = DeviceBuffer(T * std::max({E, Q, F}) * 2, "the GEMM input");   // (T, max(nEmbd, qDim, nFf)) half
+        logits_ = f32(T * V, "the logits");                         // (T, nVocab)
+        logitsHost_ = PinnedBuffer(T * V * sizeof(float), "the logits");
+        const size_t stage = T * hp_.nLayer * 2 * kvRowBytes(KvType::F32, hp_.kvDim());   // (T, nLayer, 2, rowBytes), f32 the largest
+        staging_ = DeviceBuffer(stage, "the KV copy-back");
+        stagingHost_ = PinnedBuffer(stage, "the KV copy-back");
+        stats_ = f32(T * 3, "the logit statistics");                // (T, 3)
+        topIds_ = DeviceBuffer(T * kMaxTopN * 4, "the top tokens"); // (T, 32)
+        topLogits_ = f32(T * kMaxTopN, "the top tokens");
+        statsHost_ = PinnedBuffer(T * (3 + 2 * kMaxTopN) * 4, "the logit statistics");
+        cublasWorkspace_ = DeviceBuffer(32u << 20, "the cuBLAS workspace");
+        DLAB_CUBLAS_CHECK(cublas().setWorkspace(cublas_, cublasWorkspace_.as(), cublasWorkspace_.bytes()));
+    }
+
+    DeviceKv& mirrorOf(KvBlockPool& pool) {
+        for (auto it = mirrors_.begin(); it != mirrors_.end();) {   // pools that are gone free their device memory
+            if (!(*it)->poolAlive()) {
+                dropGraphs((*it)->id());
+                it = mirrors_.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        for (auto it = mirrors_.begin(); it != mirrors_.end(); ++it)
+            if ((*it)->mirrors(pool)) {
+                mirrors_.splice(mirrors_.begin(), mirrors_, it);
+                return *mirrors_.front();
+            }
+        if (static_cast<int>(mirrors_.size()) >= kMaxMirrors) {
+            dropGraphs(mirrors_.back()->id());
+            mirrors_.pop_back();
+        }
+        mirrors_.push_front(std::make_unique<DeviceKv>(pool, stream_));
+        return *mirrors_.front();
+    }
+
+    void dropGraphs(uint64_t kvId) {
+        for (auto it = graphs_.begin(); it != graphs_.end();) it = it->first.kv == kvId ? graphs_.erase(it) : std::next(it);
+    }
+
+    // One pass over T tokens made of segments: fills the metadata, replays or records the kernels,
+    // waits, and copies the new K/V rows back into the host pool.
+    void runPass(const TokenId* tokens, int64_t T, std::span<const Segment> segs, KvBlockPool& pool) {
+        if (cancelled()) throw Cancelled();
+        DeviceKv& kv = mirrorOf(pool);
+        kv.sync(pool);
+
+        PassShape shape;
+        shape.T = static_cast<int>(T);
+        shape.nSeg = static_cast<int>(segs.size());
+        shape.maxBlocks = static_cast<int>(std::min(pool.nBlocks(), KvBlockPool::blocksFor(pool.contextLimit(), pool.blockSize())));
+        shape.half = static_cast<int>(std::max<int64_t>(1, hp_.nRot / 2));
+        shape.kv = kv.id();
+        shape.topN = statsTopN_;
+        shape.hostLogits = hostLogits_;
+        for (const Segment& sg : segs) shape.R += sg.rows == LogitRows::All ? static_cast<int>(sg.len) : sg.rows == LogitRows::Last ? 1 : 0;
+        ensureMeta(shape.bytes());
+        fillMeta(tokens, segs, pool, shape);
+        const PassPointers dev = carve(meta_.as(), shape);
+
+        const bool attention = std::any_of(segs.begin(), segs.end(), [](const Segment& s) { return s.attention; });
+        const bool graph = graphsOn_ && !attention && T <= kMatvecMaxT;
+        if (graph) {
+            auto it = graphs_.find(shape);
+            if (it == graphs_.end()) {
+                DLAB_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+                try {
+                    enqueue(shape, dev, kv.layout(), segs, pool);
+                } catch (...) {
+                    cudaGraph_t g = nullptr;
+                    cudaStreamEndCapture(stream_, &g);
+                    if (g) cudaGraphDestroy(g);
+                    throw;
+                }
+                cudaGraph_t g = nullptr;
+                DLAB_CUDA_CHECK(cudaStreamEndCapture(stream_, &g));
+                auto entry = std::make_unique<Graph>();
+                const cudaError_t e = cudaGraphInstantiate(&entry->exec_, g, 0);
+                cudaGraphDestroy(g);
+                DLAB_CUDA_CHECK(e);
+                it = graphs_.emplace(shape, std::move(entry)).first;
+            }
+            DLAB_CUDA_CHECK(cudaGraphLaunch(it->second->exec_, stream_));
+        } else {
+            enqueue(shape, dev, kv.layout(), segs, pool);
+        }
+        DLAB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        copyBack(segs, pool, shape);
+    }
+
+    void ensureMeta(size_t bytes) {
+        if (meta_.bytes() >= bytes) return;
+        graphs_.clear();   // their pointers go with the old buffers
+        const size_t cap = std::max(bytes, 2 * meta_.bytes());
+        meta_ = DeviceBuffer(cap, "the pass metadata");
+        metaHost_ = PinnedBuffer(cap, "the pass metadata");
+    }
+
+    void fillMeta(const TokenId* tokens, std::span<const Segment> segs, const KvBlockPool& pool, const PassShape& s) {
+        const PassPointers h = carve(metaHost_.as(), s);
+        const ops::RopeParams rope{hp_.nRot, hp_.ropeFreqBase, hp_.ropeFreqScale,
+                                   model_.ropeFreqFactors().empty() ? nullptr : model_.ropeFreqFactors().data(), hp_.rope == RopeStyle::NeoX};
+        int r = 0;
+        for (int si = 0; si < s.nSeg; ++si) {
+            const Segment& sg = segs[si];
+            const auto table = pool.blockTable(sg.seq);
+            h.tableOf[si] = si * s.maxBlocks;
+            std::fill(h.tables + size_t(si) * s.maxBlocks, h.tables + size_t(si + 1) * s.maxBlocks, 0);
+            std::copy(table.begin(), table.end(), h.tables + size_t(si) * s.maxBlocks);
+            for (int64_t t = sg.begin; t < sg.begin + sg.len; ++t) {
+                const int64_t slot = sg.slot0 + (t - sg.begin);
+                const int64_t position = pool.positionOf(sg.seq, slot);
+                h.tokens[t] = tokens[t];
+                h.positions[t] = static_cast<int32_t>(position);
+                h.slots[t] = static_cast<int32_t>(slot);
+                h.segOf[t] = si;
+                if (hp_.rope != RopeStyle::None) ops::ropeCache(h.ropeCos + t * s.half, h.ropeSin + t * s.half, position, rope);
+                const bool wanted = sg.rows == LogitRows::All || (sg.rows == LogitRows::Last && t == sg.begin + sg.len - 1);
+                if (wanted) h.logitRows[r++] = static_cast<int32_t>(t);
+            }
+        }
+    }
+
+    // Every kernel of a pass, in order, on stream_ (also what a graph records).
+    void enqueue(const PassShape& s, const PassPointers& p, const PagedKv& kv, std::span<const Segment> segs, KvBlockPool& pool) {
+        const int T = s.T, E = static_cast<int>(hp_.nEmbd), Q = static_cast<int>(hp_.qDim()), KV = static_cast<int>(hp_.kvDim());
+        const int F = static_cast<int>(hp_.nFf), D = static_cast<int>(hp_.headDim);
+        const bool gpt2 = hp_.arch == Arch::Gpt2;
+        DLAB_CUDA_CHECK(cudaMemcpyAsync(meta_.as(), metaHost_.as(), s.bytes(), cudaMemcpyHostToDevice, stream_));
+
+        EmbeddingArgs emb;
+        emb.table = weights_->tokenEmbedding().w;
+        emb.type = weights_->tokenEmbedding().type;
+        emb.rowBytes = weights_->tokenEmbedding().rowBytes;
+        if (gpt2) {
+            emb.posTable = weights_->positionEmbedding().w;
+            emb.posType = weights_->positionEmbedding().type;
+            emb.posRowBytes = weights_->positionEmbedding().rowBytes;
+        }
+        emb.tokens = p.tokens;
+        emb.positions = p.positions;
+        emb.out = x_.as<float>();
+        emb.n = E;
+        embeddingLaunch(emb, T, stream_);
+        DLAB_CUDA_CHECK_LAUNCH();
+
+        const PassSlots slots{p.segOf, p.slots, p.tableOf, p.tables};
+        float* x = x_.as<float>();
+        float* xn = xn_.as<float>();
+        float* att = att_.as<float>();
+        float* ffA = ffA_.as<float>();
+        float* ffB = ffB_.as<float>();
+        int attnT = -1, attnSlots = 0;   // the token whose attention weights were asked for
+        for (const Segment& sg : segs)
+            if (sg.attention) attnT = static_cast<int>(sg.begin + sg.len - 1), attnSlots = static_cast<int>(sg.slot0 + sg.len);
+        if (attnT >= 0) prepareAttentionWeights(attnSlots);
+
+        for (int il = 0; il < hp_.nLayer; ++il) {
+            if (cancelled() && !capturing()) throw Cancelled();
+            const DeviceLayer& L = weights_->layers()[il];
+            norm(x, nullptr, L.attnNorm, L.attnNormBias, xn, T);
+            float *q, *k, *v;
+            int ldq, ldkv;
+            if (gpt2) {
+                q = q_.as<float>();
+                project({{&L.wqkv, L.bqkv, q, 3 * E}}, xn, E, T, false);
+                k = q + E;
+                v = q + 2 * E;
+                ldq = ldkv = 3 * E;
+            } else {
+                q = q_.as<float>();
+                k = k_.as<float>();
+                v = v_.as<float>();
+                ldq = Q;
+                ldkv = KV;
+                project({{&L.wq, L.bq, q, Q}, {&L.wk, L.bk, k, KV}, {&L.wv, L.bv, v, KV}}, xn, E, T, false);
+                RopeArgs r{q, k, Q, KV, static_cast<int>(hp_.nHead), static_cast<int>(hp_.nHeadKv), D, static_cast<int>(hp_.nRot),
+                           hp_.rope == RopeStyle::NeoX, p.ropeCos, p.ropeSin};
+                ropeLaunch(r, T, stream_);
+                DLAB_CUDA_CHECK_LAUNCH();
+            }
+            kvStoreLaunch({k, v, ldkv, ldkv, il, static_cast<int>(hp_.nLayer), kv, slots, staging_.as()}, T, stream_);
+            DLAB_CUDA_CHECK_LAUNCH();
+            const AttentionArgs a{q, ldq, att, static_cast<int>(hp_.nHead), static_cast<int>(hp_.nHeadKv), D, 1.0f / std::sqrt(float(D)), il, kv, slots};
+            attentionLaunch(a, T, stream_);
+            DLAB_CUDA_CHECK_LAUNCH();
+            if (attnT >= 0) {
+                attentionWeightsLaunch(a, attnT, attnSlots, attnWeights_.as<float>() + size_t(il) * hp_.nHead * attnSlots, stream_);
+                DLAB_CUDA_CHECK_LAUNCH();
+            }
+            project({{&L.wo, L.bo, x, E}}, att, Q, T, true);
+
+            norm(x, nullptr, L.ffnNorm, L.ffnNormBias, xn, T);
+            if (gpt2) {
+                project({{&L.wUp, L.bUp, ffA, F}}, xn, E, T, false);
+                geluLaunch(ffA, int64_t(T) * F, stream_);
+                DLAB_CUDA_CHECK_LAUNCH();
+            } else {
+                projectGated(L.wGate, L.wUp, xn, E, T, ffA, ffB);
+            }
+            project({{&L.wDown, L.bDown, x, E}}, ffA, F, T, true);
+        }
+
+        if (s.R > 0) {
+            norm(x, p.logitRows, weights_->outputNorm(), weights_->outputNormBias(), xn, s.R);
+            const int V = static_cast<int>(hp_.nVocab);
+            project({{&weights_->output(), nullptr, logits_.as<float>(), V}}, xn, E, s.R, false);
+            if (s.topN > 0) {
+                logitStatsLaunch(logits_.as<float>(), s.R, V, s.topN, {stats_.as<float>(), topIds_.as<int32_t>(), topLogits_.as<float>()}, stream_);
+                DLAB_CUDA_CHECK_LAUNCH();
+                float* sh = statsHost_.as<float>();
+                DLAB_CUDA_CHECK(cudaMemcpyAsync(sh, stats_.as(), size_t(s.R) * 3 * 4, cudaMemcpyDeviceToHost, stream_));
+                DLAB_CUDA_CHECK(cudaMemcpyAsync(sh + kMaxChunk * 3, topIds_.as(), size_t(s.R) * s.topN * 4, cudaMemcpyDeviceToHost, stream_));
+                DLAB_CUDA_CHECK(cudaMemcpyAsync(sh + kMaxChunk * (3 + kMaxTopN), topLogits_.as(), size_t(s.R) * s.topN * 4,
+                                                cudaMemcpyDeviceToHost, stream_));
+            }
+            if (s.hostLogits)
+                DLAB_CUDA_CHECK(cudaMemcpyAsync(logitsHost_.as(), logits_.as(), size_t(s.R) * V * 4, cudaMemcpyDeviceToHost, stream_));
+        }
+        const size_t rowBytes = kv.rowBytes;
+        DLAB_CUDA_CHECK(cudaMemcpyAsync(stagingHost_.as(), staging_.as(), size_t(T) * hp_.nLayer * 2 * rowBytes, cudaMemcpyDeviceToHost, stream_));
+        if (attnT >= 0) {
+            AttentionWeights& w = *attentionOut_;
+            DLAB_CUDA_CHECK(cudaMemcpyAsync(w.perHead.data(), attnWeights_.as(), w.perHead.size() * 4, cudaMemcpyDeviceToHost, stream_));
+        }
+        (void)pool;
+    }
+
+    bool capturing() const {
+        cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
+        cudaStreamIsCapturing(stream_, &st);
+        return st != cudaStreamCaptureStatusNone;
+    }
+
+    void prepareAttentionWeights(int nSlots) {
+        AttentionWeights& w = *attentionOut_;
+        w.nLayer = hp_.nLayer;
+        w.nHead = hp_.nHead;
+        w.nHeadKv = hp_.nHeadKv;
+        w.nSlots = nSlots;
+        w.querySlot = nSlots - 1;
+        w.perHead.assign(static_cast<size_t>(hp_.nLayer * hp_.nHead * nSlots), 0.0f);
+        const size_t bytes = w.perHead.size() * sizeof(float);
+        if (attnWeights_.bytes() < bytes) attnWeights_ = DeviceBuffer(bytes, "the attention weights");
+    }
+
+    void copyBack(std::span<const Segment> segs, KvBlockPool& pool, const PassShape& s) {
+        const size_t rowBytes = pool.rowBytes();
+        const uint8_t* stage = stagingHost_.as();
+        for (const Segment& sg : segs)
+            for (int64_t t = sg.begin; t < sg.begin + sg.len; ++t) {
+                const int64_t slot = sg.slot0 + (t - sg.begin);
+                for (int64_t l = 0; l < hp_.nLayer; ++l)
+                    for (int value = 0; value < 2; ++value)
+                        std::memcpy(pool.rowForCopyBack(sg.seq, l, slot, value != 0), stage + ((t * hp_.nLayer + l) * 2 + value) * rowBytes, rowBytes);
+            }
+        passStats_.clear();
+        if (s.topN > 0) {
+            const float* sh = statsHost_.as<float>();
+            const auto* ids = reinterpret_cast<const int32_t*>(sh + kMaxChunk * 3);
+            const float* top = sh + kMaxChunk * (3 + kMaxTopN);
+            for (int r = 0; r < s.R; ++r) {
+                LogitRowStats st;
+                st.maxLogit = sh[r * 3];
+                st.logSumExp = sh[r * 3 + 1];
+                st.entropy = sh[r * 3 + 2];
+                for (int i = 0; i < s.topN && i < hp_.nVocab; ++i) {
+                    st.topIds.push_back(ids[r * s.topN + i]);
+                    st.topLogits.push_back(top[r * s.topN + i]);
+                }
+                passStats_.push_back(std::move(st));
+            }
+        }
+    }
+
+    void norm(const float* x, const int32_t* rows, const float* w, const float* b, float* out, int R) {
+        if (hp_.arch == Arch::Gpt2) layernormLaunch(x, rows, w, b, out, nullptr, R, static_cast<int>(hp_.nEmbd), hp_.normEps, stream_);
+        else rmsnormLaunch(x, rows, w, out, nullptr, R, static_cast<int>(hp_.nEmbd), hp_.normEps, stream_);
+        DLAB_CUDA_CHECK_LAUNCH();
+    }
+
+    // y = x · Wᵀ (+ bias) for each output (y += with accumulate). Up to kMatvecMaxT tokens (or
+    // without half copies) through the dequantizing matvec, eight tokens a launch; more through
+    // cuBLAS on the half copies, the residual add as beta = 1.
+    void project(std::initializer_list<Proj> outs, const float* x, int cols, int T, bool accumulate) {
+        const bool sameType = std::all_of(outs.begin(), outs.end(), [&](const Proj& p) { return p.m->type == outs.begin()->m->type; });
+        const bool gemm = T > kMatvecMaxT && std::all_of(outs.begin(), outs.end(), [](const Proj& p) { return p.m->half != nullptr; });
+        if (gemm) {
+            toHalfLaunch(x, half_.as<uint16_t>(), int64_t(T) * cols, stream_);
+            DLAB_CUDA_CHECK_LAUNCH();
+            for (const Proj& p : outs) gemmHalf(*p.m, T, p.y, p.ldy, accumulate, p.bias);
+            return;
+        }
+        for (int t0 = 0; t0 < T; t0 += kMatvecMaxT) {
+            const int n = std::min(kMatvecMaxT, T - t0);
+            auto launch = [&](const Proj* first, int count) {
+                MatvecArgs a;
+                a.type = first->m->type;
+                a.nOut = count;
+                for (int i = 0; i < count; ++i) {
+                    const Proj& p = first[i];
+                    a.out[i] = {p.m->w, p.m->rowBytes, static_cast<int>(p.m->rows), p.bias, p.y + size_t(t0) * p.ldy, p.ldy};
+                }
+                a.x = x + size_t(t0) * cols;
+                a.ldx = cols;
+                a.cols = cols;
+                a.T = n;
+                a.accumulate = accumulate;
+                matvecLaunch(a, stream_);
+                DLAB_CUDA_CHECK_LAUNCH();
+            };
+            if (sameType) launch(outs.begin(), static_cast<int>(outs.size()));
+            else for (const Proj& p : outs) launch(&p, 1);
+        }
+    }
+
+    void projectGated(const DeviceMatrix& gate, const DeviceMatrix& up, const float* x, int cols, int T, float* ffA, float* ffB) {
+        const int F = static_cast<int>(hp_.nFf);
+        const bool gemm = T > kMatvecMaxT && gate.half && up.half;
+        if (gemm) {
+            toHalfLaunch(x, half_.as<uint16_t>(), int64_t(T) * cols, stream_);
+            DLAB_CUDA_CHECK_LAUNCH();
+            gemmHalf(gate, T, ffA, F, false, nullptr);
+            gemmHalf(up, T, ffB, F, false, nullptr);
+            siluMulLaunch(ffA, ffB, int64_t(T) * F, stream_);
+            DLAB_CUDA_CHECK_LAUNCH();
+            return;
+        }
+        if (gate.type != up.type) {   // no shared launch: two matvecs and the SwiGLU apart
+            project({{&gate, nullptr, ffA, F}}, x, cols, T, false);
+            project({{&up, nullptr, ffB, F}}, x, cols, T, false);
+            siluMulLaunch(ffA, ffB, int64_t(T) * F, stream_);
+            DLAB_CUDA_CHECK_LAUNCH();
+            return;
+        }
+        for (int t0 = 0; t0 < T; t0 += kMatvecMaxT) {
+            MatvecArgs a;
+            a.type = gate.type;
+            a.out[0] = {gate.w, gate.rowBytes, static_cast<int>(gate.rows), nullptr, ffA + size_t(t0) * F, F};
+            a.up = up.w;
+            a.x = x + size_t(t0) * cols;
+            a.ldx = cols;
+            a.cols = cols;
+            a.T = std::min(kMatvecMaxT, T - t0);
+            matvecLaunch(a, stream_);
+            DLAB_CUDA_CHECK_LAUNCH();
+        }
+    }
+
+    // y (T, ldy) [+]= half_ (T, cols) · Wᵀ in f32 (tensor cores, f32 accumulation), then the bias.
+    void gemmHalf(const DeviceMatrix& w, int T, float* y, int ldy, bool accumulate, const float* bias) {
+        const float alpha = 1.0f, beta = accumulate ? 1.0f : 0.0f;
+        const int m = static_cast<int>(w.rows), k = static_cast<int>(w.cols);
+        // Column-major view: C (m, T) = W' (k, m)ᵀ · X (k, T), with W' the row-major (m, k) weights.
+        DLAB_CUBLAS_CHECK(cublas().gemmEx(cublas_, CUBLAS_OP_T, CUBLAS_OP_N, m, T, k, &alpha, w.half, CUDA_R_16F, k, half_.as(), CUDA_R_16F,
+                                       k, &beta, y, CUDA_R_32F, ldy, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+        if (bias) {
+            addBiasLaunch(y, bias, T, m, ldy, stream_);
+            DLAB_CUDA_CHECK_LAUNCH();
+        }
+    }
+
+    const Model& model_;
+    const HParams& hp_;
+    int device_;
+    bool graphsOn_;
+    cudaStream_t stream_ = nullptr;
+    cublasHandle_t cublas_ = nullptr;
+    std::unique_ptr<DeviceModel> weights_;
+    std::list<std::unique_ptr<DeviceKv>> mirrors_;   // most recently used first
+    std::map<PassShape, std::unique_ptr<Graph>> graphs_;
+    DeviceBuffer x_, xn_, q_, k_, v_, att_, ffA_, ffB_, half_, logits_, staging_, stats_, topIds_, topLogits_, cublasWorkspace_;
+    DeviceBuffer meta_, attnWeights_;
+    PinnedBuffer logitsHost_, stagingHost_, statsHost_, metaHost_;
+    std::vector<float> out_;                  // (n, nVocab) for a multi-chunk call with all logits
+    std::vector<LogitRowStats> passStats_;    // the last pass's rows
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> makeCudaBackend(const Model& model, const CudaOptions& options) {
+    std::string description;
+    const std::string reason = cudaUnavailableReason(options.device, &description);
+    if (!reason.empty()) throw Error("the CUDA backend cannot run: " + reason);
+    return std::make_unique<CudaBackend>(model, options);
+}
+
+}  // namespace dlab

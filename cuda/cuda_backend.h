@@ -1,0 +1,29 @@
+#pragma once
+// The CUDA backend: the engine's forward pass on an NVIDIA GPU behind the same Backend interface
+// (the session, sampler chain and views do not know which backend runs). Weights are uploaded
+// once; decode runs dequantizing matvecs captured in CUDA graphs, prefill and larger batches
+// cuBLAS GEMMs on half copies; the paged KV cache is mirrored on the device (cuda/device_kv.h).
+#include <memory>
+#include <string>
+
+#include "model/backend.h"
+
+namespace dlab {
+
+struct CudaOptions {
+    int device = 0;
+    bool graphs = true;   // capture decode passes in CUDA graphs (DLAB_CUDA_GRAPHS=0 turns it off)
+};
+
+// Throws dlab::Error saying why the GPU cannot be used (no driver, no device, a driver too old,
+// a device this build has no code for, out of memory, a weight type the kernels cannot read).
+std::unique_ptr<Backend> makeCudaBackend(const Model& model, const CudaOptions& options = {});
+
+// "" when the device can run this build's kernels, otherwise one sentence saying why not.
+// description, when not null, receives "NVIDIA H200 (sm_90, 139.8 GiB, driver 13.0)" for a usable device.
+std::string cudaUnavailableReason(int device = 0, std::string* description = nullptr);
+
+// Whether this build has the CUDA backend at all (configured with DLAB_CUDA and a toolkit).
+bool cudaBuiltIn();
+
+}  // namespace dlab

@@ -1,0 +1,55 @@
+#include "cuda/device_buffer.h"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdio>
+
+#include "core/error.h"
+
+namespace dlab::cuda {
+
+std::string byteText(double bytes) {
+    char buf[32];
+    if (bytes >= 1024.0 * 1024 * 1024) std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
+    else if (bytes >= 1024.0 * 1024) std::snprintf(buf, sizeof buf, "%.0f MiB", bytes / (1024.0 * 1024));
+    else std::snprintf(buf, sizeof buf, "%.0f KiB", bytes / 1024.0);
+    return buf;
+}
+
+namespace {
+[[noreturn]] void allocationFailed(cudaError_t e, size_t bytes, const std::string& what, const char* kind) {
+    cudaGetLastError();
+    size_t freeB = 0, totalB = 0;
+    std::string state;
+    if (cudaMemGetInfo(&freeB, &totalB) == cudaSuccess)
+        state = " (" + byteText(double(freeB)) + " of " + byteText(double(totalB)) + " free)";
+    throw Error(std::string("cannot allocate ") + byteText(double(bytes)) + " of " + kind + " for " + what + state + ": " +
+                cudaGetErrorString(e) + "; use a smaller context (--ctx) or the CPU backend (--backend cpu)");
+}
+}  // namespace
+
+DeviceBuffer::DeviceBuffer(size_t bytes, const std::string& what) : bytes_(bytes) {
+    if (bytes == 0) return;
+    const cudaError_t e = cudaMalloc(&p_, bytes);
+    if (e != cudaSuccess) {
+        p_ = nullptr;
+        allocationFailed(e, bytes, what, "GPU memory");
+    }
+}
+DeviceBuffer::~DeviceBuffer() {
+    if (p_) cudaFree(p_);
+}
+
+PinnedBuffer::PinnedBuffer(size_t bytes, const std::string& what) : bytes_(bytes) {
+    if (bytes == 0) return;
+    const cudaError_t e = cudaMallocHost(&p_, bytes);
+    if (e != cudaSuccess) {
+        p_ = nullptr;
+        allocationFailed(e, bytes, what, "pinned host memory");
+    }
+}
+PinnedBuffer::~PinnedBuffer() {
+    if (p_) cudaFreeHost(p_);
+}
+
+}  // namespace dlab::cuda

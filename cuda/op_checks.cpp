@@ -1,0 +1,425 @@
+// The per-op checks: each builds random inputs, runs the op's launcher on a stream, and compares
+// with the engine's CPU code. Bounds (NMSE): f32 arithmetic that differs from the CPU only in
+// summation order and libm ulps gets 1e-9 (observed errors are ~1e-13; a wrong index or a wrong
+// scale gives ~1); the half-precision GEMM gets 1e-5 (both operands rounded to 11-bit mantissas,
+// 2^-11 ≈ 4.9e-4 relative each, so ~5e-7 expected); conversions that must be exact are compared
+// bit for bit (mismatches == 0).
+#include "cuda/op_checks.h"
+
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <random>
+
+#include "core/error.h"
+#include "core/thread_pool.h"
+#include "cpu/attention.h"
+#include "cpu/ops.h"
+#include "cuda/cuda_backend.h"
+#include "cuda/cublas_loader.h"
+#include "cuda/cuda_check.h"
+#include "cuda/device_buffer.h"
+#include "cuda/device_kv.h"
+#include "cuda/ops/activations.h"
+#include "cuda/ops/attention.h"
+#include "cuda/ops/dequant_half.h"
+#include "cuda/ops/embedding.h"
+#include "cuda/ops/kv_store.h"
+#include "cuda/ops/logit_stats.h"
+#include "cuda/ops/matvec.h"
+#include "cuda/ops/norm.h"
+#include "cuda/ops/rope.h"
+#include "cuda/ops/softmax.h"
+#include "model/logit_stats.h"
+#include "quant/fp16.h"
+#include "quant/matmul.h"
+#include "quant/quantize.h"
+
+namespace dlab::cuda {
+
+namespace {
+
+constexpr double kF32Bound = 1e-9;
+constexpr double kHalfGemmBound = 1e-5;
+
+struct Rng {
+    std::mt19937 gen{20261204};
+    std::vector<float> normal(size_t n, float scale = 1.0f) {
+        std::normal_distribution<float> d(0.0f, scale);
+        std::vector<float> v(n);
+        for (auto& x : v) x = d(gen);
+        return v;
+    }
+};
+
+template <class T>
+DeviceBuffer upload(const std::vector<T>& v, cudaStream_t s) {
+    DeviceBuffer b(v.size() * sizeof(T), "a check's input");
+    DLAB_CUDA_CHECK(cudaMemcpyAsync(b.as(), v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice, s));
+    return b;
+}
+template <class T>
+std::vector<T> download(const DeviceBuffer& b, size_t n, cudaStream_t s) {
+    std::vector<T> v(n);
+    DLAB_CUDA_CHECK(cudaMemcpyAsync(v.data(), b.as(), n * sizeof(T), cudaMemcpyDeviceToHost, s));
+    DLAB_CUDA_CHECK(cudaStreamSynchronize(s));
+    return v;
+}
+
+OpCheck named(const std::string& op, const std::string& variant) {
+    OpCheck c;
+    c.op = op;
+    c.variant = variant;
+    return c;
+}
+
+OpCheck compare(const std::string& op, const std::string& variant, const std::vector<float>& gpu, const std::vector<double>& cpu,
+                double bound) {
+    OpCheck c = named(op, variant);
+    double num = 0, den = 0;
+    for (size_t i = 0; i < cpu.size(); ++i) {
+        const double d = double(gpu[i]) - cpu[i];
+        num += d * d;
+        den += cpu[i] * cpu[i];
+        c.maxAbs = std::max(c.maxAbs, std::fabs(d));
+        if (!std::isfinite(gpu[i])) c.maxAbs = INFINITY;
+    }
+    c.nmse = den > 0 ? num / den : num;
+    c.bound = bound;
+    c.pass = std::isfinite(c.maxAbs) && c.nmse <= bound && gpu.size() == cpu.size();
+    return c;
+}
+std::vector<double> toDouble(const std::vector<float>& v) { return {v.begin(), v.end()}; }
+
+OpCheck exact(const std::string& op, const std::string& variant, long mismatches) {
+    OpCheck c = named(op, variant);
+    c.mismatches = mismatches;
+    c.pass = mismatches == 0;
+    return c;
+}
+
+const GgmlType kTypes[] = {GgmlType::F32, GgmlType::F16, GgmlType::BF16, GgmlType::Q4_0, GgmlType::Q4_1,
+                           GgmlType::Q8_0, GgmlType::Q4_K, GgmlType::Q5_K, GgmlType::Q6_K};
+
+// A (rows, cols) matrix of `type` from random floats, and its dequantized values (the reference).
+struct HostMatrix {
+    std::vector<uint8_t> bytes;
+    std::vector<float> values;
+    size_t rowBytes;
+};
+HostMatrix makeMatrix(GgmlType type, int rows, int cols, Rng& rng) {
+    HostMatrix m;
+    m.rowBytes = ggmlRowBytes(type, cols);
+    m.bytes.resize(m.rowBytes * rows);
+    m.values.resize(size_t(rows) * cols);
+    const auto src = rng.normal(size_t(rows) * cols, 0.05f);
+    for (int r = 0; r < rows; ++r) {
+        uint8_t* dst = m.bytes.data() + r * m.rowBytes;
+        const float* s = src.data() + size_t(r) * cols;
+        if (type == GgmlType::F32) std::memcpy(dst, s, cols * 4);
+        else if (type == GgmlType::F16 || type == GgmlType::BF16)
+            for (int i = 0; i < cols; ++i) {
+                const uint16_t h = type == GgmlType::F16 ? fp32ToFp16(s[i]) : fp32ToBf16(s[i]);
+                std::memcpy(dst + 2 * i, &h, 2);
+            }
+        else quantize(type, s, dst, cols);
+        dequantize(type, dst, m.values.data() + size_t(r) * cols, cols);
+    }
+    return m;
+}
+
+void checkNorms(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng) {
+    const int R = 7, n = 576;
+    const auto x = rng.normal(size_t(R) * n, 2.0f), w = rng.normal(n), b = rng.normal(n);
+    auto dx = upload(x, s), dw = upload(w, s), db = upload(b, s);
+    DeviceBuffer dout(size_t(R) * n * 4, "a check's output");
+    std::vector<float> ref(size_t(R) * n);
+    rmsnormLaunch(dx.as<float>(), nullptr, dw.as<float>(), dout.as<float>(), nullptr, R, n, 1e-5f, s);
+    DLAB_CUDA_CHECK_LAUNCH();
+    for (int r = 0; r < R; ++r) ops::rmsnorm(ref.data() + r * n, x.data() + r * n, w.data(), n, 1e-5f);
+    out.push_back(compare("rmsnorm", "7 x 576", download<float>(dout, ref.size(), s), toDouble(ref), kF32Bound));
+    layernormLaunch(dx.as<float>(), nullptr, dw.as<float>(), db.as<float>(), dout.as<float>(), nullptr, R, n, 1e-5f, s);
+    DLAB_CUDA_CHECK_LAUNCH();
+    for (int r = 0; r < R; ++r) ops::layernorm(ref.data() + r * n, x.data() + r * n, w.data(), b.data(), n, 1e-5f);
+    out.push_back(compare("layernorm", "7 x 576", download<float>(dout, ref.size(), s), toDouble(ref), kF32Bound));
+}
+
+void checkRope(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng) {
+    for (bool neox : {false, true}) {
+        const int T = 5, nHead = 9, nHeadKv = 3, D = 64, half = D / 2;
+        auto q = rng.normal(size_t(T) * nHead * D), k = rng.normal(size_t(T) * nHeadKv * D);
+        std::vector<float> c(size_t(T) * half), sn(size_t(T) * half);
+        const ops::RopeParams p{D, 100000.0f, 1.0f, nullptr, neox};
+        for (int t = 0; t < T; ++t) ops::ropeCache(c.data() + t * half, sn.data() + t * half, 40 + t * 13, p);
+        auto dq = upload(q, s), dk = upload(k, s), dc = upload(c, s), ds = upload(sn, s);
+        ropeLaunch({dq.as<float>(), dk.as<float>(), nHead * D, nHeadKv * D, nHead, nHeadKv, D, D, neox, dc.as<float>(), ds.as<float>()}, T, s);
+        DLAB_CUDA_CHECK_LAUNCH();
+        for (int t = 0; t < T; ++t) {
+            ops::ropeApply(q.data() + t * nHead * D, nHead, D, c.data() + t * half, sn.data() + t * half, p);
+            ops::ropeApply(k.data() + t * nHeadKv * D, nHeadKv, D, c.data() + t * half, sn.data() + t * half, p);
+        }
+        auto gq = download<float>(dq, q.size(), s), gk = download<float>(dk, k.size(), s);
+        gq.insert(gq.end(), gk.begin(), gk.end());
+        q.insert(q.end(), k.begin(), k.end());
+        out.push_back(compare("rope", neox ? "neox 9/3 heads x 64" : "normal 9/3 heads x 64", gq, toDouble(q), kF32Bound));
+    }
+}
+
+void checkActivations(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng) {
+    const int n = 4096;
+    auto a = rng.normal(n, 3.0f), b = rng.normal(n);
+    auto da = upload(a, s), db = upload(b, s);
+    siluMulLaunch(da.as<float>(), db.as<float>(), n, s);
+    DLAB_CUDA_CHECK_LAUNCH();
+    auto ref = a;
+    ops::siluMul(ref.data(), b.data(), n);
+    out.push_back(compare("swiglu", "4096", download<float>(da, n, s), toDouble(ref), kF32Bound));
+    auto dg = upload(a, s);
+    geluLaunch(dg.as<float>(), n, s);
+    DLAB_CUDA_CHECK_LAUNCH();
+    ref = a;
+    ops::gelu(ref.data(), n);
+    out.push_back(compare("gelu", "4096", download<float>(dg, n, s), toDouble(ref), kF32Bound));
+
+    const int rows = 3, cols = 1000;
+    auto x = rng.normal(size_t(rows) * cols, 4.0f);
+    x[5] = -INFINITY;
+    auto dx = upload(x, s);
+    softmaxRowsLaunch(dx.as<float>(), rows, cols, s);
+    DLAB_CUDA_CHECK_LAUNCH();
+    for (int r = 0; r < rows; ++r) ops::softmax(x.data() + r * cols, cols);
+    out.push_back(compare("softmax", "3 x 1000 with -inf", download<float>(dx, x.size(), s), toDouble(x), kF32Bound));
+}
+
+void checkMatvec(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng) {
+    const int rows = 200, cols = 512;
+    for (GgmlType type : kTypes)
+        for (int T : {1, 5}) {
+            const HostMatrix m = makeMatrix(type, rows, cols, rng), up = makeMatrix(type, rows, cols, rng);
+            const auto x = rng.normal(size_t(T) * cols), bias = rng.normal(rows), y0 = rng.normal(size_t(T) * rows);
+            auto dw = upload(m.bytes, s), du = upload(up.bytes, s), dx = upload(x, s), db = upload(bias, s), dy = upload(y0, s);
+            MatvecArgs a;
+            a.type = type;
+            a.out[0] = {dw.as(), m.rowBytes, rows, db.as<float>(), dy.as<float>(), rows};
+            a.x = dx.as<float>();
+            a.ldx = cols;
+            a.cols = cols;
+            a.T = T;
+            a.accumulate = true;
+            matvecLaunch(a, s);
+            DLAB_CUDA_CHECK_LAUNCH();
+            std::vector<double> ref(size_t(T) * rows), refGated(size_t(T) * rows);
+            for (int t = 0; t < T; ++t)
+                for (int r = 0; r < rows; ++r) {
+                    double d = 0, u = 0;
+                    for (int i = 0; i < cols; ++i) {
+                        d += double(m.values[size_t(r) * cols + i]) * x[size_t(t) * cols + i];
+                        u += double(up.values[size_t(r) * cols + i]) * x[size_t(t) * cols + i];
+                    }
+                    ref[size_t(t) * rows + r] = y0[size_t(t) * rows + r] + d + bias[r];
+                    refGated[size_t(t) * rows + r] = d / (1.0 + std::exp(-d)) * u;
+                }
+            const std::string v = ggmlTypeName(type) + " T=" + std::to_string(T);
+            out.push_back(compare("matvec", v + " bias+accumulate", download<float>(dy, ref.size(), s), ref, kF32Bound));
+
+            MatvecArgs g;
+            g.type = type;
+            g.out[0] = {dw.as(), m.rowBytes, rows, nullptr, dy.as<float>(), rows};
+            g.up = du.as();
+            g.x = dx.as<float>();
+            g.ldx = cols;
+            g.cols = cols;
+            g.T = T;
+            matvecLaunch(g, s);
+            DLAB_CUDA_CHECK_LAUNCH();
+            out.push_back(compare("matvec", v + " gated (SwiGLU)", download<float>(dy, ref.size(), s), refGated, kF32Bound));
+        }
+}
+
+void checkDequantAndEmbedding(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng) {
+    const int rows = 20, cols = 512;
+    for (GgmlType type : kTypes) {
+        const HostMatrix m = makeMatrix(type, rows, cols, rng);
+        auto dw = upload(m.bytes, s);
+        DeviceBuffer dh(size_t(rows) * cols * 2, "a check's output");
+        dequantToHalfLaunch(type, dw.as(), m.rowBytes, rows, cols, dh.as<uint16_t>(), s);
+        DLAB_CUDA_CHECK_LAUNCH();
+        const auto h = download<uint16_t>(dh, size_t(rows) * cols, s);
+        long bad = 0;
+        for (size_t i = 0; i < h.size(); ++i) bad += h[i] != fp32ToFp16(m.values[i]);
+        out.push_back(exact("dequant-half", ggmlTypeName(type), bad));
+
+        const std::vector<int32_t> tokens{3, 0, 19, 7};
+        auto dt = upload(tokens, s);
+        DeviceBuffer de(tokens.size() * cols * 4, "a check's output");
+        EmbeddingArgs e;
+        e.table = dw.as();
+        e.type = type;
+        e.rowBytes = m.rowBytes;
+        e.tokens = dt.as<int32_t>();
+        e.out = de.as<float>();
+        e.n = cols;
+        embeddingLaunch(e, static_cast<int>(tokens.size()), s);
+        DLAB_CUDA_CHECK_LAUNCH();
+        const auto g = download<float>(de, tokens.size() * cols, s);
+        bad = 0;
+        for (size_t t = 0; t < tokens.size(); ++t)
+            for (int i = 0; i < cols; ++i) bad += g[t * cols + i] != m.values[size_t(tokens[t]) * cols + i];
+        out.push_back(exact("embedding", ggmlTypeName(type), bad));
+    }
+}
+
+void checkGemm(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng) {
+    const int rows = 384, cols = 576, T = 37;
+    const HostMatrix m = makeMatrix(GgmlType::Q8_0, rows, cols, rng);
+    const auto x = rng.normal(size_t(T) * cols);
+    auto dw = upload(m.bytes, s), dx = upload(x, s);
+    DeviceBuffer wh(size_t(rows) * cols * 2, "a check's weights"), xh(size_t(T) * cols * 2, "a check's input"),
+        dy(size_t(T) * rows * 4, "a check's output");
+    dequantToHalfLaunch(GgmlType::Q8_0, dw.as(), m.rowBytes, rows, cols, wh.as<uint16_t>(), s);
+    toHalfLaunch(dx.as<float>(), xh.as<uint16_t>(), int64_t(T) * cols, s);
+    DLAB_CUDA_CHECK_LAUNCH();
+    cublasHandle_t h;
+    DLAB_CUBLAS_CHECK(cublas().create(&h));
+    cublas().setStream(h, s);
+    const float alpha = 1, beta = 0;
+    const cublasStatus_t st = cublas().gemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, rows, T, cols, &alpha, wh.as(), CUDA_R_16F, cols, xh.as(),
+                                           CUDA_R_16F, cols, &beta, dy.as(), CUDA_R_32F, rows, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    const auto g = download<float>(dy, size_t(T) * rows, s);
+    cublas().destroy(h);
+    DLAB_CUBLAS_CHECK(st);
+    std::vector<double> ref(size_t(T) * rows);
+    for (int t = 0; t < T; ++t)
+        for (int r = 0; r < rows; ++r) {
+            double d = 0;
+            for (int i = 0; i < cols; ++i) d += double(m.values[size_t(r) * cols + i]) * x[size_t(t) * cols + i];
+            ref[size_t(t) * rows + r] = d;
+        }
+    out.push_back(compare("gemm (cuBLAS, half)", "Q8_0 384 x 576, T=37", g, ref, kHalfGemmBound));
+}
+
+void checkKvAndAttention(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng) {
+    HParams hp;
+    hp.nLayer = 2;
+    hp.nHead = 9;
+    hp.nHeadKv = 3;
+    hp.headDim = 64;
+    hp.nEmbd = 576;
+    const int D = 64, KVD = 192, Q = 576, T = 3, prefix = 37;
+    for (KvType type : {KvType::F32, KvType::F16, KvType::Q8_0}) {
+        const std::string tn = kvTypeName(type);
+        KvBlockPool pool(hp, 16, type, 16);
+        const SeqId other = pool.newSequence();
+        pool.prepareWrite(other, 0, 20);   // another sequence first, so this one's blocks are not 0, 1, 2
+        const SeqId seq = pool.newSequence();
+        pool.prepareWrite(seq, 0, prefix + T);
+        const int layer = 1;
+        for (int p = 0; p < prefix; ++p) {
+            pool.storeK(seq, layer, p, rng.normal(KVD).data());
+            pool.storeV(seq, layer, p, rng.normal(KVD).data());
+        }
+        DeviceKv dkv(pool, s);
+        const auto k = rng.normal(size_t(T) * KVD), v = rng.normal(size_t(T) * KVD), q = rng.normal(size_t(T) * Q);
+        const auto table = pool.blockTable(seq);
+        std::vector<int32_t> segOf(T, 0), slot(T), tableOf{0}, tables(table.begin(), table.end());
+        for (int t = 0; t < T; ++t) slot[t] = prefix + t;
+        auto dk = upload(k, s), dv = upload(v, s), dq = upload(q, s), dseg = upload(segOf, s), dslot = upload(slot, s),
+             dto = upload(tableOf, s), dtab = upload(tables, s);
+        DeviceBuffer staging(size_t(T) * hp.nLayer * 2 * pool.rowBytes(), "a check's staging");
+        const PassSlots slots{dseg.as<int32_t>(), dslot.as<int32_t>(), dto.as<int32_t>(), dtab.as<int32_t>()};
+        kvStoreLaunch({dk.as<float>(), dv.as<float>(), KVD, KVD, layer, static_cast<int>(hp.nLayer), dkv.layout(), slots, staging.as()}, T, s);
+        DLAB_CUDA_CHECK_LAUNCH();
+        for (int t = 0; t < T; ++t) {
+            pool.storeK(seq, layer, prefix + t, k.data() + t * KVD);
+            pool.storeV(seq, layer, prefix + t, v.data() + t * KVD);
+        }
+        // The stored bytes: the staging copy against the engine's storeKvRow.
+        const auto stage = download<uint8_t>(staging, staging.bytes(), s);
+        long bad = 0;
+        for (int t = 0; t < T; ++t)
+            for (int value = 0; value < 2; ++value) {
+                const uint8_t* host = value ? std::as_const(pool).vRow(seq, layer, prefix + t) : std::as_const(pool).kRow(seq, layer, prefix + t);
+                const uint8_t* dev = stage.data() + ((size_t(t) * hp.nLayer + layer) * 2 + value) * pool.rowBytes();
+                for (size_t i = 0; i < pool.rowBytes(); ++i) bad += host[i] != dev[i];
+            }
+        out.push_back(exact("kv-store", tn + " rows vs storeKvRow", bad));
+
+        DeviceBuffer datt(size_t(T) * Q * 4, "a check's output");
+        const AttentionArgs a{dq.as<float>(), Q, datt.as<float>(), 9, 3, D, 1.0f / 8.0f, layer, dkv.layout(), slots};
+        attentionLaunch(a, T, s);
+        DLAB_CUDA_CHECK_LAUNCH();
+        const int nSlots = prefix + T;
+        DeviceBuffer dwts(size_t(9) * nSlots * 4, "a check's output");
+        attentionWeightsLaunch(a, T - 1, nSlots, dwts.as<float>(), s);
+        DLAB_CUDA_CHECK_LAUNCH();
+        std::vector<float> ref(size_t(T) * Q), refW(size_t(9) * nSlots);
+        ThreadPool tp(1);
+        AttentionScratch scratch;
+        causalAttention(q.data(), ref.data(), T, prefix, pool, seq, layer, {9, 3, D, 1.0f / 8.0f}, tp, scratch, refW.data());
+        out.push_back(compare("attention", tn + " paged, GQA 9/3, 3 queries after 37", download<float>(datt, ref.size(), s), toDouble(ref), kF32Bound));
+        out.push_back(compare("attention weights", tn + " last query", download<float>(dwts, refW.size(), s), toDouble(refW), kF32Bound));
+    }
+}
+
+void checkLogitStats(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng) {
+    const int R = 3, V = 49152, N = 32;
+    auto x = rng.normal(size_t(R) * V, 3.0f);
+    x[100] = x[200] = x[V + 7] = 25.0f;   // ties: the smaller id first
+    x[2 * V + 9] = -INFINITY;
+    auto dx = upload(x, s);
+    DeviceBuffer st(R * 3 * 4, "a check's output"), ids(R * N * 4, "a check's output"), lg(R * N * 4, "a check's output");
+    logitStatsLaunch(dx.as<float>(), R, V, N, {st.as<float>(), ids.as<int32_t>(), lg.as<float>()}, s);
+    DLAB_CUDA_CHECK_LAUNCH();
+    const auto gs = download<float>(st, R * 3, s);
+    const auto gi = download<int32_t>(ids, R * N, s);
+    const auto ref = logitRowStats(x, V, N);
+    std::vector<float> g;
+    std::vector<double> c;
+    long bad = 0;
+    for (int r = 0; r < R; ++r) {
+        for (int i = 0; i < 3; ++i) g.push_back(gs[r * 3 + i]);
+        c.insert(c.end(), {ref[r].maxLogit, ref[r].logSumExp, ref[r].entropy});
+        for (int i = 0; i < N; ++i) bad += gi[r * N + i] != ref[r].topIds[i];
+    }
+    out.push_back(compare("logit stats", "max, log-sum-exp, entropy over 49152", g, c, kF32Bound));
+    out.push_back(exact("logit stats", "top-32 ids (ties to the smaller id)", bad));
+}
+
+}  // namespace
+
+std::vector<OpCheck> runOpChecks() {
+    const std::string reason = cudaUnavailableReason();
+    if (!reason.empty()) throw Error("cannot run the CUDA op checks: " + reason);
+    cudaStream_t s;
+    DLAB_CUDA_CHECK(cudaStreamCreate(&s));
+    std::vector<OpCheck> out;
+    Rng rng;
+    const std::pair<const char*, std::function<void()>> groups[] = {
+        {"rmsnorm / layernorm", [&] { checkNorms(out, s, rng); }},
+        {"rope", [&] { checkRope(out, s, rng); }},
+        {"activations", [&] { checkActivations(out, s, rng); }},
+        {"matvec", [&] { checkMatvec(out, s, rng); }},
+        {"dequant / embedding", [&] { checkDequantAndEmbedding(out, s, rng); }},
+        {"gemm", [&] { checkGemm(out, s, rng); }},
+        {"kv store / attention", [&] { checkKvAndAttention(out, s, rng); }},
+        {"logit stats", [&] { checkLogitStats(out, s, rng); }},
+    };
+    for (const auto& [name, run] : groups) {
+        try {
+            run();
+        } catch (const std::exception& e) {   // one group's failure is reported, the others still run
+            OpCheck c = named(name, "(threw)");
+            c.error = e.what();
+            out.push_back(c);
+            cudaStreamSynchronize(s);
+            cudaGetLastError();
+        }
+    }
+    cudaStreamDestroy(s);
+    return out;
+}
+
+}  // namespace dlab::cuda

@@ -1,0 +1,41 @@
+#pragma once
+// Dequantizing matrix-vector products for decode: y (T, rows) = x (T, cols) · Wᵀ with W kept in its
+// stored type, for T <= kMatvecMaxT tokens (the weights are read once for all of them). Up to
+// three matrices of one type that share x go in one launch (q, k and v). Optional per matrix: a
+// bias added to each output, and accumulate (y += ...: the residual connection). The gated form
+// computes y = silu(x · Gateᵀ) * (x · Upᵀ) in one pass (SwiGLU's two projections).
+#include <cuda_runtime_api.h>
+#include <cstddef>
+#include <cstdint>
+
+#include "gguf/ggml_type.h"
+
+namespace dlab::cuda {
+
+constexpr int kMatvecMaxT = 8;
+
+struct MatvecOut {
+    const uint8_t* w = nullptr;   // (rows, rowBytes)
+    size_t rowBytes = 0;
+    int rows = 0;
+    const float* bias = nullptr;  // (rows) or null
+    float* y = nullptr;           // (T, ldy)
+    int ldy = 0;
+};
+
+struct MatvecArgs {
+    GgmlType type = GgmlType::F32;
+    MatvecOut out[3];
+    int nOut = 1;
+    const uint8_t* up = nullptr;  // gated: the up matrix (same shape and type as out[0].w)
+    const float* x = nullptr;     // (T, ldx)
+    int ldx = 0;
+    int cols = 0;                 // a multiple of 8
+    int T = 1;
+    bool accumulate = false;
+};
+
+// Throws dlab::Error for a type the device cannot read or T outside 1..kMatvecMaxT.
+void matvecLaunch(const MatvecArgs& a, cudaStream_t stream);
+
+}  // namespace dlab::cuda
