@@ -69,10 +69,12 @@ int benchBatches(const Model& model, Backend& backend, const std::vector<int>& s
                         std::vector<Backend::BatchItem> items;
                         for (int b = 0; b < B; ++b) items.push_back({seqs[b], std::span(&next[b], 1), false});
                         const auto logits = backend.forwardBatch(items, pool);
-                        for (int b = 0; b < B; ++b) next[b] = argmax(logits[b]);
+                        for (int b = 0; b < B; ++b)
+                            next[b] = logits[b].empty() ? backend.lastLogitStats()[b].topIds.front() : argmax(logits[b]);
                     } else {
                         for (int b = 0; b < B; ++b) {
-                            next[b] = argmax(backend.forward(std::span(&next[b], 1), pool, seqs[b], false));
+                            const auto l = backend.forward(std::span(&next[b], 1), pool, seqs[b], false);
+                            next[b] = l.empty() ? backend.lastLogitStats().front().topIds.front() : argmax(l);
                         }
                     }
                 }
@@ -168,6 +170,7 @@ int benchBeams(const Model& model, Backend& backend, const std::vector<int>& wid
 int runBench(Args& args) {
     const std::string path = modelPathOption(args);
     const int threads = threadsOption(args);
+    const BackendOption backendKind = backendOption(args);
     const int nPrompt = static_cast<int>(args.integer("-p", 512, 0, 1 << 16));
     const int nGen = static_cast<int>(args.integer("-n", 128, 0, 1 << 16));
     const int reps = static_cast<int>(args.integer("--reps", 3, 1, 100));
@@ -176,7 +179,10 @@ int runBench(Args& args) {
     const bool noKvCache = args.flag("--no-kv-cache");  // recompute the prefix every step (the lesson)
     const auto batch = args.value("--batch");
     const auto beam = args.value("--beam");
+    const int statsTopN = static_cast<int>(args.integer("--stats", 0, 0, 32));
+    const bool noHostLogits = args.flag("--no-host-logits");
     args.finish();
+    if (noHostLogits && statsTopN == 0) throw Error("bench: --no-host-logits needs --stats N (the statistics are then all a step returns)");
     std::vector<int> sizes, widths;
     if (batch)
         for (long long b : integerList(*batch, "--batch", "batch sizes", "batch size", 1, 256)) sizes.push_back(static_cast<int>(b));
@@ -187,7 +193,9 @@ int runBench(Args& args) {
     if (batch && beam) throw Error("bench: --batch and --beam are two benchmarks; give one of them");
 
     auto model = Model::load(path);
-    auto backend = makeCpuBackend(*model, threads);
+    auto backend = openBackend(*model, backendKind, threads);
+    backend->setLogitStats(statsTopN);
+    if (noHostLogits) backend->setHostLogits(false);
     if (batch) {
         backend->setCancelFlag(installInterruptHandler());
         return benchBatches(*model, *backend, sizes, nPrompt == 512 ? 32 : nPrompt, nGen == 128 ? 32 : nGen, reps, kvType, json, threads);
@@ -224,7 +232,8 @@ int runBench(Args& args) {
                 for (int i = 0; i < nGen; ++i) {
                     const TokenId one[1] = {tok};
                     auto logits = backend->forward(one, cache, false);
-                    tok = static_cast<TokenId>(std::max_element(logits.begin(), logits.end()) - logits.begin());
+                    tok = logits.empty() ? backend->lastLogitStats().front().topIds.front()
+                                         : static_cast<TokenId>(std::max_element(logits.begin(), logits.end()) - logits.begin());
                 }
                 if (r > 0) tg.push_back(nGen / seconds(t0));
             }
@@ -236,7 +245,7 @@ int runBench(Args& args) {
     if (json) {
         JsonWriter j;
         j.beginObject().field("model", path).field("backend", std::string(backend->name())).field("threads", threads)
-            .field("kv_type", kvTypeName(kvType)).field("kv_cache", !noKvCache).field("n_prompt", nPrompt).field("n_gen", nGen).field("reps", reps)
+            .field("kv_type", kvTypeName(kvType)).field("kv_cache", !noKvCache).field("stats_top_n", statsTopN).field("host_logits", !noHostLogits).field("n_prompt", nPrompt).field("n_gen", nGen).field("reps", reps)
             .field("pp_tokens_per_s", p.mean).field("pp_sd", p.sd).field("tg_tokens_per_s", g.mean).field("tg_sd", g.sd);
         if (stopped)
             j.field("interrupted", true).field("pp_reps_done", static_cast<int64_t>(pp.size()))

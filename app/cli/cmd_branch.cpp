@@ -52,6 +52,7 @@ std::string continuation(const Session& s, BranchId b, const Tokenizer& tok) {
 int runBranch(Args& args) {
     const std::string path = modelPathOption(args);
     const int threads = threadsOption(args);
+    const BackendOption backendKind = backendOption(args);
     const auto prompt = args.value("--prompt");
     const bool chat = args.flag("--chat");
     const int maxTokens = static_cast<int>(args.integer("--max-tokens", 32, 1, 1 << 16));
@@ -82,7 +83,7 @@ int runBranch(Args& args) {
     const int64_t nCtx = opt.contextLength > 0 ? opt.contextLength : defaultSessionContext(model->hparams());
     checkPromptFitsContext("branch", ids.size(), nCtx, opt.contextLength > 0, maxTokens);
     checkKvFitsMemory("branch", model->hparams(), nCtx, opt.kvType);
-    auto backend = makeCpuBackend(*model, threads);
+    auto backend = openBackend(*model, backendKind, threads);
     Session session(*model, *backend, ids, opt);
     const std::atomic<bool>* interrupt = installInterruptHandler();
 

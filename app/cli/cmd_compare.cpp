@@ -87,6 +87,7 @@ void printJson(const CompareResult& r, int threads, const TokenText& pieceOf) {
 int runCompare(Args& args) {
     const std::string path = modelPathOption(args);
     const int threads = threadsOption(args);
+    const BackendOption backendKind = backendOption(args);
     const auto prompt = args.value("--prompt");
     const bool chat = args.flag("--chat");
     const int maxTokens = static_cast<int>(args.integer("--max-tokens", 32, 1, 1 << 20));
@@ -115,7 +116,7 @@ int runCompare(Args& args) {
         trace.open(*tracePath, std::ios::binary | std::ios::trunc);
         if (!trace) throw Error(*tracePath + ": cannot write the trace file");
     }
-    auto backend = makeCpuBackend(*model, threads);
+    auto backend = openBackend(*model, backendKind, threads);
     const std::atomic<bool>* interrupt = installInterruptHandler();
     backend->setCancelFlag(interrupt);
     CompareOptions options;

@@ -21,6 +21,7 @@ namespace dlab::cli {
 int runGenerate(Args& args) {
     const std::string path = modelPathOption(args);
     const int threads = threadsOption(args);
+    const BackendOption backendKind = backendOption(args);
     const auto prompt = args.value("--prompt");
     const bool chat = args.flag("--chat");
     const auto system = args.value("--system");
@@ -98,7 +99,7 @@ int runGenerate(Args& args) {
     checkPromptFitsContext("generate", ids.size(), nCtx, ctxOption > 0, strategy == "beam" ? opt.maxTokens : 1);
     checkKvFitsMemory("generate", model->hparams(), nCtx, kvType);
     const std::atomic<bool>* interrupt = installInterruptHandler();
-    auto backend = makeCpuBackend(*model, threads);
+    auto backend = openBackend(*model, backendKind, threads);
     backend->setRecomputePrefix(noKvCache);
     std::ofstream trace;
     if (tracePath) {

@@ -129,6 +129,7 @@ int runMaskBench(Args& args) {
     const auto decodePrompt = args.value("--decode-prompt");
     const int decodeReps = static_cast<int>(args.integer("--decode-reps", 7, 1, 1000));
     const int threads = decodePrompt ? threadsOption(args) : 1;
+    const BackendOption backendKind = decodePrompt ? backendOption(args) : BackendOption{};
     std::optional<std::string> model;
     if (!vocabPath || decodePrompt) model = modelPathOption(args);
     auto pos = args.positionals();
@@ -190,7 +191,7 @@ int runMaskBench(Args& args) {
     int decodeTokens = 0;
     if (decodePrompt) {
         auto m = Model::load(*model);
-        auto backend = makeCpuBackend(*m, threads);
+        auto backend = openBackend(*m, backendKind, threads);
         auto vocab = std::make_shared<TokenBytesTable>(m->tokenizer());
         const auto prompt = chatPromptTokens(*m, {{"user", *decodePrompt}});
         // Rep 0 runs constrained first (it sets the token count); later reps alternate which goes

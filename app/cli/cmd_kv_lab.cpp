@@ -91,6 +91,7 @@ int growthAtPositions(const Model& model, Backend& backend, const std::vector<To
 int runKvGrowth(Args& args) {
     const std::string path = modelPathOption(args);
     const int threads = threadsOption(args);
+    const BackendOption backendKind = backendOption(args);
     const std::string prompt = args.value("--prompt", "The key and value vectors of every token are kept so that");
     const auto file = args.value("--file");
     const int steps = static_cast<int>(args.integer("--steps", 64, 1, 1 << 14));
@@ -100,7 +101,7 @@ int runKvGrowth(Args& args) {
     const bool json = args.flag("--json");
     args.finish();
     auto model = Model::load(path);
-    auto backend = makeCpuBackend(*model, threads);
+    auto backend = openBackend(*model, backendKind, threads);
     backend->setCancelFlag(installInterruptHandler());
     const std::vector<TokenId> text = file ? promptTokens(*model, readTextFile(*file)) : promptTokens(*model, prompt);
     if (at) {
@@ -149,6 +150,7 @@ int runKvGrowth(Args& args) {
 int runKvDtypes(Args& args) {
     const std::string path = modelPathOption(args);
     const int threads = threadsOption(args);
+    const BackendOption backendKind = backendOption(args);
     const std::string prompt = args.value("--prompt", "The key and value vectors of every token are kept so that");
     const int steps = static_cast<int>(args.integer("--steps", 64, 1, 1 << 14));
     const bool json = args.flag("--json");
@@ -161,7 +163,7 @@ int runKvDtypes(Args& args) {
     std::stringstream ss(typeList);
     for (std::string item; std::getline(ss, item, ',');) types.push_back(parseKvType(item));
     auto model = Model::load(path);
-    auto backend = makeCpuBackend(*model, threads, exact);
+    auto backend = openBackend(*model, backendKind, threads, exact);
     backend->setCancelFlag(installInterruptHandler());
     const auto rows = compareKvTypes(*model, *backend, promptTokens(*model, prompt), steps, types);
     JsonWriter j;
@@ -184,6 +186,7 @@ int runKvDtypes(Args& args) {
 int runKvEvict(Args& args) {
     const std::string path = modelPathOption(args);
     const int threads = threadsOption(args);
+    const BackendOption backendKind = backendOption(args);
     const auto file = args.value("--file");
     const int64_t nTokens = args.integer("--tokens", 1024, 2, 1 << 20);
     const int64_t sinks = args.integer("--sinks", 4, 1, 1 << 16);
@@ -195,7 +198,7 @@ int runKvEvict(Args& args) {
     if (sinks >= budget) throw Error("kv-evict: --sinks must be smaller than --cache (" + std::to_string(budget) + ")");
     const std::string text = readTextFile(*file);
     auto model = Model::load(path);
-    auto backend = makeCpuBackend(*model, threads);
+    auto backend = openBackend(*model, backendKind, threads);
     std::vector<TokenId> tokens = promptTokens(*model, text);
     if (static_cast<int64_t>(tokens.size()) < nTokens)
         throw Error(*file + ": the text has " + std::to_string(tokens.size()) + " tokens; --tokens asks for " + std::to_string(nTokens));

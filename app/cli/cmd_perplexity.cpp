@@ -14,6 +14,7 @@ namespace dlab::cli {
 int runPerplexity(Args& args) {
     const std::string path = modelPathOption(args);
     const int threads = threadsOption(args);
+    const BackendOption backendKind = backendOption(args);
     const auto file = args.value("--file");
     const int64_t nCtx = args.integer("--ctx", 512, 16, 1 << 20);
     const KvType kvType = parseKvType(args.value("--kv-type", "f16"));
@@ -32,7 +33,7 @@ int runPerplexity(Args& args) {
         throw Error("perplexity: --ctx is larger than this GPT-2 model's " + std::to_string(model->hparams().nCtxTrain) + " positions");
 
     checkKvFitsMemory("perplexity", model->hparams(), nCtx, kvType);
-    auto backend = makeCpuBackend(*model, threads);
+    auto backend = openBackend(*model, backendKind, threads);
     backend->setCancelFlag(installInterruptHandler());
     KvCache cache(model->hparams(), nCtx, kvType);
     const int64_t V = model->hparams().nVocab;

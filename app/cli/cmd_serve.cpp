@@ -17,6 +17,7 @@ namespace dlab::cli {
 int runServe(Args& args) {
     const std::string path = modelPathOption(args);
     const int threads = threadsOption(args);
+    const BackendOption backendKind = backendOption(args);
     const std::string host = args.value("--host", "127.0.0.1");
     const int port = static_cast<int>(args.integer("--port", 8080, 0, 65535));
     ServingConfig cfg;
@@ -38,7 +39,7 @@ int runServe(Args& args) {
     cfg.contextLength = std::min<int64_t>(cfg.contextLength, model->hparams().nCtxTrain);
     const int64_t ctx = cfg.contextLength;
     checkKvFitsMemory("serve", model->hparams(), ctx * cfg.scheduler.maxBatch, cfg.kvType);
-    auto backend = makeCpuBackend(*model, threads, exact);
+    auto backend = openBackend(*model, backendKind, threads, exact);
     ServingLoop loop(*model, *backend, cfg);
     server::ServerOptions opt;
     opt.host = host;

@@ -57,6 +57,7 @@ std::vector<double> rateList(const std::string& text) {
 int runServeBench(Args& args) {
     const std::string path = modelPathOption(args);
     const int threads = threadsOption(args);
+    const BackendOption backendKind = backendOption(args);
     const std::string experiment = args.value("--experiment", "all");
     if (experiment != "all" && experiment != "sweep" && experiment != "load" && experiment != "prefix")
         throw Error("--experiment must be sweep, load, prefix or all (got '" + experiment + "')");
@@ -88,7 +89,7 @@ int runServeBench(Args& args) {
     if (!(itlBound > 0) || !(ttftBound > 0)) throw Error("--itl-bound and --ttft-bound must be above 0 ms");
 
     auto model = Model::load(path);
-    auto backend = makeCpuBackend(*model, threads);
+    auto backend = openBackend(*model, backendKind, threads);
     const std::atomic<bool>* cancel = installInterruptHandler();
     nlohmann::json out = {{"model", path}, {"threads", threads}};
     const bool all = experiment == "all";

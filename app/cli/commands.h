@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "args.h"
+#include "cuda/backend_choice.h"
 #include "model/kv_type.h"
 #include "model/model.h"
 
@@ -17,10 +18,23 @@ int runDetokenize(Args& args);
 int runGenerate(Args& args);
 int runBench(Args& args);
 int runPerplexity(Args& args);
+int runParity(Args& args);      // cmd_cuda.cpp
+int runCudaCheck(Args& args);
 
 // Shared option handling.
 std::string modelPathOption(Args& args);                 // --model, env, default
 int threadsOption(Args& args);                           // --threads (default: hardware threads, at most 8)
+// --backend auto|cpu|cuda (default: DLAB_BACKEND, else auto).
+struct BackendOption {
+    BackendKind kind = BackendKind::Auto;
+    bool given = false;   // on the command line or in DLAB_BACKEND, not the default
+};
+BackendOption backendOption(Args& args);
+// The backend for the command. Auto falling back to the CPU prints its one-line reason on stderr
+// when auto was asked for, or when a GPU stack is there but unusable (a CPU-only machine with no
+// NVIDIA driver stays quiet by default). exact: the CPU's exact-matmul reference mode, which
+// --backend cuda refuses.
+std::unique_ptr<Backend> openBackend(const Model& model, const BackendOption& backend, int threads, bool exact = false);
 std::string readTextFile(const std::string& path);       // throws naming the file
 // "64,256,1024" for option --at: whole numbers in [min, max]; throws "--at takes positions
 // between 1 and 1048576 separated by commas; 'x' is not one" (what = "positions"), or

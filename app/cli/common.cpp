@@ -1,5 +1,6 @@
 #include <filesystem>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -18,6 +19,30 @@ std::string modelPathOption(Args& args) { return resolveModelPath(args.value("--
 int threadsOption(Args& args) {
     const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     return static_cast<int>(args.integer("--threads", std::min(hw, 8), 1, 256));
+}
+
+BackendOption backendOption(Args& args) {
+    BackendOption b;
+    if (const auto v = args.value("--backend")) {
+        b.kind = parseBackendKind(*v);
+        b.given = true;
+    } else if (const char* env = std::getenv("DLAB_BACKEND"); env && *env) {
+        b.kind = backendKindFromEnvironment();
+        b.given = true;
+    }
+    return b;
+}
+
+std::unique_ptr<Backend> openBackend(const Model& model, const BackendOption& backend, int threads, bool exact) {
+    if (exact) {
+        if (backend.kind == BackendKind::Cuda)
+            throw Error("exact matmul is the CPU's reference mode; drop --backend cuda or the exact option");
+        return makeCpuBackend(model, threads, true);
+    }
+    BackendChoice c = makeBackend(model, backend.kind, threads);
+    const bool noDriver = c.notice.find("no NVIDIA driver") != std::string::npos || c.notice.find("no NVIDIA GPU") != std::string::npos;
+    if (!c.notice.empty() && (backend.given || !noDriver)) std::fprintf(stderr, "%s\n", c.notice.c_str());
+    return std::move(c.backend);
 }
 
 std::string readTextFile(const std::string& path) {

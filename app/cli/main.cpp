@@ -25,10 +25,12 @@
 
 namespace {
 
-constexpr const char* kUsage = R"(decoding-lab-cli — inspect GGUF models and run them on the CPU
+constexpr const char* kUsage = R"(decoding-lab-cli — inspect GGUF models and run them on the CPU or an NVIDIA GPU
 
 usage: decoding-lab-cli COMMAND [options]      (every command takes --model PATH; default: the
-                                               installed SmolLM2-135M-Instruct, or $DECODING_LAB_MODEL)
+                                               installed SmolLM2-135M-Instruct, or $DECODING_LAB_MODEL; every command
+                                               that runs the model takes --backend auto|cpu|cuda, default
+                                               $DLAB_BACKEND or auto: the GPU when one is usable, else the CPU)
 commands:
   info        [--json]                                  architecture, sizes, tensor types, KV bytes per token
   tokenize    (--text T | --file F) [--ids-only] [--no-bos] [--parse-special]
@@ -45,7 +47,12 @@ commands:
   bench       [-p 512] [-n 128] [--threads N] [--reps 3] [--kv-type f16|f32|q8_0] [--no-kv-cache] [--json]
               [--batch 1,2,4,8,16,32]  aggregate decode tokens/s, B sequences per forwardBatch (-p 32 -n 32 by default)
               [--beam 4,8]  ms per beam-search step of width K (batched and one beam at a time) against a greedy step
+              [--stats N] [--no-host-logits]  each step also the logit statistics of the trace (log-sum-exp,
+              entropy, top-N; on the GPU computed there); --no-host-logits leaves the full rows on the device
   perplexity  --file F [--ctx 512] [--threads N]
+  parity      [--steps 128] [--prompt T] [--kv-type f16] [--bound 1e-3] [--json] [--quiet]
+              greedy on CUDA and on the CPU's exact mode, per step: tokens, max |Δ| and NMSE of the logits
+  cuda-check  [--json]   every CUDA op against its CPU reference (NMSE under a bound per op)
   sample      --logits FILE.json [sampler options] [--order hf|llama.cpp|mirostat|mirostat-v1|LIST] [--top-n N] [--json]
               applies the sampler chain to given logits and prints every stage's distribution
   branch      --prompt T [--chat] [--max-tokens 32] [--at STEP] [--token ID | --alternative K] [sampler options]
@@ -84,6 +91,7 @@ commands:
               [--decode-prompt T [--decode-reps 7] [--threads N]]  plus greedy decode with and without the grammar
               compile time and per-token mask time on the model's (or --vocab's) vocabulary, fresh and warm caches
   make-tiny-model --arch llama|qwen2|gpt2 --out PATH [--seed N] [--type f32|f16|q8_0|q4_1] [--tied]
+              [--like smollm2-135m]  random weights of exactly the default model's shape and tensor types
 )";
 
 }  // namespace
@@ -104,7 +112,7 @@ int main(int argc, char** argv) {
         {"info", runInfo}, {"tokenize", runTokenize}, {"detokenize", runDetokenize}, {"generate", runGenerate},
         {"bench", runBench}, {"perplexity", runPerplexity}, {"sample", runSample}, {"kv", runKv}, {"branch", runBranch},
         {"compare", runCompare}, {"kv-growth", runKvGrowth}, {"kv-dtypes", runKvDtypes}, {"kv-evict", runKvEvict},
-        {"serve", runServe}, {"serve-bench", runServeBench},
+        {"serve", runServe}, {"serve-bench", runServeBench}, {"parity", runParity}, {"cuda-check", runCudaCheck},
     };
     try {
 #ifdef DLAB_HAS_TINY_MODEL

@@ -1,0 +1,144 @@
+// `parity`: the same prompt greedily on the CPU and on CUDA, step by step; `cuda-check`: every
+// CUDA op against its CPU reference. Both run on the GPU machine (no Qt there) from
+// scripts/gpu_check.sh, and both exit 1 when a bound is missed.
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "core/error.h"
+#include "core/json_writer.h"
+#include "cuda/cuda_backend.h"
+#include "model/kv_cache.h"
+#ifdef DLAB_HAVE_CUDA
+#include "cuda/op_checks.h"
+#endif
+
+namespace dlab::cli {
+
+namespace {
+
+struct Diff {
+    double maxAbs = 0, nmse = 0;
+};
+Diff diff(std::span<const float> a, std::span<const float> ref) {
+    Diff d;
+    double num = 0, den = 0;
+    for (size_t i = 0; i < ref.size(); ++i) {
+        const double e = double(a[i]) - ref[i];
+        num += e * e;
+        den += double(ref[i]) * ref[i];
+        d.maxAbs = std::max(d.maxAbs, std::fabs(e));
+    }
+    d.nmse = den > 0 ? num / den : num;
+    return d;
+}
+
+TokenId argmax(std::span<const float> x) { return static_cast<TokenId>(std::max_element(x.begin(), x.end()) - x.begin()); }
+
+// The best logit minus the second best: how close a step is to a tie.
+float margin(std::span<const float> x) {
+    float a = -INFINITY, b = -INFINITY;
+    for (float v : x) {
+        if (v > a) b = a, a = v;
+        else if (v > b) b = v;
+    }
+    return a - b;
+}
+
+}  // namespace
+
+int runParity(Args& args) {
+    const std::string path = modelPathOption(args);
+    const int threads = threadsOption(args);
+    const int steps = static_cast<int>(args.integer("--steps", 128, 1, 1 << 16));
+    const std::string promptText = args.value("--prompt", "The history of the printing press begins");
+    const KvType kvType = parseKvType(args.value("--kv-type", "f16"));
+    const double bound = args.number("--bound", 1e-3);
+    const bool json = args.flag("--json");
+    const bool quiet = args.flag("--quiet");
+    args.finish();
+
+    auto model = Model::load(path);
+    auto gpu = makeCudaBackend(*model);   // throws with the reason when there is no usable GPU
+    // The reference is the CPU's exact mode (f32 weights and activations), so the difference is
+    // the GPU's own; the CPU's fast path (activations quantized to 8 bits, as llama.cpp) is shown
+    // beside it for scale.
+    auto exact = makeCpuBackend(*model, threads, true);
+    auto fast = makeCpuBackend(*model, threads);
+    auto prompt = model->tokenizer().encode(promptText, true, false);
+    if (prompt.empty()) throw Error("parity: the prompt gives no tokens");
+    const int64_t ctx = static_cast<int64_t>(prompt.size()) + steps + 1;
+    KvCache cGpu(model->hparams(), ctx, kvType), cExact(model->hparams(), ctx, kvType), cFast(model->hparams(), ctx, kvType);
+
+    std::vector<float> lg, le;
+    JsonWriter j;
+    if (json) j.beginObject().field("model", path).field("kv_type", kvTypeName(kvType)).field("prompt_tokens", static_cast<int64_t>(prompt.size()))
+                  .field("bound_nmse", bound).key("steps").beginArray();
+    else if (!quiet) std::printf("| step | cpu token | cuda token | match | max |Δ| vs exact | NMSE vs exact | NMSE fast vs exact | margin |\n|---|---|---|---|---|---|---|---|\n");
+    int matches = 0;
+    double worstNmse = 0, worstAbs = 0;
+    std::vector<TokenId> input = prompt;
+    for (int s = 0; s < steps; ++s) {
+        const auto g = gpu->forward(input, cGpu, false);
+        lg.assign(g.begin(), g.end());
+        const auto e = exact->forward(input, cExact, false);
+        le.assign(e.begin(), e.end());
+        const auto f = fast->forward(input, cFast, false);
+        const Diff d = diff(lg, le), df = diff(f, le);
+        const TokenId tg = argmax(lg), te = argmax(le);
+        matches += tg == te;
+        worstNmse = std::max(worstNmse, d.nmse);
+        worstAbs = std::max(worstAbs, d.maxAbs);
+        const float m = margin(le);
+        if (json)
+            j.beginObject().field("step", s).field("cpu", te).field("cuda", tg).field("max_abs", d.maxAbs).field("nmse", d.nmse)
+                .field("nmse_fast", df.nmse).field("margin", m).endObject();
+        else if (!quiet)
+            std::printf("| %d | %d | %d | %s | %.3g | %.3g | %.3g | %.3g |\n", s, te, tg, tg == te ? "yes" : "NO", d.maxAbs, d.nmse, df.nmse, m);
+        // Both continue with the reference's token, so a near tie does not derail the comparison.
+        input.assign(1, te);
+    }
+    const bool ok = matches == steps && worstNmse <= bound;
+    if (json) {
+        j.endArray().field("tokens_identical", matches).field("steps_run", steps).field("worst_nmse", worstNmse).field("worst_max_abs", worstAbs)
+            .field("pass", ok).endObject();
+        std::printf("%s\n", j.str().c_str());
+    }
+    std::fprintf(json ? stderr : stdout, "parity: %d of %d greedy tokens identical; worst NMSE %.3g (bound %.3g), worst max |Δ| %.3g: %s\n",
+                 matches, steps, worstNmse, bound, worstAbs, ok ? "pass" : "FAIL");
+    return ok ? 0 : 1;
+}
+
+int runCudaCheck(Args& args) {
+    const bool json = args.flag("--json");
+    args.finish();
+#ifdef DLAB_HAVE_CUDA
+    const auto checks = cuda::runOpChecks();
+    int failed = 0;
+    JsonWriter j;
+    if (json) j.beginArray();
+    else std::printf("| op | case | NMSE | bound | max |Δ| | mismatches | result |\n|---|---|---|---|---|---|---|\n");
+    for (const auto& c : checks) {
+        failed += !c.pass;
+        if (json)
+            j.beginObject().field("op", c.op).field("case", c.variant).field("nmse", c.nmse).field("bound", c.bound).field("max_abs", c.maxAbs)
+                .field("mismatches", static_cast<int64_t>(c.mismatches)).field("pass", c.pass).field("error", c.error).endObject();
+        else
+            std::printf("| %s | %s | %.3g | %.3g | %.3g | %ld | %s%s |\n", c.op.c_str(), c.variant.c_str(), c.nmse, c.bound, c.maxAbs,
+                        c.mismatches, c.pass ? "pass" : "FAIL", c.error.empty() ? "" : (": " + c.error).c_str());
+    }
+    if (json) {
+        j.endArray();
+        std::printf("%s\n", j.str().c_str());
+    }
+    std::fprintf(json ? stderr : stdout, "cuda-check: %zu checks, %d failed\n", checks.size(), failed);
+    return failed ? 1 : 0;
+#else
+    (void)json;
+    throw Error("cuda-check: " + cudaUnavailableReason());
+#endif
+}
+
+}  // namespace dlab::cli

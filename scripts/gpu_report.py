@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""The summary table of scripts/gpu_check.sh: our CUDA backend beside the CPU, PyTorch and the
+bandwidth ceiling, from the JSON files of one run. Figures are only what the run measured.
+
+  python3 scripts/gpu_report.py OUTDIR MODEL.gguf
+"""
+import json
+import os
+import sys
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def fmt(v):
+    return "—" if v is None else f"{v:,.0f}"
+
+
+def main():
+    out, model = sys.argv[1], sys.argv[2]
+    b = {n: load(os.path.join(out, f"bench-{n}.json")) for n in
+         ["cuda-tg-trace", "cuda-tg-stats-only", "cuda-tg-no-graphs", "cuda-pp", "cpu-tg-pp"]}
+    torch = load(os.path.join(out, "torch.json")) or {}
+    weights = os.path.getsize(model) if os.path.exists(model) else None
+    bw = torch.get("copy_bandwidth_GBps")
+    # Bytes a decode step reads: every weight once (the tied embedding as the output matrix; the
+    # embedding lookup reads one row), plus the KV cache, small at these lengths.
+    ceiling = bw * 1e9 / weights if bw and weights else None
+
+    def tg(name):
+        return (b.get(name) or {}).get("tg_tokens_per_s")
+
+    def pp(name):
+        return (b.get(name) or {}).get("pp_tokens_per_s")
+
+    print("| measure | ours (CUDA) | ours (CPU) | PyTorch eager | PyTorch static + compile | ceiling |")
+    print("|---|---|---|---|---|---|")
+    print(f"| decode tokens/s, trace stats + full logits to host | {fmt(tg('cuda-tg-trace'))} | {fmt(tg('cpu-tg-pp'))} | "
+          f"{fmt(torch.get('decode_eager_tokens_per_s'))} | {fmt(torch.get('decode_static_compiled_tokens_per_s'))} | {fmt(ceiling)} |")
+    print(f"| decode tokens/s, trace stats only (logits stay on the GPU) | {fmt(tg('cuda-tg-stats-only'))} | | | | |")
+    print(f"| decode tokens/s, no CUDA graphs | {fmt(tg('cuda-tg-no-graphs'))} | | | | |")
+    print(f"| prefill tokens/s | {fmt(pp('cuda-pp'))} | {fmt(pp('cpu-tg-pp'))} | {fmt(torch.get('prefill_tokens_per_s'))} | | |")
+    batch = load(os.path.join(out, "bench-cuda-batch.json")) or []
+    cpub = {r.get("batch"): r for r in (load(os.path.join(out, "bench-cpu-batch.json")) or [])}
+    tb = torch.get("batched_eager_tokens_per_s", {})
+    for r in batch:
+        B = r.get("batch")
+        key = next((k for k in r if k.startswith("batched") and k.endswith("per_s")), None)
+        ck = next((k for k in cpub.get(B, {}) if k.startswith("batched") and k.endswith("per_s")), None)
+        print(f"| batched decode, {B} sequences, tokens/s | {fmt(r.get(key) if key else None)} | "
+              f"{fmt(cpub.get(B, {}).get(ck) if ck else None)} | {fmt(tb.get(str(B)))} | | |")
+    print()
+    print(f"- ceiling = copy bandwidth {fmt(bw)} GB/s (measured by torch) / {weights} bytes of weights per token")
+    for kv in ["f16", "f32", "q8_0"]:
+        p = load(os.path.join(out, f"parity-{kv}.json"))
+        if p:
+            print(f"- parity ({kv} KV): {p['tokens_identical']} of {p['steps_run']} tokens identical, worst NMSE "
+                  f"{p['worst_nmse']:.3g} (bound {p['bound_nmse']:.3g}), {'pass' if p['pass'] else 'FAIL'}")
+
+
+if __name__ == "__main__":
+    main()
