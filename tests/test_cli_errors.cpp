@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "gguf/gguf_writer.h"
+#include "cuda/cuda_backend.h"
 #include "gguf/tiny_model.h"
 #include "test_paths.h"
 
@@ -182,6 +183,16 @@ private slots:
         QTest::newRow("text leaves grammar") << QStringList{"grammar", "check", m("brackets.gbnf"), "--model", tiny, "--text", "[ab]c", "--quiet"}
                                              << "the text leaves the grammar at token";
         QTest::newRow("grammar subcommand") << QStringList{"grammar", "lint"} << "say 'grammar check FILE'";
+        QTest::newRow("unknown backend") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--backend", "gpu"}
+                                         << "--backend takes auto, cpu or cuda \\(got 'gpu'\\)";
+        QTest::newRow("exact matmul on cuda") << QStringList{"kv-dtypes", "--model", tiny, "--exact", "--backend", "cuda"}
+                                              << "exact matmul is the CPU's reference mode";
+        if (!dlab::cudaUnavailableReason().empty()) {   // where a GPU is usable these commands run
+            QTest::newRow("cuda without a GPU") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--backend", "cuda"}
+                                                << "the CUDA backend cannot run: ";
+            QTest::newRow("parity without a GPU") << QStringList{"parity", "--model", tiny, "--steps", "2"} << "the CUDA backend cannot run: ";
+            QTest::newRow("cuda-check without a GPU") << QStringList{"cuda-check"} << "cuda-check|cannot run the CUDA op checks";
+        }
         QTest::newRow("detokenize out of range") << QStringList{"detokenize", "--model", tiny, "99999"} << "outside the vocabulary";
         QTest::newRow("vocab-only file cannot generate")
             << QStringList{"generate", "--model", QString::fromStdString(test::dataDir() + "/tokenizer/ggml-vocab-gpt-2.gguf"), "--prompt", "hi"}

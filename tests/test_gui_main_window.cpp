@@ -6,6 +6,8 @@
 //    and opening the deleted path again is one clear message, with the open model still in use;
 //  * a cancelled load leaves the previous model in use;
 //  * the CPU thread count changes on the backend in place (the text stays); the appearance switches palettes;
+//  * Settings → Backend: automatic, CPU, CUDA (greyed out with the reason where it cannot run); a
+//    change reloads the model on it and is saved; a bad saved value is one message;
 //  * settings are written shortly after a change, not only on quit; a bad saved thread count is
 //    ignored with one message; a failed start is one message, not two; the published model name.
 #include <QtTest>
@@ -13,6 +15,7 @@
 
 #include <filesystem>
 
+#include "cuda/cuda_backend.h"
 #include "gguf/tiny_model.h"
 #include "test_paths.h"
 #include "ui/app/app_settings.h"
@@ -199,6 +202,57 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(steps.count(), 3, 30000);
         QTRY_COMPARE(page->strip()->tokens().size(), chips + 1);
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+
+    void backendChoice() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        QCOMPARE(w->backendChoice(), QStringLiteral("auto"));
+        const QString reason = QString::fromStdString(cudaUnavailableReason());
+        QAction* cuda = nullptr;
+        QStringList kinds;
+        for (QAction* a : w->findChildren<QAction*>())
+            if (a->isCheckable() && QStringList{"auto", "cpu", "cuda"}.contains(a->data().toString())) {
+                kinds << a->data().toString();
+                if (a->data().toString() == "cuda") cuda = a;
+            }
+        QCOMPARE(kinds, (QStringList{"auto", "cpu", "cuda"}));
+        QVERIFY(cuda);
+        QCOMPARE(cuda->isEnabled(), reason.isEmpty());
+        if (!reason.isEmpty()) {
+            QVERIFY2(cuda->toolTip().contains(reason), qPrintable(cuda->toolTip()));
+            QCOMPARE(w->model().backend, QStringLiteral("cpu"));   // automatic fell back
+            if (cudaBuiltIn()) QVERIFY2(w->statusText().contains(reason) || w->statusBar()->currentMessage().contains(reason),
+                                        qPrintable(w->statusBar()->currentMessage()));
+        }
+        QSignalSpy loaded(w->engine(), &ui::EngineContext::modelLoaded);
+        w->setBackend(QStringLiteral("cpu"));
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 30000);   // reloaded on the chosen backend
+        QTRY_VERIFY(!w->isLoading());
+        QCOMPARE(w->model().backend, QStringLiteral("cpu"));
+        QTRY_COMPARE_WITH_TIMEOUT(QSettings(qEnvironmentVariable("DLAB_SETTINGS"), QSettings::IniFormat).value("backend/kind").toString(),
+                                  QStringLiteral("cpu"), 5000);
+        if (!reason.isEmpty()) {
+            w->setBackend(QStringLiteral("cuda"));   // refused: nothing changes
+            QCOMPARE(w->backendChoice(), QStringLiteral("cpu"));
+            QCOMPARE(loaded.count(), 1);
+        }
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+
+    void badBackendSettingIsIgnored() {
+        {
+            auto s = ui::openSettings();
+            s->setValue("backend/kind", "gpu");
+            s->sync();
+        }
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        QCOMPARE(w->backendChoice(), QStringLiteral("auto"));
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(errors.first().contains("backend/kind") && errors.first().contains("gpu"), qPrintable(errors.first()));
     }
 
     // Issue 8: settings were written only on File -> Quit; a killed process lost them.

@@ -2180,10 +2180,6 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
         <translation>CPU</translation>
     </message>
     <message>
-        <source>Runs the model on the processor (this build has no GPU backend)</source>
-        <translation>Führt das Modell auf dem Prozessor aus (dieser Build hat kein GPU-Backend)</translation>
-    </message>
-    <message>
         <source>CPU &amp;threads</source>
         <translation>CPU-&amp;Threads</translation>
     </message>
@@ -2431,6 +2427,38 @@ In seinen Metadaten: %2
     <message>
         <source>Open S&amp;ession…</source>
         <translation>S&amp;itzung öffnen…</translation>
+    </message>
+    <message>
+        <source>The NVIDIA GPU, which this machine has</source>
+        <translation>Die NVIDIA-GPU, die dieser Rechner hat</translation>
+    </message>
+    <message>
+        <source>The CPU here: %1</source>
+        <translation>Hier die CPU: %1</translation>
+    </message>
+    <message>
+        <source>Runs the model on the processor</source>
+        <translation>Führt das Modell auf dem Prozessor aus</translation>
+    </message>
+    <message>
+        <source>CUDA GPU</source>
+        <translation>CUDA-GPU</translation>
+    </message>
+    <message>
+        <source>Runs the model on the NVIDIA GPU</source>
+        <translation>Führt das Modell auf der NVIDIA-GPU aus</translation>
+    </message>
+    <message>
+        <source>Not available: %1</source>
+        <translation>Nicht verfügbar: %1</translation>
+    </message>
+    <message>
+        <source>The saved backend “%1” (settings: %2, key backend/kind) is not auto, cpu or cuda; using automatic.</source>
+        <translation>Das gespeicherte Backend „%1“ (Einstellungen: %2, Schlüssel backend/kind) ist weder auto noch cpu noch cuda; es wird „Automatisch“ verwendet.</translation>
+    </message>
+    <message>
+        <source>The GPU cannot be used, so the model runs on the CPU: %1</source>
+        <translation>Die GPU ist nicht nutzbar, deshalb läuft das Modell auf der CPU: %1</translation>
     </message>
 </context>
 <context>

@@ -2163,10 +2163,6 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <source>Runs the model on the processor (this build has no GPU backend)</source>
-        <translation>在处理器上运行模型（此版本不含 GPU 后端）</translation>
-    </message>
-    <message>
         <source>CPU &amp;threads</source>
         <translation>CPU 线程(&amp;T)</translation>
     </message>
@@ -2411,6 +2407,38 @@ In its metadata: %2
     <message>
         <source>Open S&amp;ession…</source>
         <translation>打开会话(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>The NVIDIA GPU, which this machine has</source>
+        <translation>本机的 NVIDIA GPU</translation>
+    </message>
+    <message>
+        <source>The CPU here: %1</source>
+        <translation>此处使用 CPU：%1</translation>
+    </message>
+    <message>
+        <source>Runs the model on the processor</source>
+        <translation>在处理器上运行模型</translation>
+    </message>
+    <message>
+        <source>CUDA GPU</source>
+        <translation>CUDA GPU</translation>
+    </message>
+    <message>
+        <source>Runs the model on the NVIDIA GPU</source>
+        <translation>在 NVIDIA GPU 上运行模型</translation>
+    </message>
+    <message>
+        <source>Not available: %1</source>
+        <translation>不可用：%1</translation>
+    </message>
+    <message>
+        <source>The saved backend “%1” (settings: %2, key backend/kind) is not auto, cpu or cuda; using automatic.</source>
+        <translation>保存的后端“%1”（设置：%2，键 backend/kind）不是 auto、cpu 或 cuda；改用自动。</translation>
+    </message>
+    <message>
+        <source>The GPU cannot be used, so the model runs on the CPU: %1</source>
+        <translation>无法使用 GPU，模型在 CPU 上运行：%1</translation>
     </message>
 </context>
 <context>

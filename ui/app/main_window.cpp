@@ -23,6 +23,8 @@
 #include <QTimer>
 
 #include "core/error.h"
+#include "cuda/backend_choice.h"
+#include "cuda/cuda_backend.h"
 #include "model/model_locator.h"
 #include "session/session_file.h"
 #include "ui/app/app_settings.h"
@@ -219,12 +221,20 @@ void MainWindow::buildMenus() {
         connect(a, &QAction::triggered, this, [this, code = lang.code] { setLanguage(code); });
     }
 
-    // Backends this build has: the CPU always; CUDA joins the menu when its backend is built and
-    // a GPU is present.
+    // Automatic (the GPU when one is usable, else the CPU), the CPU, or CUDA; CUDA is greyed out
+    // with the reason when this build or this machine cannot run it.
     backendMenu_ = settingsMenu_->addMenu(QString());
-    cpuAction_ = backendMenu_->addAction(QString());
-    cpuAction_->setCheckable(true);
-    cpuAction_->setChecked(true);
+    backendGroup_ = new QActionGroup(this);
+    cudaReason_ = QString::fromStdString(cudaUnavailableReason());
+    for (const char* kind : {"auto", "cpu", "cuda"}) {
+        QAction* a = backendMenu_->addAction(QString());
+        a->setCheckable(true);
+        a->setData(QString::fromLatin1(kind));
+        a->setChecked(backend_ == QLatin1String(kind));
+        if (QLatin1String(kind) == QLatin1String("cuda")) a->setEnabled(cudaReason_.isEmpty());
+        backendGroup_->addAction(a);
+        connect(a, &QAction::triggered, this, [this, k = QString::fromLatin1(kind)] { setBackend(k); });
+    }
     threadsMenu_ = settingsMenu_->addMenu(QString());
     threadsGroup_ = new QActionGroup(this);
     for (int n : {0, 1, 2, 4, 8, 16}) {
@@ -378,8 +388,20 @@ void MainWindow::retranslate() {
     settingsMenu_->setTitle(tr("&Settings"));
     languageMenu_->setTitle(tr("&Language"));
     backendMenu_->setTitle(tr("&Backend"));
-    cpuAction_->setText(tr("CPU"));
-    cpuAction_->setToolTip(tr("Runs the model on the processor (this build has no GPU backend)"));
+    backendMenu_->setToolTipsVisible(true);
+    for (QAction* a : backendGroup_->actions()) {
+        const QString kind = a->data().toString();
+        if (kind == QLatin1String("auto")) {
+            a->setText(tr("Automatic"));
+            a->setToolTip(cudaReason_.isEmpty() ? tr("The NVIDIA GPU, which this machine has") : tr("The CPU here: %1").arg(cudaReason_));
+        } else if (kind == QLatin1String("cpu")) {
+            a->setText(tr("CPU"));
+            a->setToolTip(tr("Runs the model on the processor"));
+        } else {
+            a->setText(tr("CUDA GPU"));
+            a->setToolTip(cudaReason_.isEmpty() ? tr("Runs the model on the NVIDIA GPU") : tr("Not available: %1").arg(cudaReason_));
+        }
+    }
     threadsMenu_->setTitle(tr("CPU &threads"));
     for (QAction* a : threadsGroup_->actions()) {
         const int n = a->data().toInt();
@@ -461,6 +483,15 @@ void MainWindow::restoreSettings() {
         threads_ = 0;
     }
     for (QAction* a : threadsGroup_->actions()) a->setChecked(a->data().toInt() == threads_);
+    const QString savedBackend = s->value(QStringLiteral("backend/kind"), QStringLiteral("auto")).toString();
+    if (savedBackend == QLatin1String("auto") || savedBackend == QLatin1String("cpu") || savedBackend == QLatin1String("cuda")) {
+        backend_ = savedBackend;
+    } else {
+        settingsWarning_ = tr("The saved backend \u201c%1\u201d (settings: %2, key backend/kind) is not auto, cpu or cuda; using automatic.")
+                               .arg(savedBackend, s->fileName());
+        backend_ = QStringLiteral("auto");
+    }
+    for (QAction* a : backendGroup_->actions()) a->setChecked(a->data().toString() == backend_);
     for (Page* page : pages_) page->restoreSettings(*s);
     presentation_->setZoom(s->value(QStringLiteral("view/zoom"), 1.0).toDouble());
     presentation_->setPresenting(s->value(QStringLiteral("view/presentation"), false).toBool());
@@ -477,6 +508,7 @@ void MainWindow::saveSettings() const {
     s->setValue(QStringLiteral("model/recent"), recent_);
     if (hasModel()) s->setValue(QStringLiteral("model/last"), model_.path);
     s->setValue(QStringLiteral("backend/threads"), threads_);
+    s->setValue(QStringLiteral("backend/kind"), backend_);
     s->setValue(QStringLiteral("appearance/theme"), theme_);
     s->setValue(QStringLiteral("view/zoom"), presentation_->zoom());
     s->setValue(QStringLiteral("view/presentation"), presentation_->presenting());
@@ -521,7 +553,8 @@ void MainWindow::loadModel(const QString& path) {
     modelLabel_->setText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
     tabs_->setEnabled(false);   // the pages wait; the current model stays until the new one is in
     setLoading(true);
-    emit loadRequested(path, threads_);
+    const BackendKind kind = backend_ == QLatin1String("cpu") ? BackendKind::Cpu : backend_ == QLatin1String("cuda") ? BackendKind::Cuda : BackendKind::Auto;
+    emit loadRequested(path, threads_, static_cast<int>(kind));
 }
 
 void MainWindow::openModel() {
@@ -613,6 +646,19 @@ void MainWindow::setThreads(int threads) {
     if (hasModel() && !loading_) QMetaObject::invokeMethod(engine_, "setThreads", Qt::QueuedConnection, Q_ARG(int, threads));
 }
 
+void MainWindow::setBackend(const QString& kind) {
+    const bool known = kind == QLatin1String("auto") || kind == QLatin1String("cpu") || kind == QLatin1String("cuda");
+    if (!known || (kind == QLatin1String("cuda") && !cudaReason_.isEmpty())) {
+        for (QAction* a : backendGroup_->actions()) a->setChecked(a->data().toString() == backend_);
+        return;
+    }
+    for (QAction* a : backendGroup_->actions()) a->setChecked(a->data().toString() == kind);
+    if (kind == backend_) return;
+    backend_ = kind;
+    scheduleSave();
+    if (hasModel() && !loading_) loadModel(model_.path);   // the same model on the new backend
+}
+
 void MainWindow::onThreadsChanged(int threads) {
     model_.threads = threads;
     updateModelLabel();
@@ -647,6 +693,8 @@ void MainWindow::onModelLoaded(const ModelSummary& summary) {
         showError(settingsWarning_);
         settingsWarning_.clear();
     }
+    if (!summary.backendNotice.isEmpty())
+        statusBar()->showMessage(tr("The GPU cannot be used, so the model runs on the CPU: %1").arg(summary.backendNotice), 15000);
     for (Page* page : pages_) {
         page->setVocabularySize(static_cast<int>(summary.vocab));
         page->setModelReady(true);
@@ -664,8 +712,9 @@ void MainWindow::updateModelLabel() {
         setWindowTitle(tr("Decoding Lab"));
         return;
     }
-    const QString backend = model_.backend == QLatin1String("cpu") ? tr("CPU, %n thread(s)", nullptr, model_.threads)
-                                                                   : model_.backend;
+    const QString backend = model_.backend == QLatin1String("cpu")    ? tr("CPU, %n thread(s)", nullptr, model_.threads)
+                            : model_.backend == QLatin1String("cuda") ? tr("CUDA GPU")
+                                                                      : model_.backend;
     modelLabel_->setText(tr("%1 — %2, %3 parameters, %4 layers, vocabulary %5 — %6")
                              .arg(model_.name, model_.arch, humanCount(model_.parameters))
                              .arg(model_.layers)

@@ -59,6 +59,7 @@ public:
     QString lastError() const { return lastError_; }
     QStringList recentModels() const { return recent_; }
     int threads() const { return threads_; }   // 0 = automatic
+    QString backendChoice() const { return backend_; }   // "auto", "cpu" or "cuda" (Settings → Backend)
     PresentationMode* presentation() const { return presentation_; }
     QAction* presentationAction() const { return presentationAction_; }
     LessonPanel* lessons() const { return lessonPanel_; }
@@ -88,13 +89,16 @@ public slots:
     void saveSession();        // File → Save Session…: asks for the file
     void openSession();        // File → Open Session…
     void cancelLoad();
-    void setThreads(int threads);   // reloads the model on the new backend settings
+    void setThreads(int threads);   // in place: the model and the pages' work stay
+    // Settings → Backend ("auto", "cpu", "cuda"): reloads the current model on it (the pages
+    // start afresh, as after opening a model); a refused choice (no CUDA in this build) is ignored.
+    void setBackend(const QString& kind);
     void setLanguage(const QString& code);
     void setTheme(const QString& name);   // "system", "light", "dark"
     void saveSettings() const;
 
 signals:
-    void loadRequested(const QString& path, int threads);
+    void loadRequested(const QString& path, int threads, int backendKind);
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -162,7 +166,8 @@ private:
     QAction* saveSessionAction_ = nullptr;
     QAction* quitAction_ = nullptr;
     QAction* aboutAction_ = nullptr;
-    QAction* cpuAction_ = nullptr;
+    QActionGroup* backendGroup_ = nullptr;   // auto, cpu, cuda
+    QString cudaReason_;                     // why CUDA cannot be used here ("" when it can)
     QActionGroup* languageGroup_ = nullptr;
     QActionGroup* threadsGroup_ = nullptr;
     QActionGroup* themeGroup_ = nullptr;
@@ -177,6 +182,7 @@ private:
     QPointer<QMessageBox> errorBox_;   // the error box on screen, if any
     bool loading_ = false;
     int threads_ = 0;
+    QString backend_ = QStringLiteral("auto");
     QString theme_ = QStringLiteral("system");
     QStringList recent_;
     QString lastError_;

@@ -1,5 +1,7 @@
 #include "ui/engine/engine_context.h"
 
+#include "cuda/backend_choice.h"
+
 #include <QThread>
 
 #include <algorithm>
@@ -28,7 +30,7 @@ SamplerParams EngineContext::withModelDefaults(SamplerParams p) const {
     return p;
 }
 
-void EngineContext::loadModel(const QString& path, int threads) {
+void EngineContext::loadModel(const QString& path, int threads, int backendKind) {
     beginWork();
     try {
         int lastPercent = -1;
@@ -42,7 +44,8 @@ void EngineContext::loadModel(const QString& path, int threads) {
             return !cancel_.load();
         });
         if (threads <= 0) threads = automaticThreads();
-        auto backend = makeCpuBackend(*model, threads);
+        BackendChoice choice = makeBackend(*model, static_cast<BackendKind>(backendKind), threads);
+        auto backend = std::move(choice.backend);
         backend->setCancelFlag(&cancel_);
         // Only now is the previous model replaced: a failed or cancelled load leaves it usable.
         emit aboutToReplaceModel();
@@ -66,6 +69,7 @@ void EngineContext::loadModel(const QString& path, int threads) {
         s.tensorTypes = QString::fromStdString(model_->tensorTypeSummary());
         s.backend = QString::fromUtf8(backend_->name());
         s.threads = backend_->threads();
+        s.backendNotice = QString::fromStdString(choice.fallbackReason);
         emit modelLoaded(s);
     } catch (const Cancelled&) {
         emit cancelled();

@@ -70,7 +70,8 @@ public:
 public slots:
     // Loads a model; on success the previous one is replaced (aboutToReplaceModel() first). On
     // failure or cancel the previous model stays loaded and usable.
-    void loadModel(const QString& path, int threads = 0);
+    // backendKind: a dlab::BackendKind (auto, cpu, cuda) as int, for the queued connection.
+    void loadModel(const QString& path, int threads = 0, int backendKind = 0);
     // Changes the backend's thread count in place: the model and every session stay.
     void setThreads(int threads);
 

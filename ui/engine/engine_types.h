@@ -30,7 +30,8 @@ struct ModelSummary {
     qint64 contextLength = 0; // positions a session may use (min(trained context, 2048))
     qint64 fileBytes = 0;
     QString tensorTypes;      // "Q4_1 (210), F32 (61)"
-    QString backend;          // "cpu" (Backend::name())
+    QString backend;          // "cpu" or "cuda" (Backend::name())
+    QString backendNotice;    // automatic choice fell back to the CPU: why (the engine's sentence), else ""
     int threads = 0;          // the backend's threads
 };
 
