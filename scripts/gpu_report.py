@@ -45,15 +45,14 @@ def main():
     print(f"| decode tokens/s, trace stats only (logits stay on the GPU) | {fmt(tg('cuda-tg-stats-only'))} | | | | |")
     print(f"| decode tokens/s, no CUDA graphs | {fmt(tg('cuda-tg-no-graphs'))} | | | | |")
     print(f"| prefill tokens/s | {fmt(pp('cuda-pp'))} | {fmt(pp('cpu-tg-pp'))} | {fmt(torch.get('prefill_tokens_per_s'))} | | |")
-    batch = load(os.path.join(out, "bench-cuda-batch.json")) or []
-    cpub = {r.get("batch"): r for r in (load(os.path.join(out, "bench-cpu-batch.json")) or [])}
+    def per_batch(name):
+        rows = load(os.path.join(out, name)) or []
+        return {r.get("batch"): r.get("batched_tokens_per_s") for r in rows}
+
+    gpu_b, cpu_b = per_batch("bench-cuda-batch.json"), per_batch("bench-cpu-batch.json")
     tb = torch.get("batched_eager_tokens_per_s", {})
-    for r in batch:
-        B = r.get("batch")
-        key = next((k for k in r if k.startswith("batched") and k.endswith("per_s")), None)
-        ck = next((k for k in cpub.get(B, {}) if k.startswith("batched") and k.endswith("per_s")), None)
-        print(f"| batched decode, {B} sequences, tokens/s | {fmt(r.get(key) if key else None)} | "
-              f"{fmt(cpub.get(B, {}).get(ck) if ck else None)} | {fmt(tb.get(str(B)))} | | |")
+    for B in sorted(set(gpu_b) | set(cpu_b) | {int(k) for k in tb}):
+        print(f"| batched decode, {B} sequences, tokens/s | {fmt(gpu_b.get(B))} | {fmt(cpu_b.get(B))} | {fmt(tb.get(str(B)))} | | |")
     print()
     print(f"- ceiling = copy bandwidth {fmt(bw)} GB/s (measured by torch) / {weights} bytes of weights per token")
     for kv in ["f16", "f32", "q8_0"]:
