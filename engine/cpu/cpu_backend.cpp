@@ -11,6 +11,7 @@
 #include "cpu/attention.h"
 #include "cpu/ops.h"
 #include "model/backend.h"
+#include "model/forward_input.h"
 
 namespace dlab {
 
@@ -134,18 +135,8 @@ protected:
     }
 
 private:
-    // What evaluate() and evaluateBatch() refuse before any work: tokens outside the vocabulary, a
-    // cache of another model, a GPT-2 position past its learned ones (tokens go to slots from slot0).
     void checkInput(std::span<const TokenId> tokens, const KvBlockPool& cache, SeqId seq, int64_t slot0) const {
-        const int64_t last = cache.positionOf(seq, slot0 + static_cast<int64_t>(tokens.size()) - 1);
-        if (hp_.arch == Arch::Gpt2 && last >= hp_.nCtxTrain)
-            throw Error("GPT-2 models have learned positions for " + std::to_string(hp_.nCtxTrain) +
-                        " tokens only; the batch would reach position " + std::to_string(last + 1));
-        for (TokenId t : tokens)
-            if (t < 0 || t >= hp_.nVocab)
-                throw Error("token id " + std::to_string(t) + " is outside the vocabulary of " + std::to_string(hp_.nVocab) +
-                            " tokens");
-        if (cache.kvDim() != hp_.kvDim() || cache.nLayer() != hp_.nLayer) throw Error("the KV cache was made for a different model");
+        checkForwardInput(hp_, tokens, cache, seq, slot0);
     }
 
     // A run of consecutive tokens of one batch that continue one sequence: tokens [begin, begin +
