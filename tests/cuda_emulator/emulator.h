@@ -1,0 +1,71 @@
+#pragma once
+// The CUDA emulator: the CUDA runtime and the few cuBLAS calls the backend makes, implemented on
+// the CPU so that the CUDA backend's own code — every kernel in cuda/ops/, its launcher, the
+// graphs, the device KV mirror, the fallbacks — runs and is tested on machines without a GPU.
+//
+// What it checks that a plain CPU port would not:
+//   - kernels run as real CUDA threads (one fiber each) with blocks, warps, __syncthreads and
+//     shuffles; a shuffle waiting for an exited lane, a divergent barrier or a deadlock is a fault;
+//   - device memory has guard pages: an out-of-bounds access in a kernel is a fault naming the
+//     kernel, block, thread and allocation; host code touching device memory faults too;
+//   - new allocations hold 0xff bytes (NaN, -1): reading memory nobody wrote shows;
+//   - work is queued and runs only at synchronisation points, as on a GPU: reading results
+//     without synchronising reads stale data;
+//   - stream capture records kernels with the arguments of the moment and memory copies that
+//     read pinned memory at replay; unsafe calls during capture (cudaMalloc, synchronisation,
+//     pageable copies) fail the capture;
+//   - faults are sticky: every later call returns the error, as a GPU context does.
+// What it cannot show: speed, memory-model races beyond the thread orders it tries
+// (DLAB_CUDA_EMU_ORDER=reverse), and the device's own floating-point ulps.
+//
+// Configuration, from the environment on first use and changeable by tests:
+//   DLAB_CUDA_EMU_DEVICES=N      devices visible (0: cudaErrorNoDevice)
+//   DLAB_CUDA_EMU_DRIVER=V       the driver's CUDA version, e.g. 12040 (older than 13000:
+//                                cudaErrorInsufficientDriver; 0: no driver installed)
+//   DLAB_CUDA_EMU_CC=M.m         compute capability (default 9.0)
+//   DLAB_CUDA_EMU_MEMORY=BYTES   device memory, with an optional K/M/G suffix (default 16G)
+//   DLAB_CUDA_EMU_ORDER=forward|reverse   the order a block's threads run between barriers
+//   DLAB_CUDA_EMU_PROTECT=0      leave device memory readable by host code
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace dlab::emu {
+
+enum class ThreadOrder { Forward, Reverse };
+
+struct Config {
+    int devices = 1;
+    int major = 9, minor = 0;
+    int driverVersion = 13000;
+    size_t memoryBytes = size_t(16) << 30;
+    ThreadOrder order = ThreadOrder::Forward;
+    bool protectDeviceMemory = true;
+    std::string name = "CUDA emulator on the CPU";
+};
+Config& config();
+
+struct Stats {
+    uint64_t kernels = 0;          // grids run (direct and replayed)
+    uint64_t kernelsInGraphs = 0;  // of which from graph launches
+    uint64_t threads = 0;          // CUDA threads run
+    uint64_t captures = 0, graphLaunches = 0;
+    uint64_t flushes = 0;          // synchronisation points that ran work
+    uint64_t bytesToDevice = 0, bytesToHost = 0, bytesOnDevice = 0;
+    uint64_t gemms = 0;
+};
+Stats stats();
+void resetStats();
+
+// The sticky fault's message ("" when the device is healthy), and a reset that clears it
+// (cudaDeviceReset does the same).
+std::string lastFault();
+void clearFault();
+
+// What is alive now: bytes of device memory, streams, cuBLAS handles (a backend that fails half-way
+// through its construction must leave none behind).
+size_t deviceMemoryInUse();
+int liveStreams();
+int liveCublasHandles();
+
+}  // namespace dlab::emu
