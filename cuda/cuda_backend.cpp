@@ -22,6 +22,7 @@
 #include "cuda/cublas_loader.h"
 #include "cuda/cuda_check.h"
 #include "cuda/device_buffer.h"
+#include "cuda/device_handles.h"
 #include "cuda/device_kv.h"
 #include "cuda/device_model.h"
 #include "cuda/ops/activations.h"
@@ -92,22 +93,12 @@ public:
 class CudaBackend final : public Backend {
 public:
     CudaBackend(const Model& model, const CudaOptions& options)
-        : model_(model), hp_(model.hparams()), device_(options.device), graphsOn_(options.graphs) {
+        : model_(model), hp_(model.hparams()), device_(selectDevice(options.device)), graphsOn_(options.graphs), cublas_(stream_) {
         if (const char* g = std::getenv("DLAB_CUDA_GRAPHS")) graphsOn_ = graphsOn_ && std::string(g) != "0";
-        DLAB_CUDA_CHECK(cudaSetDevice(device_));
-        DLAB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-        DLAB_CUBLAS_CHECK(cublas().create(&cublas_));
-        DLAB_CUBLAS_CHECK(cublas().setStream(cublas_, stream_));
         if (hp_.headDim > 256) throw Error("the GPU attention kernel takes heads of up to 256 values (this model's are " + std::to_string(hp_.headDim) + "); use --backend cpu");
         if (hp_.nHead % hp_.nHeadKv != 0) throw Error("the model's query heads are not a multiple of its K/V heads");
         weights_ = std::make_unique<DeviceModel>(model, stream_);
         allocateScratch();
-    }
-    ~CudaBackend() override {
-        graphs_.clear();
-        mirrors_.clear();
-        if (cublas_) cublas().destroy(cublas_);
-        if (stream_) cudaStreamDestroy(stream_);
     }
 
     std::string_view name() const override { return "cuda"; }
@@ -215,6 +206,11 @@ private:
         float* y;
         int ldy;
     };
+
+    static int selectDevice(int device) {
+        DLAB_CUDA_CHECK(cudaSetDevice(device));
+        return device;
+    }
 
     void checkInput(std::span<const TokenId> tokens, const KvBlockPool& cache, SeqId seq, int64_t slot0) const {
         checkForwardInput(hp_, tokens, cache, seq, slot0);
@@ -598,8 +594,10 @@ private:
     const HParams& hp_;
     int device_;
     bool graphsOn_;
-    cudaStream_t stream_ = nullptr;
-    cublasHandle_t cublas_ = nullptr;
+    // Declared before everything that uses them, so they go last (after the graphs, the KV
+    // mirrors and the buffers), also when the constructor throws half-way.
+    Stream stream_;
+    CublasHandle cublas_;
     std::unique_ptr<DeviceModel> weights_;
     std::list<std::unique_ptr<DeviceKv>> mirrors_;   // most recently used first
     std::map<PassShape, std::unique_ptr<Graph>> graphs_;

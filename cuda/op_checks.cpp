@@ -22,6 +22,7 @@
 #include "cuda/cublas_loader.h"
 #include "cuda/cuda_check.h"
 #include "cuda/device_buffer.h"
+#include "cuda/device_handles.h"
 #include "cuda/device_kv.h"
 #include "cuda/ops/activations.h"
 #include "cuda/ops/attention.h"
@@ -282,15 +283,11 @@ void checkGemm(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng) {
     dequantToHalfLaunch(GgmlType::Q8_0, dw.as(), m.rowBytes, rows, cols, wh.as<uint16_t>(), s);
     toHalfLaunch(dx.as<float>(), xh.as<uint16_t>(), int64_t(T) * cols, s);
     DLAB_CUDA_CHECK_LAUNCH();
-    cublasHandle_t h;
-    DLAB_CUBLAS_CHECK(cublas().create(&h));
-    cublas().setStream(h, s);
+    const CublasHandle h(s);
     const float alpha = 1, beta = 0;
-    const cublasStatus_t st = cublas().gemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, rows, T, cols, &alpha, wh.as(), CUDA_R_16F, cols, xh.as(),
-                                           CUDA_R_16F, cols, &beta, dy.as(), CUDA_R_32F, rows, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    DLAB_CUBLAS_CHECK(cublas().gemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, rows, T, cols, &alpha, wh.as(), CUDA_R_16F, cols, xh.as(), CUDA_R_16F,
+                                      cols, &beta, dy.as(), CUDA_R_32F, rows, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
     const auto g = download<float>(dy, size_t(T) * rows, s);
-    cublas().destroy(h);
-    DLAB_CUBLAS_CHECK(st);
     std::vector<double> ref(size_t(T) * rows);
     for (int t = 0; t < T; ++t)
         for (int r = 0; r < rows; ++r) {
@@ -393,8 +390,7 @@ void checkLogitStats(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng) {
 std::vector<OpCheck> runOpChecks() {
     const std::string reason = cudaUnavailableReason();
     if (!reason.empty()) throw Error("cannot run the CUDA op checks: " + reason);
-    cudaStream_t s;
-    DLAB_CUDA_CHECK(cudaStreamCreate(&s));
+    const Stream s;
     std::vector<OpCheck> out;
     Rng rng;
     const std::pair<const char*, std::function<void()>> groups[] = {
@@ -418,7 +414,6 @@ std::vector<OpCheck> runOpChecks() {
             cudaGetLastError();
         }
     }
-    cudaStreamDestroy(s);
     return out;
 }
 

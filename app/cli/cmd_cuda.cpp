@@ -67,7 +67,8 @@ int runParity(Args& args) {
     // beside it for scale.
     auto exact = makeCpuBackend(*model, threads, true);
     auto fast = makeCpuBackend(*model, threads);
-    auto prompt = model->tokenizer().encode(promptText, true, false);
+    // Tokenized as generate does (a BOS only where the model adds one), so the steps are its steps.
+    auto prompt = model->tokenizer().encode(promptText, model->tokenizer().addsBosByDefault(), false);
     if (prompt.empty()) throw Error("parity: the prompt gives no tokens");
     const int64_t ctx = static_cast<int64_t>(prompt.size()) + steps + 1;
     KvCache cGpu(model->hparams(), ctx, kvType), cExact(model->hparams(), ctx, kvType), cFast(model->hparams(), ctx, kvType);

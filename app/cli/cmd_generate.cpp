@@ -139,13 +139,13 @@ int runGenerate(Args& args) {
     std::printf("\n");
     const bool stopped = result.stop == StopReason::Cancelled;
     if (stopped && result.tokens.empty() && result.prefillMs == 0.0) {
-        std::fprintf(stderr, "[interrupted during the prompt (%d tokens): nothing generated | %d threads]\n",
-                     result.promptTokens, threads);
+        std::fprintf(stderr, "[interrupted during the prompt (%d tokens): nothing generated | %s]\n",
+                     result.promptTokens, runsOn(*backend).c_str());
     } else if (!quiet || stopped) {
         const double tps = result.decodeMs > 0 ? 1000.0 * result.tokens.size() / result.decodeMs : 0.0;
-        std::fprintf(stderr, "[%sprompt %d tokens in %.1f ms | %zu tokens at %.1f tokens/s | stop: %s | %d threads]\n",
+        std::fprintf(stderr, "[%sprompt %d tokens in %.1f ms | %zu tokens at %.1f tokens/s | stop: %s | %s]\n",
                      stopped ? "interrupted: " : "", result.promptTokens, result.prefillMs, result.tokens.size(), tps,
-                     stopReasonName(result.stop), threads);
+                     stopReasonName(result.stop), runsOn(*backend).c_str());
         const RepetitionSpan rep = findRepetition(result.tokens);
         if (rep.found)
             std::fprintf(stderr, "[repetition: the last %lld tokens repeat a %lld-token loop %lld times]\n",

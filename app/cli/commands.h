@@ -35,6 +35,8 @@ BackendOption backendOption(Args& args);
 // NVIDIA driver stays quiet by default). exact: the CPU's exact-matmul reference mode, which
 // --backend cuda refuses.
 std::unique_ptr<Backend> openBackend(const Model& model, const BackendOption& backend, int threads, bool exact = false);
+// What a run's summary line says it ran on: "2 threads" on the CPU, "cuda" on the GPU.
+std::string runsOn(const Backend& backend);
 std::string readTextFile(const std::string& path);       // throws naming the file
 // "64,256,1024" for option --at: whole numbers in [min, max]; throws "--at takes positions
 // between 1 and 1048576 separated by commas; 'x' is not one" (what = "positions"), or

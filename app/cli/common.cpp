@@ -33,6 +33,11 @@ BackendOption backendOption(Args& args) {
     return b;
 }
 
+std::string runsOn(const Backend& backend) {
+    if (backend.name() == "cpu") return std::to_string(backend.threads()) + (backend.threads() == 1 ? " thread" : " threads");
+    return std::string(backend.name());
+}
+
 std::unique_ptr<Backend> openBackend(const Model& model, const BackendOption& backend, int threads, bool exact) {
     if (exact) {
         if (backend.kind == BackendKind::Cuda)
