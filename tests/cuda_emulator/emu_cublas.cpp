@@ -137,8 +137,14 @@ cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa, cub
             for (int l = 0; l < k; ++l) arow[l] = load(Atype, A, ta ? size_t(l) + size_t(i) * lda : size_t(i) + size_t(l) * lda);
             for (int j = 0; j < n; ++j) {
                 const float* bj = bt.data() + size_t(j) * k;
-                float acc = 0.0f;
-                for (int l = 0; l < k; ++l) acc = std::fma(arow[l], bj[l], acc);
+                // Eight partial sums (tensor cores sum in their own order too); the host compiler
+                // vectorizes this loop.
+                float part[8] = {};
+                int l = 0;
+                for (; l + 8 <= k; l += 8)
+                    for (int u = 0; u < 8; ++u) part[u] += arow[l + u] * bj[l + u];
+                float acc = ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
+                for (; l < k; ++l) acc += arow[l] * bj[l];
                 const size_t ci = size_t(i) + size_t(j) * ldc;
                 // beta == 0: C is not read (it may hold anything, NaN included), as in cuBLAS.
                 store(Ctype, C, ci, b == 0.0f ? a * acc : a * acc + b * load(Ctype, C, ci));

@@ -111,6 +111,11 @@ std::string site(const char* file, int line) {
     const char* s = std::strstr(file, "cuda/");
     return std::string(s ? s : file) + ":" + std::to_string(line);
 }
+std::string hex(unsigned mask) {
+    char m[16];
+    std::snprintf(m, sizeof m, "0x%08x", mask);
+    return m;
+}
 std::string where(const Fiber& f) { return "block " + dim(f.coords.blockIdx) + ", thread " + dim(f.coords.threadIdx); }
 
 void yieldToScheduler() { dlab_emu_switch(&tFiber->sp, tSchedulerSp); }
@@ -173,14 +178,12 @@ bool releaseWarps(Block& b) {
         for (int l = 0; l < 32; ++l) {
             if (!((lead->mask >> l) & 1u)) continue;
             const int i = first + l;
-            char mask[16];
-            std::snprintf(mask, sizeof mask, "0x%08x", lead->mask);
             if (i >= last)
-                fault(b, "the warp operation at " + site(lead->file, lead->line) + " has mask " + mask + ", which names lane " +
+                fault(b, "the warp operation at " + site(lead->file, lead->line) + " has mask " + hex(lead->mask) + ", which names lane " +
                              std::to_string(l) + " that a block of " + std::to_string(b.n) + " threads does not have");
             const Fiber& f = b.fibers[i];
             if (f.state == State::Done)
-                fault(b, "the warp operation at " + site(lead->file, lead->line) + " (mask " + mask + ") waits for lane " +
+                fault(b, "the warp operation at " + site(lead->file, lead->line) + " (mask " + hex(lead->mask) + ") waits for lane " +
                              std::to_string(l) + ", which has exited (" + where(f) + "); on a GPU this is undefined");
             if (f.state != State::AtWarpBarrier) all = false;
         }
@@ -308,12 +311,9 @@ void syncThreads(const char* file, int line) {
 namespace {
 void arriveAtWarpBarrier(unsigned mask, const char* file, int line) {
     Fiber& f = *tFiber;
-    if (!((mask >> f.lane) & 1u)) {
-        char m[16];
-        std::snprintf(m, sizeof m, "0x%08x", mask);
-        failInFiber("lane " + std::to_string(f.lane) + " calls the warp operation at " + site(file, line) + " with mask " + m +
+    if (!((mask >> f.lane) & 1u))
+        failInFiber("lane " + std::to_string(f.lane) + " calls the warp operation at " + site(file, line) + " with mask " + hex(mask) +
                     ", which leaves the lane itself out");
-    }
     f.state = State::AtWarpBarrier;
     f.mask = mask;
     f.file = file;
@@ -338,12 +338,9 @@ uint64_t warpExchange(unsigned mask, uint64_t value, int srcLane, const char* fi
     arriveAtWarpBarrier(mask, file, line);
     uint64_t out = value;
     if (srcLane >= 0) {
-        if (srcLane > 31 || !((mask >> srcLane) & 1u)) {
-            char m[16];
-            std::snprintf(m, sizeof m, "0x%08x", mask);
+        if (srcLane > 31 || !((mask >> srcLane) & 1u))
             failInFiber("lane " + std::to_string(f.lane) + " reads lane " + std::to_string(srcLane) + " in the shuffle at " + site(file, line) +
-                        ", which the mask " + m + " leaves out (undefined on a GPU)");
-        }
+                        ", which the mask " + hex(mask) + " leaves out (undefined on a GPU)");
         out = b.slots[half + f.warp * 32 + srcLane];
     }
     f.phase ^= 1;
