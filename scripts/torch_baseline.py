@@ -8,6 +8,11 @@ torch.compile(mode="reduce-overhead") (the strong baseline), prefill tokens/s, b
 device's copy bandwidth (for the ceiling). Prints one JSON object.
 
   python3 scripts/torch_baseline.py [--tokens 256] [--prefill 512] [--batches 1,4,16,64] [--no-compile]
+                                   [--device cuda|cpu]
+
+Each measurement runs on its own: one that fails (a torch.compile graph break in another
+transformers version, say) is recorded under "errors" and the others are still printed.
+--device cpu checks the script on a machine without a GPU (its figures are CPU figures).
 """
 import argparse
 import json
@@ -18,16 +23,29 @@ import transformers
 from transformers import LlamaConfig, LlamaForCausalLM
 
 
+def sync():
+    if torch.cuda.is_available():
+        torch.cuda.synchronize()
+
+
 def timed(fn, reps=3):
     fn()  # warm-up
-    torch.cuda.synchronize()
+    sync()
     best = []
     for _ in range(reps):
         t0 = time.perf_counter()
         fn()
-        torch.cuda.synchronize()
+        sync()
         best.append(time.perf_counter() - t0)
     return sorted(best)[len(best) // 2]
+
+
+def measure(out, name, fn):
+    """Runs one measurement; a failure is recorded and the rest go on."""
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - any failure of one measurement is reported, not fatal
+        out.setdefault("errors", {})[name] = f"{type(e).__name__}: {e}"[:600]
 
 
 def main():
@@ -36,35 +54,39 @@ def main():
     ap.add_argument("--prefill", type=int, default=512)
     ap.add_argument("--batches", default="1,4,16,64")
     ap.add_argument("--no-compile", action="store_true")
+    ap.add_argument("--device", default="cuda")
     a = ap.parse_args()
-    dev = "cuda"
+    dev = a.device
     cfg = LlamaConfig(vocab_size=49152, hidden_size=576, intermediate_size=1536, num_hidden_layers=30,
                       num_attention_heads=9, num_key_value_heads=3, max_position_embeddings=8192,
                       rope_theta=100000.0, tie_word_embeddings=True, rms_norm_eps=1e-5)
     torch.manual_seed(0)
     model = LlamaForCausalLM(cfg).to(dev, dtype=torch.bfloat16).eval()
     out = {"torch": torch.__version__, "transformers": transformers.__version__,
-           "gpu": torch.cuda.get_device_name(0), "dtype": "bfloat16",
+           "gpu": torch.cuda.get_device_name(0) if dev == "cuda" else dev, "dtype": "bfloat16",
            "parameters": sum(p.numel() for p in model.parameters())}
 
-    # Copy bandwidth: read + write of 1 GiB, the ceiling's denominator.
-    x = torch.empty(1 << 28, dtype=torch.float32, device=dev)
-    y = torch.empty_like(x)
-    s = timed(lambda: y.copy_(x), reps=5)
-    out["copy_bandwidth_GBps"] = 2 * x.numel() * 4 / s / 1e9
-    del x, y
+    def bandwidth():
+        # Copy bandwidth: read + write of 1 GiB, the ceiling's denominator.
+        x = torch.empty(1 << 28, dtype=torch.float32, device=dev)
+        y = torch.empty_like(x)
+        s = timed(lambda: y.copy_(x), reps=5)
+        out["copy_bandwidth_GBps"] = 2 * x.numel() * 4 / s / 1e9
 
     prompt = torch.randint(0, cfg.vocab_size, (1, 32), device=dev)
     gen = dict(max_new_tokens=a.tokens, min_new_tokens=a.tokens, do_sample=False, pad_token_id=0)
     eager = min(a.tokens, 64)   # eager decode runs at ~10 tokens/s: 64 tokens tell its speed
-    with torch.inference_mode():
+
+    def decode_eager():
         s = timed(lambda: model.generate(prompt, **dict(gen, max_new_tokens=eager, min_new_tokens=eager)), reps=1)
         out["decode_eager_tokens_per_s"] = eager / s
 
+    def prefill():
         pp = torch.randint(0, cfg.vocab_size, (1, a.prefill), device=dev)
         s = timed(lambda: model(pp), reps=3)
         out["prefill_tokens_per_s"] = a.prefill / s
 
+    def batched():
         out["batched_eager_tokens_per_s"] = {}
         for b in [int(v) for v in a.batches.split(",")]:
             pb = torch.randint(0, cfg.vocab_size, (b, 32), device=dev)
@@ -72,15 +94,23 @@ def main():
             s = timed(lambda: model.generate(pb, **g), reps=1)
             out["batched_eager_tokens_per_s"][str(b)] = b * 32 / s
 
+    def compiled():
+        model.generation_config.cache_implementation = "static"
+        model.forward = torch.compile(model.forward, mode="reduce-overhead", fullgraph=True)
+        t0 = time.perf_counter()
+        model.generate(prompt, **gen)   # compiles
+        sync()
+        out["compile_s"] = time.perf_counter() - t0
+        s = timed(lambda: model.generate(prompt, **gen), reps=2)
+        out["decode_static_compiled_tokens_per_s"] = a.tokens / s
+
+    measure(out, "copy_bandwidth", bandwidth)
+    with torch.inference_mode():
+        measure(out, "decode_eager", decode_eager)
+        measure(out, "prefill", prefill)
+        measure(out, "batched", batched)
         if not a.no_compile:
-            model.generation_config.cache_implementation = "static"
-            model.forward = torch.compile(model.forward, mode="reduce-overhead", fullgraph=True)
-            t0 = time.perf_counter()
-            model.generate(prompt, **gen)   # compiles
-            torch.cuda.synchronize()
-            out["compile_s"] = time.perf_counter() - t0
-            s = timed(lambda: model.generate(prompt, **gen), reps=2)
-            out["decode_static_compiled_tokens_per_s"] = a.tokens / s
+            measure(out, "decode_static_compiled", compiled)
     print(json.dumps(out, indent=1))
 
 

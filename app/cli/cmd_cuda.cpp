@@ -58,6 +58,9 @@ int runParity(Args& args) {
     const double bound = args.number("--bound", 1e-3);
     const bool json = args.flag("--json");
     const bool quiet = args.flag("--quiet");
+    // 0: the prompt in one pass (more than 8 tokens take the half-precision GEMM path on the GPU);
+    // N: N tokens a pass (8 or fewer: the f32 matvec path), to compare a KV type's own arithmetic.
+    const int prefillChunk = static_cast<int>(args.integer("--prefill-chunk", 0, 0, 1 << 16));
     args.finish();
 
     auto model = Model::load(path);
@@ -76,17 +79,26 @@ int runParity(Args& args) {
     std::vector<float> lg, le;
     JsonWriter j;
     if (json) j.beginObject().field("model", path).field("kv_type", kvTypeName(kvType)).field("prompt_tokens", static_cast<int64_t>(prompt.size()))
+                  .field("prefill_chunk", prefillChunk)
                   .field("bound_nmse", bound).key("steps").beginArray();
     else if (!quiet) std::printf("| step | cpu token | cuda token | match | max |Δ| vs exact | NMSE vs exact | NMSE fast vs exact | margin |\n|---|---|---|---|---|---|---|---|\n");
     int matches = 0;
     double worstNmse = 0, worstAbs = 0;
     std::vector<TokenId> input = prompt;
+    // The logits of `tokens` on one backend, prefilled prefillChunk tokens a pass when asked.
+    auto run = [&](Backend& b, KvCache& c, const std::vector<TokenId>& tokens) {
+        const size_t chunk = prefillChunk > 0 ? static_cast<size_t>(prefillChunk) : tokens.size();
+        std::span<const float> out;
+        for (size_t i = 0; i < tokens.size(); i += chunk)
+            out = b.forward(std::span(tokens).subspan(i, std::min(chunk, tokens.size() - i)), c, false);
+        return out;
+    };
     for (int s = 0; s < steps; ++s) {
-        const auto g = gpu->forward(input, cGpu, false);
+        const auto g = run(*gpu, cGpu, input);
         lg.assign(g.begin(), g.end());
-        const auto e = exact->forward(input, cExact, false);
+        const auto e = run(*exact, cExact, input);
         le.assign(e.begin(), e.end());
-        const auto f = fast->forward(input, cFast, false);
+        const auto f = run(*fast, cFast, input);
         const Diff d = diff(lg, le), df = diff(f, le);
         const TokenId tg = argmax(lg), te = argmax(le);
         matches += tg == te;
@@ -116,6 +128,9 @@ int runCudaCheck(Args& args) {
     const bool json = args.flag("--json");
     args.finish();
 #ifdef DLAB_HAVE_CUDA
+    std::string device;
+    if (const std::string reason = cudaUnavailableReason(0, &device); !reason.empty()) throw Error("cuda-check: " + reason);
+    std::fprintf(json ? stderr : stdout, "device: %s\n\n", device.c_str());
     const auto checks = cuda::runOpChecks();
     int failed = 0;
     JsonWriter j;
