@@ -9,10 +9,13 @@
 namespace dlab::cuda {
 
 std::string byteText(double bytes) {
+    // Three significant digits below 100: a request of 8.53 KiB with 8.21 KiB free no longer
+    // reads "cannot allocate 8 KiB ... (8 KiB of 64 KiB free)".
+    const double kib = 1024.0, mib = kib * 1024, gib = mib * 1024;
+    const double v = bytes >= gib ? bytes / gib : bytes >= mib ? bytes / mib : bytes / kib;
+    const char* unit = bytes >= gib ? "GiB" : bytes >= mib ? "MiB" : "KiB";
     char buf[32];
-    if (bytes >= 1024.0 * 1024 * 1024) std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
-    else if (bytes >= 1024.0 * 1024) std::snprintf(buf, sizeof buf, "%.0f MiB", bytes / (1024.0 * 1024));
-    else std::snprintf(buf, sizeof buf, "%.0f KiB", bytes / 1024.0);
+    std::snprintf(buf, sizeof buf, v >= 100 ? "%.0f %s" : "%.3g %s", v, unit);
     return buf;
 }
 

@@ -199,6 +199,51 @@ private slots:
             << "vocabulary-only";
     }
 
+    // Each reason the GPU cannot be used, injected into the CLI built on the CUDA emulator: --backend
+    // cuda fails with one line naming it, --backend auto runs on the CPU and says why in one line.
+    void gpuUnusable_data() {
+        QTest::addColumn<QString>("env");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("no GPU") << "DLAB_CUDA_EMU_DEVICES=0" << "no NVIDIA GPU is visible \\(cudaGetDeviceCount found none\\)";
+        QTest::newRow("no driver") << "DLAB_CUDA_EMU_DRIVER=0" << "no NVIDIA driver is installed";
+        QTest::newRow("old driver") << "DLAB_CUDA_EMU_DRIVER=12040"
+                                    << "the NVIDIA driver supports CUDA 12\\.4, older than this build's CUDA runtime needs; update the driver";
+        QTest::newRow("compute capability 8.0")
+            << "DLAB_CUDA_EMU_CC=8.0" << "compute capability 8\\.0; this build has code for 9\\.0 and newer \\(rebuild with -DCMAKE_CUDA_ARCHITECTURES=80\\)";
+        QTest::newRow("out of GPU memory") << "DLAB_CUDA_EMU_MEMORY=64K"
+                                           << "cannot allocate \\d+ KiB of GPU memory for the weight token_embd\\.weight \\(64 KiB of 64 KiB free\\).*--backend cpu";
+    }
+    void gpuUnusable() {
+#ifndef DLAB_CLI_EMULATED_PATH
+        QSKIP("no CUDA emulator in this build (no CUDA toolkit)");
+#else
+        QFETCH(QString, env);
+        QFETCH(QString, expected);
+        const QString tiny = QString::fromStdString(scratch("tiny.gguf"));
+        auto run = [&](const QString& backend) {
+            QProcess p;
+            QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+            e.insert(env.section('=', 0, 0), env.section('=', 1));
+            p.setProcessEnvironment(e);
+            p.start(DLAB_CLI_EMULATED_PATH, {"generate", "--model", tiny, "--prompt", "hi", "--max-tokens", "2", "--backend", backend});
+            if (!p.waitForFinished(60000)) p.kill();
+            return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardError()),
+                       QString::fromUtf8(p.readAllStandardOutput())};
+        };
+        const Run cuda = run("cuda");
+        QCOMPARE(cuda.exitCode, 1);
+        QVERIFY2(cuda.err.contains(QRegularExpression(expected)), qPrintable("stderr was: " + cuda.err));
+        QVERIFY2(cuda.err.trimmed().count('\n') == 0, qPrintable("expected one line, got: " + cuda.err));
+        QVERIFY(cuda.out.isEmpty());
+        const Run automatic = run("auto");
+        QCOMPARE(automatic.exitCode, 0);
+        const QString first = automatic.err.section('\n', 0, 0);
+        QVERIFY2(first.startsWith("using the CPU: ") && first.contains(QRegularExpression(expected)), qPrintable("stderr was: " + automatic.err));
+        QVERIFY2(automatic.err.contains("| 2 threads]") || automatic.err.contains("| 1 thread]"), qPrintable(automatic.err));
+        QVERIFY(!automatic.out.trimmed().isEmpty());
+#endif
+    }
+
     void rejects() {
         QFETCH(QStringList, args);
         QFETCH(QString, expected);
