@@ -13,6 +13,7 @@
 
 #include <cmath>
 
+#include "cuda/backend_choice.h"
 #include "generate/session.h"
 #include "gguf/tiny_model.h"
 #include "kv/kv_allocation.h"
@@ -111,7 +112,9 @@ private slots:
         spec.nFf = 256;
         writeTinyModel(spec, tinyPath_.toStdString());
         model_ = Model::load(tinyPath_.toStdString());
-        backend_ = makeCpuBackend(*model_, 2);
+        // The backend the window's automatic choice takes (the CPU here; the emulated GPU in
+        // test_gui_kv_page_emulated), so the reference run is the page's run.
+        backend_ = makeBackend(*model_, BackendKind::Auto, 2).backend;
     }
 
     void init() { ui::openSettings()->clear(); }

@@ -7,7 +7,9 @@
 //  * a cancelled load leaves the previous model in use;
 //  * the CPU thread count changes on the backend in place (the text stays); the appearance switches palettes;
 //  * Settings → Backend: automatic, CPU, CUDA (greyed out with the reason where it cannot run); a
-//    change reloads the model on it and is saved; a bad saved value is one message;
+//    change reloads the model on it and is saved; a bad saved value is one message; where a GPU
+//    is usable (test_gui_main_window_emulated, on the CUDA emulator) the model reloads on CUDA and
+//    the playground steps there;
 //  * settings are written shortly after a change, not only on quit; a bad saved thread count is
 //    ignored with one message; a failed start is one message, not two; the published model name.
 #include <QtTest>
@@ -190,6 +192,16 @@ private slots:
         QCOMPARE(chips, 2);
         QSignalSpy loaded(w->engine(), &ui::EngineContext::modelLoaded);
         QSignalSpy changed(w->engine(), &ui::EngineContext::threadsChanged);
+        if (w->model().backend != QStringLiteral("cpu")) {
+            // On a GPU (the emulated suite) the count is kept for the CPU and said, not an error.
+            w->setThreads(1);
+            QVERIFY2(w->statusBar()->currentMessage().contains(QStringLiteral("runs on the GPU")), qPrintable(w->statusBar()->currentMessage()));
+            QTest::qWait(200);
+            QCOMPARE(changed.count(), 0);
+            QCOMPARE(w->threads(), 1);
+            QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+            return;
+        }
         w->setThreads(1);
         QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, 30000);
         QCOMPARE(changed.first().first().toInt(), 1);
@@ -237,6 +249,23 @@ private slots:
             w->setBackend(QStringLiteral("cuda"));   // refused: nothing changes
             QCOMPARE(w->backendChoice(), QStringLiteral("cpu"));
             QCOMPARE(loaded.count(), 1);
+        } else {
+            // A usable GPU (test_gui_main_window_emulated: the CUDA emulator's): CUDA reloads the
+            // model there, the status bar says so, and the playground steps on it.
+            w->setBackend(QStringLiteral("cuda"));
+            QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 30000);
+            QTRY_VERIFY(!w->isLoading());
+            QCOMPARE(w->model().backend, QStringLiteral("cuda"));
+            QVERIFY2(w->statusText().contains(QStringLiteral("CUDA GPU")), qPrintable(w->statusText()));
+            auto* page = w->page<ui::PlaygroundPage>();
+            QSignalSpy steps(page->controller(), &ui::PlaygroundController::stepDone);
+            QTRY_VERIFY(page->stepButton()->isEnabled());
+            for (int i = 0; i < 2; ++i) {
+                QTest::mouseClick(page->stepButton(), Qt::LeftButton);
+                QTRY_COMPARE_WITH_TIMEOUT(steps.count(), i + 1, 30000);
+                QTRY_VERIFY(!page->busy());
+            }
+            QCOMPARE(page->strip()->tokens().size(), 2);
         }
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
     }

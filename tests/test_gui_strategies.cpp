@@ -16,6 +16,7 @@
 
 #include <cmath>
 
+#include "cuda/backend_choice.h"
 #include "generate/compare.h"
 #include "generate/model_beam_scorer.h"
 #include "generate/run_spec.h"
@@ -107,7 +108,9 @@ private slots:
         tinyPath_ = QString::fromStdString(test::scratchDir() + "/strategies-tiny.gguf");
         writeTinyModel(TinyModelSpec{}, tinyPath_.toStdString());
         model_ = Model::load(tinyPath_.toStdString());
-        backend_ = makeCpuBackend(*model_, 1);
+        // The backend the window's automatic choice takes (the CPU here; the emulated GPU in
+        // test_gui_strategies_emulated), so the reference runs are the page's runs.
+        backend_ = makeBackend(*model_, BackendKind::Auto, 1).backend;
     }
 
     void init() { ui::openSettings()->clear(); }

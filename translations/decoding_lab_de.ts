@@ -2460,6 +2460,17 @@ In seinen Metadaten: %2
         <source>The GPU cannot be used, so the model runs on the CPU: %1</source>
         <translation>Die GPU ist nicht nutzbar, deshalb läuft das Modell auf der CPU: %1</translation>
     </message>
+    <message numerus="yes">
+        <source>The model runs on the GPU; it will use %n CPU thread(s) when it runs on the CPU.</source>
+        <translation>
+            <numerusform>Das Modell läuft auf der GPU; auf der CPU wird es %n Thread verwenden.</numerusform>
+            <numerusform>Das Modell läuft auf der GPU; auf der CPU wird es %n Threads verwenden.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The model runs on the GPU; it will choose its CPU threads when it runs on the CPU.</source>
+        <translation>Das Modell läuft auf der GPU; auf der CPU wählt es die Zahl der Threads selbst.</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::Page</name>

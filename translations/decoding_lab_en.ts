@@ -170,6 +170,13 @@
             <numerusform>The backend now uses %n threads; the model and the generated text stay.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>The model runs on the GPU; it will use %n CPU thread(s) when it runs on the CPU.</source>
+        <translation>
+            <numerusform>The model runs on the GPU; it will use %n CPU thread when it runs on the CPU.</numerusform>
+            <numerusform>The model runs on the GPU; it will use %n CPU threads when it runs on the CPU.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::PlaygroundPage</name>

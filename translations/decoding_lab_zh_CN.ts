@@ -2440,6 +2440,16 @@ In its metadata: %2
         <source>The GPU cannot be used, so the model runs on the CPU: %1</source>
         <translation>无法使用 GPU，模型在 CPU 上运行：%1</translation>
     </message>
+    <message numerus="yes">
+        <source>The model runs on the GPU; it will use %n CPU thread(s) when it runs on the CPU.</source>
+        <translation>
+            <numerusform>模型正在 GPU 上运行；在 CPU 上运行时将使用 %n 个 CPU 线程。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The model runs on the GPU; it will choose its CPU threads when it runs on the CPU.</source>
+        <translation>模型正在 GPU 上运行；在 CPU 上运行时将自动选择 CPU 线程数。</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::Page</name>

@@ -642,8 +642,16 @@ void MainWindow::setThreads(int threads) {
     threads_ = threads;
     scheduleSave();
     // In place on the engine thread (queued behind whatever it is doing): the model, the
-    // playground's text and the chat stay. A load in progress takes threads_ anyway.
-    if (hasModel() && !loading_) QMetaObject::invokeMethod(engine_, "setThreads", Qt::QueuedConnection, Q_ARG(int, threads));
+    // playground's text and the chat stay. A load in progress takes threads_ anyway. On the GPU
+    // the count waits for the next time the model runs on the CPU.
+    if (!hasModel() || loading_) return;
+    if (model_.backend == QLatin1String("cpu")) {
+        QMetaObject::invokeMethod(engine_, "setThreads", Qt::QueuedConnection, Q_ARG(int, threads));
+        return;
+    }
+    statusBar()->showMessage(threads > 0 ? tr("The model runs on the GPU; it will use %n CPU thread(s) when it runs on the CPU.", nullptr, threads)
+                                         : tr("The model runs on the GPU; it will choose its CPU threads when it runs on the CPU."),
+                             5000);
 }
 
 void MainWindow::setBackend(const QString& kind) {
