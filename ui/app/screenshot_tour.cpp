@@ -6,6 +6,8 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QDockWidget>
+#include <QGuiApplication>
+#include <QScreen>
 #include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QDir>
@@ -30,6 +32,7 @@
 #include "ui/playground/playground_page.h"
 #include "ui/app/presentation_mode.h"
 #include "ui/app/screenshot_tour_constraints.h"
+#include "ui/app/screenshot_tour_gpu.h"
 #include "ui/kv/kv_blocks_panel.h"
 #include "ui/kv/kv_calculator_panel.h"
 #include "ui/kv/kv_compression_panel.h"
@@ -244,6 +247,18 @@ int takeScreenshots(MainWindow& w, const QString& directory) {
     }
     if (qEnvironmentVariable("DLAB_SCREENSHOTS_ONLY") == QLatin1String("constraints")) {
         constraintScreens(w, shoot, true);
+        return written;
+    }
+    if (qEnvironmentVariable("DLAB_SCREENSHOTS_ONLY") == QLatin1String("gpu")) {
+        const auto shootScreen = [&](const QString& name) {
+            settle();
+            const QString path = QDir(directory).filePath(name);
+            if (QGuiApplication::primaryScreen()->grabWindow(0).save(path)) {
+                ++written;
+                std::printf("wrote %s\n", qPrintable(path));
+            }
+        };
+        gpuScreens(w, shoot, shootScreen);
         return written;
     }
     PlaygroundPage* page = w.page<PlaygroundPage>();
