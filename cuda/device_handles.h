@@ -1,6 +1,7 @@
 #pragma once
-// Owning handles for a CUDA stream and a cuBLAS handle (RAII, moves only), so that a backend whose
-// construction fails half-way (out of memory while uploading weights) releases what it created.
+// Owning handles for a CUDA stream and a cuBLAS handle (RAII; neither copied nor moved), so that a
+// backend whose construction fails half-way (out of memory while uploading weights) releases what
+// it created.
 // Creation failures throw dlab::Error (cuda_check.h's sentences).
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
