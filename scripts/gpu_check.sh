@@ -29,7 +29,7 @@ EMULATED=$([[ "$CLI" == *-emulated ]] && echo 1 || echo 0)
 
 if [[ "$MODE" == "build" ]]; then
   set -e
-  cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDLAB_CUDA=ON -DDLAB_GUI=OFF -DDLAB_TESTS=OFF \
+  cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDLAB_CUDA=ON -DDLAB_CUDA_EMULATOR=OFF -DDLAB_GUI=OFF -DDLAB_TESTS=OFF \
     -DDLAB_HTTP=OFF -DDLAB_PORTABLE=ON >/dev/null
   cmake --build "$BUILD" --target decoding-lab-cli -j"$(nproc)"
   echo "gpu_check: built $CLI ($(du -h "$CLI" | cut -f1)); shared libraries it needs:"

@@ -129,7 +129,7 @@ int runCudaCheck(Args& args) {
     args.finish();
 #ifdef DLAB_HAVE_CUDA
     std::string device;
-    if (const std::string reason = cudaUnavailableReason(0, &device); !reason.empty()) throw Error("cuda-check: " + reason);
+    if (const std::string reason = cudaUnavailableReason(0, &device); !reason.empty()) throw Error("cannot run the CUDA op checks: " + reason);
     std::fprintf(json ? stderr : stdout, "device: %s\n\n", device.c_str());
     const auto checks = cuda::runOpChecks();
     int failed = 0;
