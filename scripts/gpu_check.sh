@@ -111,11 +111,20 @@ for kv in f16 f32 q8_0; do
   n=$STEPS; [[ $kv != f16 ]] && n=$((STEPS / 4 > 4 ? STEPS / 4 : 4))
   chunk=(); [[ $kv == q8_0 ]] && chunk=(--prefill-chunk 8)
   step "parity --steps $n --kv-type $kv ${chunk[*]}" "$OUTDIR/parity-$kv.json" "$CLI" parity --model "$MODEL" --steps "$n" --kv-type "$kv" "${chunk[@]}" --json
-  tail -n 1 "$OUTDIR/parity-$kv.json.err" | sed 's/^/    /' >>"$REPORT"
+  grep -h "KV rows\|^parity:" "$OUTDIR/parity-$kv.json.err" | sed 's/^/    /' >>"$REPORT"
 done
 inform "parity --steps 4 --kv-type q8_0, prompt in one GEMM pass (information, not a check)" "$OUTDIR/parity-q8_0-gemm.json" \
   "$CLI" parity --model "$MODEL" --steps 4 --kv-type q8_0 --json
-tail -n 1 "$OUTDIR/parity-q8_0-gemm.json.err" | sed 's/^/    /' >>"$REPORT"
+grep -h "KV rows\|^parity:" "$OUTDIR/parity-q8_0-gemm.json.err" | sed 's/^/    /' >>"$REPORT"
+# The first H200 run (2026-12-05) had q8_0 KV wrong on the device (NMSE 1.18, 0 of 32 tokens) and
+# right on the emulator. These narrow it down: a one-token prompt (no prefill batch), graphs off,
+# and the KV-row lines above (a wrong store shows in layer 0 already).
+inform "parity --kv-type q8_0 --prompt Hi (information)" "$OUTDIR/parity-q8_0-hi.json" \
+  "$CLI" parity --model "$MODEL" --steps 4 --kv-type q8_0 --prompt Hi --json
+grep -h "KV rows\|^parity:" "$OUTDIR/parity-q8_0-hi.json.err" | sed 's/^/    /' >>"$REPORT"
+inform "parity --kv-type q8_0 --prefill-chunk 8, graphs off (information)" "$OUTDIR/parity-q8_0-nographs.json" \
+  env DLAB_CUDA_GRAPHS=0 "$CLI" parity --model "$MODEL" --steps 4 --kv-type q8_0 --prefill-chunk 8 --json
+grep -h "KV rows\|^parity:" "$OUTDIR/parity-q8_0-nographs.json.err" | sed 's/^/    /' >>"$REPORT"
 # The tiny models of the other architectures (qwen2 biases and NeoX RoPE, gpt2 LayerNorm/GELU/learned positions).
 for arch in qwen2 gpt2; do
   "$CLI" make-tiny-model --arch "$arch" --type q8_0 --out "$WORK/tiny-$arch.gguf" >/dev/null
@@ -134,6 +143,7 @@ bench() {  # bench NAME ENV... -- ARGS...
 bench cuda-tg-trace -- --backend cuda -p 0 -n "$TG" --reps "$REPS" --stats 32
 bench cuda-tg-stats-only -- --backend cuda -p 0 -n "$TG" --reps "$REPS" --stats 32 --no-host-logits
 bench cuda-tg-no-graphs DLAB_CUDA_GRAPHS=0 -- --backend cuda -p 0 -n "$TG" --reps "$REPS" --stats 32
+bench cuda-tg-plain -- --backend cuda -p 0 -n "$TG" --reps "$REPS"   # no statistics: beside the CPU's decode
 bench cuda-pp -- --backend cuda -p "$PP" -n 0 --reps "$REPS"
 bench cuda-batch -- --backend cuda --batch "$BATCHES" -p "$BATCH_P" -n "$BATCH_N" --reps "$REPS"
 bench cpu-tg-pp -- --backend cpu -p "$PP" -n "$((TG / 2))" --reps 1 --threads "$(nproc)"
@@ -147,8 +157,23 @@ else
   echo "- torch or transformers is not installed here: no baseline" >>"$REPORT"
 fi
 
+section "Where a decode step's time goes (nsys, information)"
+if command -v nsys >/dev/null 2>&1 && ((!EMULATED)); then
+  inform "nsys profile of bench -n 64 --stats 32" "$OUTDIR/nsys.txt" \
+    nsys profile -o "$WORK/prof" --force-overwrite true "$CLI" bench --model "$MODEL" --backend cuda -p 0 -n 64 --reps 1 --stats 32
+  nsys stats -r cuda_gpu_kern_sum -f csv "$WORK/prof.nsys-rep" 2>/dev/null | head -25 >"$OUTDIR/nsys-kernels.csv"
+  sed 's/^/    /' "$OUTDIR/nsys-kernels.csv" >>"$REPORT"
+else
+  echo "- nsys is not here (or this is the emulator): no profile" >>"$REPORT"
+fi
+
 section "Summary"
 python3 "$ROOT/scripts/gpu_report.py" "$OUTDIR" "$MODEL" $( ((EMULATED)) && echo --emulated) >>"$REPORT" 2>>"$OUTDIR/summary.err" || echo "- summary failed: $(tail -n 2 "$OUTDIR/summary.err")" >>"$REPORT"
 echo "- steps that failed: $failures" >>"$REPORT"
-echo "gpu_check: report in $REPORT ($failures failed steps)"
+# Every raw file in one archive beside the report: the device tool brings back only a few files.
+tar czf "$WORK/raw.tgz" -C "$OUTDIR" --exclude report.md --exclude raw.tgz . && mv "$WORK/raw.tgz" "$OUTDIR/raw.tgz"
+if ((!DRY)); then
+  find "$OUTDIR" -maxdepth 1 -type f \( -name '*.json' -o -name '*.err' -o -name 'ops.md' -o -name '*.txt' -o -name '*.csv' \) -delete
+fi
+echo "gpu_check: report in $REPORT ($failures failed steps), raw files in $OUTDIR/raw.tgz"
 exit 0

@@ -59,6 +59,11 @@ def main():
         print(f"| batched decode, {B} sequences, tokens/s | {fmt(gpu_b.get(B))} | {fmt(cpu_b.get(B))} | {fmt(tb.get(str(B)))} | | |")
     print()
     print(f"- ceiling = copy bandwidth {fmt(bw)} GB/s (measured by torch) / {weights} bytes of weights per token")
+    plain = (load(os.path.join(out, "bench-cuda-tg-plain.json")) or {}).get("tg_tokens_per_s")
+    if plain:
+        print(f"- decode tokens/s without the trace's statistics (as the CPU column): {fmt(plain)}")
+    for name, err in (torch.get("errors") or {}).items():
+        print(f"- PyTorch {name} failed: {err[:400]}")
     for kv in ["f16", "f32", "q8_0"]:
         p = load(os.path.join(out, f"parity-{kv}.json"))
         if p:

@@ -35,6 +35,33 @@ Diff diff(std::span<const float> a, std::span<const float> ref) {
     return d;
 }
 
+// The K and V rows of the prompt as the GPU stored them (copied back into its pool) against the
+// CPU's exact ones, per layer: the largest |Δ| of a dequantized value. Tells a wrong store (layer 0
+// already off) from a wrong read of right rows (rows equal, logits not).
+struct KvRowDiff {
+    std::vector<double> k, v;   // (nLayer)
+};
+KvRowDiff kvRowDiff(const KvCache& gpu, const KvCache& cpu, int64_t positions) {
+    const KvBlockPool& a = gpu.pool();
+    const KvBlockPool& b = cpu.pool();
+    const int64_t n = a.kvDim();
+    std::vector<float> ra(n), rb(n);
+    KvRowDiff d;
+    for (int64_t l = 0; l < a.nLayer(); ++l) {
+        double mk = 0, mv = 0;
+        for (int64_t p = 0; p < positions; ++p)
+            for (int value = 0; value < 2; ++value) {
+                loadKvRow(a.type(), value ? a.vRow(gpu.sequence(), l, p) : a.kRow(gpu.sequence(), l, p), ra.data(), n);
+                loadKvRow(b.type(), value ? b.vRow(cpu.sequence(), l, p) : b.kRow(cpu.sequence(), l, p), rb.data(), n);
+                double& m = value ? mv : mk;
+                for (int64_t i = 0; i < n; ++i) m = std::max(m, std::fabs(double(ra[i]) - rb[i]));
+            }
+        d.k.push_back(mk);
+        d.v.push_back(mv);
+    }
+    return d;
+}
+
 TokenId argmax(std::span<const float> x) { return static_cast<TokenId>(std::max_element(x.begin(), x.end()) - x.begin()); }
 
 // The best logit minus the second best: how close a step is to a tie.
@@ -84,6 +111,7 @@ int runParity(Args& args) {
     else if (!quiet) std::printf("| step | cpu token | cuda token | match | max |Δ| vs exact | NMSE vs exact | NMSE fast vs exact | margin |\n|---|---|---|---|---|---|---|---|\n");
     int matches = 0;
     double worstNmse = 0, worstAbs = 0;
+    KvRowDiff promptKv;
     std::vector<TokenId> input = prompt;
     // The logits of `tokens` on one backend, prefilled prefillChunk tokens a pass when asked.
     auto run = [&](Backend& b, KvCache& c, const std::vector<TokenId>& tokens) {
@@ -110,11 +138,23 @@ int runParity(Args& args) {
                 .field("nmse_fast", df.nmse).field("margin", m).endObject();
         else if (!quiet)
             std::printf("| %d | %d | %d | %s | %.3g | %.3g | %.3g | %.3g |\n", s, te, tg, tg == te ? "yes" : "NO", d.maxAbs, d.nmse, df.nmse, m);
+        if (s == 0) {   // the prompt's K/V rows, stored by each side
+            const KvRowDiff kd = kvRowDiff(cGpu, cExact, static_cast<int64_t>(prompt.size()));
+            const auto worst = [](const std::vector<double>& v) { return std::max_element(v.begin(), v.end()) - v.begin(); };
+            const auto lk = worst(kd.k), lv = worst(kd.v);
+            promptKv = kd;
+            std::fprintf(json ? stderr : stdout, "prompt's KV rows, GPU against the CPU's exact ones: max |Δ| K %.3g (layer %ld; layer 0: %.3g), V %.3g (layer %ld; layer 0: %.3g)\n",
+                         kd.k[lk], static_cast<long>(lk), kd.k[0], kd.v[lv], static_cast<long>(lv), kd.v[0]);
+        }
         // Both continue with the reference's token, so a near tie does not derail the comparison.
         input.assign(1, te);
     }
     const bool ok = matches == steps && worstNmse <= bound;
     if (json) {
+        j.endArray().key("kv_rows_max_abs_k").beginArray();
+        for (double x : promptKv.k) j.value(x);
+        j.endArray().key("kv_rows_max_abs_v").beginArray();
+        for (double x : promptKv.v) j.value(x);
         j.endArray().field("tokens_identical", matches).field("steps_run", steps).field("worst_nmse", worstNmse).field("worst_max_abs", worstAbs)
             .field("pass", ok).endObject();
         std::printf("%s\n", j.str().c_str());
