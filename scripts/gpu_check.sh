@@ -75,6 +75,8 @@ step() {
 # inform NAME OUTFILE CMD...: a step whose result is reported but is not a check (no failure counted).
 inform() { INFORMATION=1 step "$@"; }
 INFORMATION=0
+# parity_lines OUTFILE: parity's KV-row and summary lines (its stderr in --json mode) into the report.
+parity_lines() { grep -h "KV rows\|^parity:" "$1.err" | sed 's/^/    /' >>"$REPORT"; }
 
 {
   echo "# GPU check report"
@@ -111,25 +113,25 @@ for kv in f16 f32 q8_0; do
   n=$STEPS; [[ $kv != f16 ]] && n=$((STEPS / 4 > 4 ? STEPS / 4 : 4))
   chunk=(); [[ $kv == q8_0 ]] && chunk=(--prefill-chunk 8)
   step "parity --steps $n --kv-type $kv ${chunk[*]}" "$OUTDIR/parity-$kv.json" "$CLI" parity --model "$MODEL" --steps "$n" --kv-type "$kv" "${chunk[@]}" --json
-  grep -h "KV rows\|^parity:" "$OUTDIR/parity-$kv.json.err" | sed 's/^/    /' >>"$REPORT"
+  parity_lines "$OUTDIR/parity-$kv.json"
 done
 inform "parity --steps 4 --kv-type q8_0, prompt in one GEMM pass (information, not a check)" "$OUTDIR/parity-q8_0-gemm.json" \
   "$CLI" parity --model "$MODEL" --steps 4 --kv-type q8_0 --json
-grep -h "KV rows\|^parity:" "$OUTDIR/parity-q8_0-gemm.json.err" | sed 's/^/    /' >>"$REPORT"
+parity_lines "$OUTDIR/parity-q8_0-gemm.json"
 # The first H200 run (2026-12-05) had q8_0 KV wrong on the device (NMSE 1.18, 0 of 32 tokens) and
 # right on the emulator. These narrow it down: a one-token prompt (no prefill batch), graphs off,
 # and the KV-row lines above (a wrong store shows in layer 0 already).
 inform "parity --kv-type q8_0 --prompt Hi (information)" "$OUTDIR/parity-q8_0-hi.json" \
   "$CLI" parity --model "$MODEL" --steps 4 --kv-type q8_0 --prompt Hi --json
-grep -h "KV rows\|^parity:" "$OUTDIR/parity-q8_0-hi.json.err" | sed 's/^/    /' >>"$REPORT"
+parity_lines "$OUTDIR/parity-q8_0-hi.json"
 inform "parity --kv-type q8_0 --prefill-chunk 8, graphs off (information)" "$OUTDIR/parity-q8_0-nographs.json" \
   env DLAB_CUDA_GRAPHS=0 "$CLI" parity --model "$MODEL" --steps 4 --kv-type q8_0 --prefill-chunk 8 --json
-grep -h "KV rows\|^parity:" "$OUTDIR/parity-q8_0-nographs.json.err" | sed 's/^/    /' >>"$REPORT"
+parity_lines "$OUTDIR/parity-q8_0-nographs.json"
 # The tiny models of the other architectures (qwen2 biases and NeoX RoPE, gpt2 LayerNorm/GELU/learned positions).
 for arch in qwen2 gpt2; do
   "$CLI" make-tiny-model --arch "$arch" --type q8_0 --out "$WORK/tiny-$arch.gguf" >/dev/null
   step "parity tiny $arch" "$OUTDIR/parity-tiny-$arch.json" "$CLI" parity --model "$WORK/tiny-$arch.gguf" --steps 32 --json
-  tail -n 1 "$OUTDIR/parity-tiny-$arch.json.err" | sed 's/^/    /' >>"$REPORT"
+  parity_lines "$OUTDIR/parity-tiny-$arch.json"
 done
 
 section "Benchmarks (one run, this machine)"

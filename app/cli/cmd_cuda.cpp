@@ -139,10 +139,10 @@ int runParity(Args& args) {
         else if (!quiet)
             std::printf("| %d | %d | %d | %s | %.3g | %.3g | %.3g | %.3g |\n", s, te, tg, tg == te ? "yes" : "NO", d.maxAbs, d.nmse, df.nmse, m);
         if (s == 0) {   // the prompt's K/V rows, stored by each side
-            const KvRowDiff kd = kvRowDiff(cGpu, cExact, static_cast<int64_t>(prompt.size()));
+            promptKv = kvRowDiff(cGpu, cExact, static_cast<int64_t>(prompt.size()));
+            const KvRowDiff& kd = promptKv;
             const auto worst = [](const std::vector<double>& v) { return std::max_element(v.begin(), v.end()) - v.begin(); };
             const auto lk = worst(kd.k), lv = worst(kd.v);
-            promptKv = kd;
             std::fprintf(json ? stderr : stdout, "prompt's KV rows, GPU against the CPU's exact ones: max |Δ| K %.3g (layer %ld; layer 0: %.3g), V %.3g (layer %ld; layer 0: %.3g)\n",
                          kd.k[lk], static_cast<long>(lk), kd.k[0], kd.v[lv], static_cast<long>(lv), kd.v[0]);
         }
