@@ -237,6 +237,7 @@ private:
         stats_ = f32(T * 3, "the logit statistics");                // (T, 3)
         topIds_ = DeviceBuffer(T * kMaxTopN * 4, "the top tokens"); // (T, 32)
         topLogits_ = f32(T * kMaxTopN, "the top tokens");
+        statsScratch_ = DeviceBuffer(logitStatsScratchBytes(static_cast<int>(T), static_cast<int>(V)), "the logit statistics");
         statsHost_ = PinnedBuffer(T * (3 + 2 * kMaxTopN) * 4, "the logit statistics");
         cublasWorkspace_ = DeviceBuffer(32u << 20, "the cuBLAS workspace");
         DLAB_CUBLAS_CHECK(cublas().setWorkspace(cublas_, cublasWorkspace_.as(), cublasWorkspace_.bytes()));
@@ -436,7 +437,8 @@ private:
             const int V = static_cast<int>(hp_.nVocab);
             project({{&weights_->output(), nullptr, logits_.as<float>(), V}}, xn, E, s.R, false);
             if (s.topN > 0) {
-                logitStatsLaunch(logits_.as<float>(), s.R, V, s.topN, {stats_.as<float>(), topIds_.as<int32_t>(), topLogits_.as<float>()}, stream_);
+                logitStatsLaunch(logits_.as<float>(), s.R, V, s.topN, {stats_.as<float>(), topIds_.as<int32_t>(), topLogits_.as<float>()},
+                                 statsScratch_.as(), stream_);
                 DLAB_CUDA_CHECK_LAUNCH();
                 float* sh = statsHost_.as<float>();
                 DLAB_CUDA_CHECK(cudaMemcpyAsync(sh, stats_.as(), size_t(s.R) * 3 * 4, cudaMemcpyDeviceToHost, stream_));
@@ -601,7 +603,7 @@ private:
     std::unique_ptr<DeviceModel> weights_;
     std::list<std::unique_ptr<DeviceKv>> mirrors_;   // most recently used first
     std::map<PassShape, std::unique_ptr<Graph>> graphs_;
-    DeviceBuffer x_, xn_, q_, k_, v_, att_, ffA_, ffB_, half_, logits_, staging_, stats_, topIds_, topLogits_, cublasWorkspace_;
+    DeviceBuffer x_, xn_, q_, k_, v_, att_, ffA_, ffB_, half_, logits_, staging_, stats_, topIds_, topLogits_, statsScratch_, cublasWorkspace_;
     DeviceBuffer meta_, attnWeights_;
     PinnedBuffer logitsHost_, stagingHost_, statsHost_, metaHost_;
     std::vector<float> out_;                  // (n, nVocab) for a multi-chunk call with all logits

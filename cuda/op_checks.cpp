@@ -361,28 +361,49 @@ void checkKvAndAttention(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng) {
     }
 }
 
+// The statistics and top-N of R rows against the engine's logitRowStats: the default model's
+// vocabulary with ties and -inf, a top-N under 32, a vocabulary of fewer logits than the kernel
+// has warps (most slices empty), one smaller than N, and a row of ties only.
 void checkLogitStats(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng) {
-    const int R = 3, V = 49152, N = 32;
-    auto x = rng.normal(size_t(R) * V, 3.0f);
-    x[100] = x[200] = x[V + 7] = 25.0f;   // ties: the smaller id first
-    x[2 * V + 9] = -INFINITY;
-    auto dx = upload(x, s);
-    DeviceBuffer st(R * 3 * 4, "a check's output"), ids(R * N * 4, "a check's output"), lg(R * N * 4, "a check's output");
-    logitStatsLaunch(dx.as<float>(), R, V, N, {st.as<float>(), ids.as<int32_t>(), lg.as<float>()}, s);
-    DLAB_CUDA_CHECK_LAUNCH();
-    const auto gs = download<float>(st, R * 3, s);
-    const auto gi = download<int32_t>(ids, R * N, s);
-    const auto ref = logitRowStats(x, V, N);
-    std::vector<float> g;
-    std::vector<double> c;
-    long bad = 0;
-    for (int r = 0; r < R; ++r) {
-        for (int i = 0; i < 3; ++i) g.push_back(gs[r * 3 + i]);
-        c.insert(c.end(), {ref[r].maxLogit, ref[r].logSumExp, ref[r].entropy});
-        for (int i = 0; i < N; ++i) bad += gi[r * N + i] != ref[r].topIds[i];
+    struct Case {
+        const char* name;
+        int R, V, N;
+        bool ties;   // every logit 0.5: the top-N is ids 0..N-1
+    };
+    const Case cases[] = {{"49152 logits, top-32", 3, 49152, 32, false}, {"1000 logits, top-5", 2, 1000, 5, false},
+                          {"40 logits, top-32", 1, 40, 32, false},       {"20 logits, top-32", 1, 20, 32, false},
+                          {"3000 equal logits, top-32", 1, 3000, 32, true}};
+    for (const Case& c : cases) {
+        const int R = c.R, V = c.V, N = c.N;
+        auto x = c.ties ? std::vector<float>(size_t(R) * V, 0.5f) : rng.normal(size_t(R) * V, 3.0f);
+        if (V == 49152) {
+            x[100] = x[200] = x[V + 7] = 25.0f;   // ties: the smaller id first
+            x[2 * V + 9] = -INFINITY;
+        }
+        auto dx = upload(x, s);
+        DeviceBuffer st(R * 3 * 4, "a check's output"), ids(R * N * 4, "a check's output"), lg(R * N * 4, "a check's output");
+        DeviceBuffer scratch(logitStatsScratchBytes(R, V), "a check's scratch");
+        logitStatsLaunch(dx.as<float>(), R, V, N, {st.as<float>(), ids.as<int32_t>(), lg.as<float>()}, scratch.as(), s);
+        DLAB_CUDA_CHECK_LAUNCH();
+        const auto gs = download<float>(st, R * 3, s);
+        const auto gi = download<int32_t>(ids, R * N, s);
+        const auto gl = download<float>(lg, R * N, s);
+        const auto ref = logitRowStats(x, V, N);
+        std::vector<float> g;
+        std::vector<double> ref3;
+        long bad = 0;
+        for (int r = 0; r < R; ++r) {
+            for (int i = 0; i < 3; ++i) g.push_back(gs[r * 3 + i]);
+            ref3.insert(ref3.end(), {ref[r].maxLogit, ref[r].logSumExp, ref[r].entropy});
+            for (int i = 0; i < N; ++i) {
+                const bool has = i < static_cast<int>(ref[r].topIds.size());   // fewer logits than N: the rest is id -1
+                bad += gi[r * N + i] != (has ? ref[r].topIds[i] : -1);
+                bad += has && gl[r * N + i] != ref[r].topLogits[i];
+            }
+        }
+        out.push_back(compare("logit stats", std::string("max, log-sum-exp, entropy; ") + c.name, g, ref3, kF32Bound));
+        out.push_back(exact("logit stats", std::string("top ids and logits (ties to the smaller id); ") + c.name, bad));
     }
-    out.push_back(compare("logit stats", "max, log-sum-exp, entropy over 49152", g, c, kF32Bound));
-    out.push_back(exact("logit stats", "top-32 ids (ties to the smaller id)", bad));
 }
 
 }  // namespace

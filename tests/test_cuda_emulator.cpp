@@ -127,6 +127,21 @@ private slots:
         }
     }
 
+    void votes() {
+        const int threads = 64;
+        Dev<unsigned> out(3 * threads);
+        launchVotes(out.p, threads, stream_);
+        const std::vector<unsigned> got = out.download();
+        for (int t = 0; t < threads; ++t) {
+            const int warp0 = t & ~31;
+            unsigned bits = 0;
+            for (int l = 0; l < 32; ++l) bits |= (warp0 + l) % 3 == 0 ? 1u << l : 0u;
+            QCOMPARE(got[3 * t], bits);
+            QCOMPARE(got[3 * t + 1], warp0 == 32 ? 1u : 0u);   // thread 37 is in the second warp
+            QCOMPARE(got[3 * t + 2], warp0 == 0 ? 1u : 0u);    // lane 31 of the second warp says no
+        }
+    }
+
     // Work runs at a synchronisation point, as on a GPU: an asynchronous copy into pinned memory
     // has not happened when the call returns.
     void workWaitsForSynchronisation() {

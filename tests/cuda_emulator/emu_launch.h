@@ -31,6 +31,9 @@ void syncThreads(const char* file, int line);
 void syncWarp(unsigned mask, const char* file, int line);
 // Every lane in mask publishes value and receives the value of lane src(lane) (src < 0: its own).
 uint64_t warpExchange(unsigned mask, uint64_t value, int srcLane, const char* file, int line);
+// Every lane in mask publishes predicate and receives the bits of the lanes in mask whose
+// predicate holds (__ballot_sync; __any_sync and __all_sync are made of it).
+uint32_t warpBallot(unsigned mask, bool predicate, const char* file, int line);
 
 template <class T>
 T shuffle(unsigned mask, T v, int srcLane, const char* file, int line) {

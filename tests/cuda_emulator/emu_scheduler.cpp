@@ -347,6 +347,20 @@ uint64_t warpExchange(unsigned mask, uint64_t value, int srcLane, const char* fi
     return out;
 }
 
+uint32_t warpBallot(unsigned mask, bool predicate, const char* file, int line) {
+    if (!tFiber) throw DeviceFault{cudaErrorLaunchFailure, "a warp vote called outside a kernel"};
+    Fiber& f = *tFiber;
+    Block& b = *tBlock;
+    const size_t half = static_cast<size_t>(f.phase) * b.n;   // the two halves, as warpExchange
+    b.slots[half + f.linear] = predicate ? 1u : 0u;
+    arriveAtWarpBarrier(mask, file, line);
+    uint32_t bits = 0;
+    for (int l = 0; l < 32; ++l)
+        if (((mask >> l) & 1u) && b.slots[half + f.warp * 32 + l]) bits |= 1u << l;
+    f.phase ^= 1;
+    return bits;
+}
+
 bool recoverFromFault(const char* what) {
     if (!tFiber || !tFaultJumpArmed) return false;
     tFaultMessage = where(*tFiber) + ": " + what;

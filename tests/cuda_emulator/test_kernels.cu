@@ -33,6 +33,13 @@ __global__ void shufflesKernel(int* out) {
     (void)lane;
 }
 
+__global__ void votesKernel(unsigned* out) {
+    const int t = threadIdx.x, lane = t & 31;
+    out[3 * t + 0] = __ballot_sync(kFullMask, t % 3 == 0);
+    out[3 * t + 1] = __any_sync(kFullMask, t == 37);
+    out[3 * t + 2] = __all_sync(kFullMask, lane != 31 || t < 32);
+}
+
 template <int STRIDE>
 __global__ void affineKernel(const float* in, float* out, float scale, float add, int n) {
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x * STRIDE) out[i] = in[i] * scale + add;
@@ -75,6 +82,7 @@ void launchBlockSums(const float* x, float* out, int n, int blocks, int threads,
     blockSumsKernel<<<blocks, threads, 0, stream>>>(x, out, n);
 }
 void launchShuffles(int* out, int threads, cudaStream_t stream) { shufflesKernel<<<1, threads, 0, stream>>>(out); }
+void launchVotes(unsigned* out, int threads, cudaStream_t stream) { votesKernel<<<1, threads, 0, stream>>>(out); }
 void launchAffine(const float* in, float* out, float scale, float add, int n, cudaStream_t stream) {
     affineKernel<1><<<blocksFor(n, 64) > 4 ? 4 : blocksFor(n, 64), 64, 0,
                       stream>>>(in, out,

@@ -12,6 +12,9 @@ void launchBlockSums(const float* x, float* out, int n, int blocks, int threads,
 // out[3 * t + ...] = lane ^ 1 through __shfl_xor_sync, lane + 3 through __shfl_down_sync (its own
 // value at the edge), lane 7's value through __shfl_sync, for one block of `threads`.
 void launchShuffles(int* out, int threads, cudaStream_t stream);
+// out[3 * t + ...] = __ballot_sync of (t % 3 == 0), __any_sync of (t == 37), __all_sync of
+// (lane != 31 || t < 32), for one block of `threads`.
+void launchVotes(unsigned* out, int threads, cudaStream_t stream);
 // out[i] = in[i] * scale + add (a grid-stride loop): arguments by value, for graph capture.
 void launchAffine(const float* in, float* out, float scale, float add, int n, cudaStream_t stream);
 // Thread 0 writes `value` to shared memory and the others read it without a barrier: what they
