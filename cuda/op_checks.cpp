@@ -298,17 +298,23 @@ void checkGemm(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng) {
     out.push_back(compare("gemm (cuBLAS, half)", "Q8_0 384 x 576, T=37", g, ref, kHalfGemmBound));
 }
 
-void checkKvAndAttention(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng) {
+// The KV store and paged attention (GQA 9 / 3) of 3 new tokens after `prefix` cached ones, per KV
+// type, against storeKvRow and the engine's causalAttention: head size 64 after 37 and after 300
+// slots (a warp's second round of slots), and 20 (rows that take the kernel's element-wise path).
+void checkKvAndAttention(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng, int D, int prefix) {
     HParams hp;
     hp.nLayer = 2;
     hp.nHead = 9;
     hp.nHeadKv = 3;
-    hp.headDim = 64;
-    hp.nEmbd = 576;
-    const int D = 64, KVD = 192, Q = 576, T = 3, prefix = 37;
+    hp.headDim = D;
+    hp.nEmbd = 9 * D;
+    const int KVD = 3 * D, Q = 9 * D, T = 3;
+    const float scale = 1.0f / std::sqrt(float(D));
+    const std::string shape = "head " + std::to_string(D) + ", 3 queries after " + std::to_string(prefix);
     for (KvType type : {KvType::F32, KvType::F16, KvType::Q8_0}) {
+        if (type == KvType::Q8_0 && D % 32 != 0) continue;
         const std::string tn = kvTypeName(type);
-        KvBlockPool pool(hp, 16, type, 16);
+        KvBlockPool pool(hp, 2 + KvBlockPool::blocksFor(prefix + T, 16), type, 16);
         const SeqId other = pool.newSequence();
         pool.prepareWrite(other, 0, 20);   // another sequence first, so this one's blocks are not 0, 1, 2
         const SeqId seq = pool.newSequence();
@@ -342,10 +348,10 @@ void checkKvAndAttention(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng) {
                 const uint8_t* dev = stage.data() + ((size_t(t) * hp.nLayer + layer) * 2 + value) * pool.rowBytes();
                 for (size_t i = 0; i < pool.rowBytes(); ++i) bad += host[i] != dev[i];
             }
-        out.push_back(exact("kv-store", tn + " rows vs storeKvRow", bad));
+        out.push_back(exact("kv-store", tn + " rows vs storeKvRow, " + shape, bad));
 
         DeviceBuffer datt(size_t(T) * Q * 4, "a check's output");
-        const AttentionArgs a{dq.as<float>(), Q, datt.as<float>(), 9, 3, D, 1.0f / 8.0f, layer, dkv.layout(), slots};
+        const AttentionArgs a{dq.as<float>(), Q, datt.as<float>(), 9, 3, D, scale, layer, dkv.layout(), slots};
         attentionLaunch(a, T, s);
         DLAB_CUDA_CHECK_LAUNCH();
         const int nSlots = prefix + T;
@@ -355,9 +361,9 @@ void checkKvAndAttention(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng) {
         std::vector<float> ref(size_t(T) * Q), refW(size_t(9) * nSlots);
         ThreadPool tp(1);
         AttentionScratch scratch;
-        causalAttention(q.data(), ref.data(), T, prefix, pool, seq, layer, {9, 3, D, 1.0f / 8.0f}, tp, scratch, refW.data());
-        out.push_back(compare("attention", tn + " paged, GQA 9/3, 3 queries after 37", download<float>(datt, ref.size(), s), toDouble(ref), kF32Bound));
-        out.push_back(compare("attention weights", tn + " last query", download<float>(dwts, refW.size(), s), toDouble(refW), kF32Bound));
+        causalAttention(q.data(), ref.data(), T, prefix, pool, seq, layer, {9, 3, D, scale}, tp, scratch, refW.data());
+        out.push_back(compare("attention", tn + " paged, GQA 9/3, " + shape, download<float>(datt, ref.size(), s), toDouble(ref), kF32Bound));
+        out.push_back(compare("attention weights", tn + " last query, " + shape, download<float>(dwts, refW.size(), s), toDouble(refW), kF32Bound));
     }
 }
 
@@ -421,7 +427,11 @@ std::vector<OpCheck> runOpChecks() {
         {"matvec", [&] { checkMatvec(out, s, rng); }},
         {"dequant / embedding", [&] { checkDequantAndEmbedding(out, s, rng); }},
         {"gemm", [&] { checkGemm(out, s, rng); }},
-        {"kv store / attention", [&] { checkKvAndAttention(out, s, rng); }},
+        {"kv store / attention", [&] {
+             checkKvAndAttention(out, s, rng, 64, 37);
+             checkKvAndAttention(out, s, rng, 64, 300);
+             checkKvAndAttention(out, s, rng, 20, 45);
+         }},
         {"logit stats", [&] { checkLogitStats(out, s, rng); }},
     };
     for (const auto& [name, run] : groups) {

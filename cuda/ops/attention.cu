@@ -1,6 +1,9 @@
-// Paged causal attention: kernel -> launcher. A block per (token, query head), four warps; warp w
-// takes slots w, w + 4, ...; a slot's dot product is one warp reduction over headDim, and each
-// warp keeps an online softmax (running max m, sum l, weighted values acc) that the block merges.
+// Paged causal attention: kernel -> launcher. A block per (token, query head), four warps. A warp
+// takes 32 slots at a time, a slot per lane: each lane reads its slot's whole K row (vector loads
+// where the rows allow them) against the query in shared memory, so a warp has 32 rows in flight
+// instead of one. The tile's scores update the warp's online softmax (running max m, sum l); then
+// the lanes, each holding output dims lane, lane + 32, ..., add the tile's 32 V rows weighted by
+// the probabilities they take from the slot's lane by shuffle. The block merges its four warps.
 #include "cuda/ops/attention.h"
 #include "cuda/ops/common.cuh"
 #include "cuda/ops/softmax.h"
@@ -16,38 +19,79 @@ __device__ __forceinline__ int64_t cellOf(const AttentionArgs& a, const int32_t*
     return static_cast<int64_t>(table[s / a.kv.blockSize]) * a.kv.blockSize + s % a.kv.blockSize;
 }
 
-__global__ void attentionKernel(const AttentionArgs a) {
+// Elements e .. e + 7 of a stored KV row of type KV (0 f32, 1 f16, 2 q8_0; e % 8 == 0). VEC: the
+// row and e are 16-byte aligned for f32 / f16, so two (one) 16-byte loads fetch them.
+template <int KV, bool VEC>
+__device__ __forceinline__ void kvChunk8(const uint8_t* row, int e, float* out) {
+    if constexpr (KV == 0 && VEC) {
+        const float4 x = *reinterpret_cast<const float4*>(row + 4 * e), y = *reinterpret_cast<const float4*>(row + 4 * e + 16);
+        out[0] = x.x, out[1] = x.y, out[2] = x.z, out[3] = x.w, out[4] = y.x, out[5] = y.y, out[6] = y.z, out[7] = y.w;
+    } else if constexpr (KV == 1 && VEC) {
+        const uint4 h = *reinterpret_cast<const uint4*>(row + 2 * e);
+        const uint32_t w[4] = {h.x, h.y, h.z, h.w};
+        for (int i = 0; i < 4; ++i) {
+            out[2 * i] = halfToFloat(static_cast<uint16_t>(w[i] & 0xffffu));
+            out[2 * i + 1] = halfToFloat(static_cast<uint16_t>(w[i] >> 16));
+        }
+    } else if constexpr (KV == 2) {
+        const uint8_t* b = row + (e / 32) * 34;
+        const float d = halfToFloat(load16(b));
+        const int8_t* q = reinterpret_cast<const int8_t*>(b + 2) + e % 32;
+        for (int i = 0; i < 8; ++i) out[i] = static_cast<float>(q[i]) * d;
+    } else {
+        for (int i = 0; i < 8; ++i) out[i] = kvElement(KV, row, e + i);
+    }
+}
+
+template <int KV, bool VEC>
+__global__ void __launch_bounds__(32 * kWarps) attentionKernel(const AttentionArgs a) {
     const int t = blockIdx.x, h = blockIdx.y;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    const int g = h / (a.nHead / a.nHeadKv);
     const int D = a.headDim;
+    const int e0 = h / (a.nHead / a.nHeadKv) * D;   // the KV head's first element in a row
     const int nSlots = a.slots.slot[t] + 1;
     const int32_t* table = a.slots.tables + a.slots.tableOf[a.slots.segOf[t]];
-    const float* q = a.q + static_cast<size_t>(t) * a.ldq + h * D;
 
-    float qv[kMaxPerLane], acc[kMaxPerLane];
-    for (int i = 0; i < kMaxPerLane; ++i) {
-        const int d = lane + 32 * i;
-        qv[i] = d < D ? q[d] : 0.0f;
-        acc[i] = 0.0f;
-    }
+    __shared__ __align__(16) float qs[32 * kMaxPerLane];   // (headDim) this head's query
+    const float* q = a.q + static_cast<size_t>(t) * a.ldq + h * D;
+    for (int d = threadIdx.x; d < D; d += blockDim.x) qs[d] = q[d];
+    __syncthreads();
+
+    float acc[kMaxPerLane];
+    for (int i = 0; i < kMaxPerLane; ++i) acc[i] = 0.0f;
     float m = -INFINITY, l = 0.0f;
-    for (int s = warp; s < nSlots; s += kWarps) {
-        const int64_t cell = cellOf(a, table, s);
-        const uint8_t* krow = a.kv.row(a.layer, 0, cell);
-        const uint8_t* vrow = a.kv.row(a.layer, 1, cell);
-        float dot = 0.0f;
-        for (int i = 0; i < kMaxPerLane; ++i) {
-            const int d = lane + 32 * i;
-            if (d < D) dot += qv[i] * kvElement(a.kv.kvType, krow, g * D + d);
+    for (int base = warp * 32; base < nSlots; base += kWarps * 32) {   // warp-uniform
+        const int s = base + lane;
+        const bool valid = s < nSlots;
+        const long long cell = valid ? cellOf(a, table, s) : 0;
+        float score = -INFINITY;
+        if (valid) {
+            const uint8_t* krow = a.kv.row(a.layer, 0, cell);
+            float dot = 0.0f;
+            int d = 0;
+            for (; d + 8 <= D; d += 8) {
+                float k[8];
+                kvChunk8<KV, VEC>(krow, e0 + d, k);
+                for (int i = 0; i < 8; ++i) dot += qs[d + i] * k[i];
+            }
+            for (; d < D; ++d) dot += qs[d] * kvElement(KV, krow, e0 + d);
+            score = dot * a.scale;
         }
-        const float score = warpSum(dot) * a.scale;
-        const float mNew = fmaxf(m, score);
-        const float corr = expf(m - mNew), p = expf(score - mNew);
-        l = l * corr + p;
-        for (int i = 0; i < kMaxPerLane; ++i) {
-            const int d = lane + 32 * i;
-            acc[i] = acc[i] * corr + (d < D ? p * kvElement(a.kv.kvType, vrow, g * D + d) : 0.0f);
+        const float mNew = fmaxf(m, warpMax(score));   // lane 0's slot is valid: finite unless a score is -inf
+        const float corr = m == -INFINITY ? 0.0f : expf(m - mNew);
+        const float p = valid && score != -INFINITY ? expf(score - mNew) : 0.0f;
+        l = l * corr + warpSum(p);
+        for (int i = 0; i < kMaxPerLane; ++i) acc[i] *= corr;
+        const int n = nSlots - base < 32 ? nSlots - base : 32;
+#pragma unroll 4
+        for (int j = 0; j < n; ++j) {
+            const float pj = __shfl_sync(kFullMask, p, j);
+            const long long cj = __shfl_sync(kFullMask, cell, j);
+            const uint8_t* vrow = a.kv.row(a.layer, 1, cj);
+            for (int i = 0; i < kMaxPerLane; ++i) {
+                const int d = lane + 32 * i;
+                if (d < D) acc[i] += pj * kvElement(KV, vrow, e0 + d);
+            }
         }
         m = mNew;
     }
@@ -96,7 +140,21 @@ __global__ void attentionScoresKernel(const AttentionArgs a, int t, int nSlots, 
 
 void attentionLaunch(const AttentionArgs& a, int T, cudaStream_t stream) {
     if (T <= 0) return;
-    attentionKernel<<<dim3(T, a.nHead), 32 * kWarps, 0, stream>>>(a);
+    // 16-byte loads need every row and every head's first element on a 16-byte boundary (device
+    // allocations are 256-byte aligned).
+    const size_t elemBytes = a.kv.kvType == 0 ? 4 : 2;
+    const bool vec = a.kv.kvType != 2 && a.kv.rowBytes % 16 == 0 && (size_t(a.headDim) * elemBytes) % 16 == 0 &&
+                     reinterpret_cast<uintptr_t>(a.kv.base) % 16 == 0;
+    const dim3 grid(T, a.nHead);
+    if (a.kv.kvType == 0) {
+        if (vec) attentionKernel<0, true><<<grid, 32 * kWarps, 0, stream>>>(a);
+        else attentionKernel<0, false><<<grid, 32 * kWarps, 0, stream>>>(a);
+    } else if (a.kv.kvType == 1) {
+        if (vec) attentionKernel<1, true><<<grid, 32 * kWarps, 0, stream>>>(a);
+        else attentionKernel<1, false><<<grid, 32 * kWarps, 0, stream>>>(a);
+    } else {
+        attentionKernel<2, false><<<grid, 32 * kWarps, 0, stream>>>(a);
+    }
 }
 
 void attentionWeightsLaunch(const AttentionArgs& a, int t, int nSlots, float* weights, cudaStream_t stream) {
