@@ -195,48 +195,54 @@ void checkActivations(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng) {
     out.push_back(compare("softmax", "3 x 1000 with -inf", download<float>(dx, x.size(), s), toDouble(x), kF32Bound));
 }
 
+// Every type at 1 and 5 tokens, 201 rows (the last block part-filled) of 512 columns (two warps a
+// row); F32, Q4_1 and Q8_0 also at 256 (a warp a row) and 1280 (four warps a row).
 void checkMatvec(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng) {
-    const int rows = 200, cols = 512;
+    const int rows = 201;
     for (GgmlType type : kTypes)
-        for (int T : {1, 5}) {
-            const HostMatrix m = makeMatrix(type, rows, cols, rng), up = makeMatrix(type, rows, cols, rng);
-            const auto x = rng.normal(size_t(T) * cols), bias = rng.normal(rows), y0 = rng.normal(size_t(T) * rows);
-            auto dw = upload(m.bytes, s), du = upload(up.bytes, s), dx = upload(x, s), db = upload(bias, s), dy = upload(y0, s);
-            MatvecArgs a;
-            a.type = type;
-            a.out[0] = {dw.as(), m.rowBytes, rows, db.as<float>(), dy.as<float>(), rows};
-            a.x = dx.as<float>();
-            a.ldx = cols;
-            a.cols = cols;
-            a.T = T;
-            a.accumulate = true;
-            matvecLaunch(a, s);
-            DLAB_CUDA_CHECK_LAUNCH();
-            std::vector<double> ref(size_t(T) * rows), refGated(size_t(T) * rows);
-            for (int t = 0; t < T; ++t)
-                for (int r = 0; r < rows; ++r) {
-                    double d = 0, u = 0;
-                    for (int i = 0; i < cols; ++i) {
-                        d += double(m.values[size_t(r) * cols + i]) * x[size_t(t) * cols + i];
-                        u += double(up.values[size_t(r) * cols + i]) * x[size_t(t) * cols + i];
+        for (int cols : {256, 512, 1280}) {
+            for (int T : {1, 5}) {
+                const bool wide = type == GgmlType::F32 || type == GgmlType::Q4_1 || type == GgmlType::Q8_0;
+                if (cols != 512 && !wide) continue;
+                const HostMatrix m = makeMatrix(type, rows, cols, rng), up = makeMatrix(type, rows, cols, rng);
+                const auto x = rng.normal(size_t(T) * cols), bias = rng.normal(rows), y0 = rng.normal(size_t(T) * rows);
+                auto dw = upload(m.bytes, s), du = upload(up.bytes, s), dx = upload(x, s), db = upload(bias, s), dy = upload(y0, s);
+                MatvecArgs a;
+                a.type = type;
+                a.out[0] = {dw.as(), m.rowBytes, rows, db.as<float>(), dy.as<float>(), rows};
+                a.x = dx.as<float>();
+                a.ldx = cols;
+                a.cols = cols;
+                a.T = T;
+                a.accumulate = true;
+                matvecLaunch(a, s);
+                DLAB_CUDA_CHECK_LAUNCH();
+                std::vector<double> ref(size_t(T) * rows), refGated(size_t(T) * rows);
+                for (int t = 0; t < T; ++t)
+                    for (int r = 0; r < rows; ++r) {
+                        double d = 0, u = 0;
+                        for (int i = 0; i < cols; ++i) {
+                            d += double(m.values[size_t(r) * cols + i]) * x[size_t(t) * cols + i];
+                            u += double(up.values[size_t(r) * cols + i]) * x[size_t(t) * cols + i];
+                        }
+                        ref[size_t(t) * rows + r] = y0[size_t(t) * rows + r] + d + bias[r];
+                        refGated[size_t(t) * rows + r] = d / (1.0 + std::exp(-d)) * u;
                     }
-                    ref[size_t(t) * rows + r] = y0[size_t(t) * rows + r] + d + bias[r];
-                    refGated[size_t(t) * rows + r] = d / (1.0 + std::exp(-d)) * u;
-                }
-            const std::string v = ggmlTypeName(type) + " T=" + std::to_string(T);
-            out.push_back(compare("matvec", v + " bias+accumulate", download<float>(dy, ref.size(), s), ref, kF32Bound));
+                const std::string v = ggmlTypeName(type) + " " + std::to_string(rows) + "x" + std::to_string(cols) + " T=" + std::to_string(T);
+                out.push_back(compare("matvec", v + " bias+accumulate", download<float>(dy, ref.size(), s), ref, kF32Bound));
 
-            MatvecArgs g;
-            g.type = type;
-            g.out[0] = {dw.as(), m.rowBytes, rows, nullptr, dy.as<float>(), rows};
-            g.up = du.as();
-            g.x = dx.as<float>();
-            g.ldx = cols;
-            g.cols = cols;
-            g.T = T;
-            matvecLaunch(g, s);
-            DLAB_CUDA_CHECK_LAUNCH();
-            out.push_back(compare("matvec", v + " gated (SwiGLU)", download<float>(dy, ref.size(), s), refGated, kF32Bound));
+                MatvecArgs g;
+                g.type = type;
+                g.out[0] = {dw.as(), m.rowBytes, rows, nullptr, dy.as<float>(), rows};
+                g.up = du.as();
+                g.x = dx.as<float>();
+                g.ldx = cols;
+                g.cols = cols;
+                g.T = T;
+                matvecLaunch(g, s);
+                DLAB_CUDA_CHECK_LAUNCH();
+                out.push_back(compare("matvec", v + " gated (SwiGLU)", download<float>(dy, ref.size(), s), refGated, kF32Bound));
+            }
         }
 }
 

@@ -5,6 +5,7 @@
 // bit for bit, which tests/test_cuda_host.cpp checks on the host.
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "cuda/hd.h"
 #include "gguf/ggml_type.h"
@@ -44,6 +45,34 @@ DLAB_HD float bf16ToFloat(uint16_t b) {
 
 DLAB_HD uint16_t load16(const uint8_t* p) { return static_cast<uint16_t>(p[0] | (p[1] << 8)); }
 
+// One load of sizeof(T) bytes from an address that is a multiple of sizeof(T) (a GPU faults on
+// any other). The emulator checks the alignment; the host reads through memcpy.
+template <class T>
+DLAB_HD T loadAligned(const void* p) {
+#ifdef DLAB_EMU_CHECK_ALIGNED
+    DLAB_EMU_CHECK_ALIGNED(p, sizeof(T));
+#endif
+#ifdef __CUDA_ARCH__
+    return *static_cast<const T*>(p);
+#else
+    T v;
+    std::memcpy(&v, p, sizeof(T));
+    return v;
+#endif
+}
+
+// 16 bytes loaded at once (one 128-bit load on the device).
+struct alignas(16) Floats4 {
+    float x, y, z, w;
+};
+struct alignas(16) Words4 {
+    uint32_t x, y, z, w;
+};
+
+// Byte k (0..3) of a little-endian word, as a signed or unsigned value.
+DLAB_HD int byteOf(uint32_t w, int k) { return static_cast<int>((w >> (8 * k)) & 0xFFu); }
+DLAB_HD int signedByteOf(uint32_t w, int k) { return static_cast<int>(static_cast<int8_t>(static_cast<uint8_t>(w >> (8 * k)))); }
+
 // Elements per block and bytes per block of the types the device reads.
 DLAB_HD int blockElems(GgmlType t) {
     switch (t) {
@@ -66,34 +95,50 @@ DLAB_HD int blockBytes(GgmlType t) {
     }
 }
 
-// out[0..8) = elements 8 * chunk .. 8 * chunk + 7 of a row of type T.
+// out[0..8) = elements 8 * chunk .. 8 * chunk + 7 of a row of type T. The loads are as wide as
+// the block layout allows on a device row (rows start 256-byte aligned, then every F32 / F16 chunk
+// is 16-byte aligned, a Q4_1 block 4-byte and a Q4_0 / Q8_0 block 2-byte aligned).
 template <GgmlType T>
 DLAB_HD void dequantChunk8(const uint8_t* row, int64_t chunk, float* out) {
     if constexpr (T == GgmlType::F32) {
-        const float* f = reinterpret_cast<const float*>(row) + chunk * 8;
-        for (int i = 0; i < 8; ++i) out[i] = f[i];
+        const uint8_t* p = row + chunk * 32;
+        const Floats4 a = loadAligned<Floats4>(p), b = loadAligned<Floats4>(p + 16);
+        out[0] = a.x, out[1] = a.y, out[2] = a.z, out[3] = a.w, out[4] = b.x, out[5] = b.y, out[6] = b.z, out[7] = b.w;
     } else if constexpr (T == GgmlType::F16 || T == GgmlType::BF16) {
-        const uint16_t* h = reinterpret_cast<const uint16_t*>(row) + chunk * 8;
-        for (int i = 0; i < 8; ++i) out[i] = T == GgmlType::F16 ? halfToFloat(h[i]) : bf16ToFloat(h[i]);
-    } else if constexpr (T == GgmlType::Q4_0 || T == GgmlType::Q4_1) {
-        constexpr int kBytes = T == GgmlType::Q4_0 ? 18 : 20;
-        const uint8_t* b = row + (chunk / 4) * kBytes;
+        const Words4 h = loadAligned<Words4>(row + chunk * 16);
+        const uint32_t w[4] = {h.x, h.y, h.z, h.w};
+        for (int i = 0; i < 4; ++i) {
+            const auto lo = static_cast<uint16_t>(w[i] & 0xFFFFu), hi = static_cast<uint16_t>(w[i] >> 16);
+            out[2 * i] = T == GgmlType::F16 ? halfToFloat(lo) : bf16ToFloat(lo);
+            out[2 * i + 1] = T == GgmlType::F16 ? halfToFloat(hi) : bf16ToFloat(hi);
+        }
+    } else if constexpr (T == GgmlType::Q4_1) {
+        const uint8_t* b = row + (chunk / 4) * 20;
         const int e = static_cast<int>(chunk % 4) * 8;          // first element in the block
-        const float d = halfToFloat(load16(b));
-        const uint8_t* qs = b + (T == GgmlType::Q4_0 ? 2 : 4);
+        const uint32_t dm = loadAligned<uint32_t>(b);           // d, m (halves)
+        const float d = halfToFloat(static_cast<uint16_t>(dm & 0xFFFFu)), m = halfToFloat(static_cast<uint16_t>(dm >> 16));
         const int shift = e < 16 ? 0 : 4;
-        const int j0 = e % 16;
-        if constexpr (T == GgmlType::Q4_0) {
-            for (int i = 0; i < 8; ++i) out[i] = static_cast<float>(((qs[j0 + i] >> shift) & 0xF) - 8) * d;
-        } else {
-            const float m = halfToFloat(load16(b + 2));
-            for (int i = 0; i < 8; ++i) out[i] = static_cast<float>((qs[j0 + i] >> shift) & 0xF) * d + m;
+        const uint32_t q[2] = {loadAligned<uint32_t>(b + 4 + e % 16), loadAligned<uint32_t>(b + 8 + e % 16)};
+        for (int i = 0; i < 8; ++i) out[i] = static_cast<float>((byteOf(q[i / 4], i % 4) >> shift) & 0xF) * d + m;
+    } else if constexpr (T == GgmlType::Q4_0) {
+        const uint8_t* b = row + (chunk / 4) * 18;
+        const int e = static_cast<int>(chunk % 4) * 8;
+        const float d = halfToFloat(loadAligned<uint16_t>(b));
+        const int shift = e < 16 ? 0 : 4;
+        for (int i = 0; i < 8; i += 2) {
+            const uint16_t q = loadAligned<uint16_t>(b + 2 + e % 16 + i);
+            out[i] = static_cast<float>(((q & 0xFF) >> shift & 0xF) - 8) * d;
+            out[i + 1] = static_cast<float>(((q >> 8) >> shift & 0xF) - 8) * d;
         }
     } else if constexpr (T == GgmlType::Q8_0) {
         const uint8_t* b = row + (chunk / 4) * 34;
-        const float d = halfToFloat(load16(b));
-        const int8_t* qs = reinterpret_cast<const int8_t*>(b + 2) + (chunk % 4) * 8;
-        for (int i = 0; i < 8; ++i) out[i] = static_cast<float>(qs[i]) * d;
+        const float d = halfToFloat(loadAligned<uint16_t>(b));
+        const uint8_t* qs = b + 2 + (chunk % 4) * 8;
+        for (int i = 0; i < 8; i += 2) {
+            const uint16_t q = loadAligned<uint16_t>(qs + i);
+            out[i] = static_cast<float>(static_cast<int8_t>(q & 0xFF)) * d;
+            out[i + 1] = static_cast<float>(static_cast<int8_t>(q >> 8)) * d;
+        }
     } else if constexpr (T == GgmlType::Q4_K || T == GgmlType::Q5_K) {
         constexpr bool kFive = T == GgmlType::Q5_K;
         const uint8_t* b = row + (chunk / 32) * (kFive ? 176 : 144);

@@ -248,6 +248,17 @@ private slots:
         cudaFree(p);
     }
 
+    // A vector load from an address that is not a multiple of its size faults, as on a GPU.
+    void misalignedLoadFaults() {
+        Dev<float> x(16), out(1);
+        launchMisalignedLoad(x.p, out.p, stream_);
+        QCOMPARE(cudaStreamSynchronize(stream_), cudaErrorMisalignedAddress);
+        const std::string fault = emu::lastFault();
+        QVERIFY2(contains(fault, "misalignedLoadKernel") && contains(fault, "misaligned address: a 4-byte access") && contains(fault, "thread (0,0,0)"),
+                 fault.c_str());
+        QCOMPARE(cudaDeviceReset(), cudaSuccess);
+    }
+
     void warpAndBarrierFaults_data() {
         QTest::addColumn<int>("kernel");
         QTest::addColumn<QString>("expected");

@@ -1,6 +1,8 @@
-// Dequant-matvec: kernel -> launcher -> type dispatch. A warp per output row (four rows a block);
-// lane i takes the row's chunks of eight elements i, i + 32, ..., dequantizes each once and
-// multiplies it with every token's x; one warp reduction per token at the end.
+// Dequant-matvec: kernel -> launcher -> type dispatch. Blocks of four warps; WPR warps share an
+// output row (4 / WPR rows a block), so a short row still keeps many warps in flight and a long
+// one is not left to a single warp. Thread i of a row's group takes the row's chunks of eight
+// elements i, i + 32 WPR, ..., dequantizes each once and multiplies it with every token's x; a warp
+// reduction per token, then (WPR > 1) a sum over the group's warps in shared memory.
 #include <string>
 
 #include "core/error.h"
@@ -12,48 +14,71 @@
 namespace dlab::cuda {
 
 namespace {
-constexpr int kRowsPerBlock = 4;
+constexpr int kWarps = 4;
 
 __device__ __forceinline__ float dot8(const float* w, const float* x) {
-    const float4 a = reinterpret_cast<const float4*>(x)[0], b = reinterpret_cast<const float4*>(x)[1];
+    const Floats4 a = loadAligned<Floats4>(x), b = loadAligned<Floats4>(x + 4);
     return w[0] * a.x + w[1] * a.y + w[2] * a.z + w[3] * a.w + w[4] * b.x + w[5] * b.y + w[6] * b.z + w[7] * b.w;
 }
 
-template <GgmlType TYPE, bool GATED>
-__global__ void __launch_bounds__(32 * kRowsPerBlock) matvecKernel(const MatvecArgs a) {
+template <GgmlType TYPE, bool GATED, int WPR>
+__global__ void __launch_bounds__(32 * kWarps) matvecKernel(const MatvecArgs a) {
+    constexpr int kRows = kWarps / WPR;   // output rows a block
     const MatvecOut& o = a.out[blockIdx.y];
-    const int lane = threadIdx.x & 31;
-    const int row = blockIdx.x * kRowsPerBlock + (threadIdx.x >> 5);
-    if (row >= o.rows) return;
-    const uint8_t* wr = o.w + static_cast<size_t>(row) * o.rowBytes;
-    const uint8_t* ur = GATED ? a.up + static_cast<size_t>(row) * o.rowBytes : nullptr;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int sub = warp % WPR;           // this warp's share of its row
+    const int row = blockIdx.x * kRows + warp / WPR;
+    const bool active = row < o.rows;     // (warp-uniform; no early return: the group sums below)
     float acc[kMatvecMaxT], accUp[kMatvecMaxT];
     for (int t = 0; t < kMatvecMaxT; ++t) acc[t] = accUp[t] = 0.0f;
-    const int chunks = a.cols / 8;
-    for (int c = lane; c < chunks; c += 32) {
-        float w[8], u[8];
-        dequantChunk8<TYPE>(wr, c, w);
-        if constexpr (GATED) dequantChunk8<TYPE>(ur, c, u);
+    if (active) {
+        const uint8_t* wr = o.w + static_cast<size_t>(row) * o.rowBytes;
+        const uint8_t* ur = GATED ? a.up + static_cast<size_t>(row) * o.rowBytes : nullptr;
+        const int chunks = a.cols / 8;
+        for (int c = sub * 32 + lane; c < chunks; c += 32 * WPR) {
+            float w[8], u[8];
+            dequantChunk8<TYPE>(wr, c, w);
+            if constexpr (GATED) dequantChunk8<TYPE>(ur, c, u);
 #pragma unroll
-        for (int t = 0; t < kMatvecMaxT; ++t) {
-            if (t < a.T) {
-                const float* x = a.x + static_cast<size_t>(t) * a.ldx + c * 8;
-                acc[t] += dot8(w, x);
-                if constexpr (GATED) accUp[t] += dot8(u, x);
+            for (int t = 0; t < kMatvecMaxT; ++t) {
+                if (t < a.T) {
+                    const float* x = a.x + static_cast<size_t>(t) * a.ldx + c * 8;
+                    acc[t] += dot8(w, x);
+                    if constexpr (GATED) accUp[t] += dot8(u, x);
+                }
             }
         }
     }
 #pragma unroll
     for (int t = 0; t < kMatvecMaxT; ++t) {
         if (t >= a.T) break;
-        float v = warpSum(acc[t]);
-        if constexpr (GATED) v = silu(v) * warpSum(accUp[t]);
-        if (lane == 0) {
-            if (o.bias) v += o.bias[row];
-            float* y = o.y + static_cast<size_t>(t) * o.ldy + row;
-            *y = a.accumulate ? *y + v : v;
-        }
+        acc[t] = warpSum(acc[t]);
+        if constexpr (GATED) accUp[t] = warpSum(accUp[t]);
     }
+    if constexpr (WPR > 1) {
+        __shared__ float part[kWarps][2][kMatvecMaxT];   // (warp, gate | up, token)
+        if (lane == 0)
+            for (int t = 0; t < a.T; ++t) part[warp][0][t] = acc[t], part[warp][1][t] = accUp[t];
+        __syncthreads();
+        if (sub != 0) return;
+        for (int t = 0; t < a.T; ++t)
+            for (int k = 1; k < WPR; ++k) acc[t] += part[warp + k][0][t], accUp[t] += part[warp + k][1][t];
+    }
+    if (!active || lane != 0) return;
+    for (int t = 0; t < a.T; ++t) {
+        float v = acc[t];
+        if constexpr (GATED) v = silu(v) * accUp[t];
+        if (o.bias) v += o.bias[row];
+        float* y = o.y + static_cast<size_t>(t) * o.ldy + row;
+        *y = a.accumulate ? *y + v : v;
+    }
+}
+
+template <GgmlType TYPE, int WPR>
+void launchFor(const MatvecArgs& a, int rows, cudaStream_t stream) {
+    const dim3 grid(blocksFor(rows, kWarps / WPR), a.nOut);
+    if (a.up) matvecKernel<TYPE, true, WPR><<<grid, 32 * kWarps, 0, stream>>>(a);
+    else matvecKernel<TYPE, false, WPR><<<grid, 32 * kWarps, 0, stream>>>(a);
 }
 }  // namespace
 
@@ -63,11 +88,13 @@ void matvecLaunch(const MatvecArgs& a, cudaStream_t stream) {
     if (a.cols % 8 != 0) throw Error("matvec: rows of " + std::to_string(a.cols) + " elements are not a multiple of 8");
     int rows = 0;
     for (int i = 0; i < a.nOut; ++i) rows = a.out[i].rows > rows ? a.out[i].rows : rows;
-    const dim3 grid(blocksFor(rows, kRowsPerBlock), a.nOut);
+    // Warps per row: about one to two chunks per thread (576 columns: 2, 1536: 4).
+    const int chunks = a.cols / 8;
     dispatchWeightType(a.type, "matvec", [&](auto tag) {
         constexpr GgmlType T = decltype(tag)::value;
-        if (a.up) matvecKernel<T, true><<<grid, 32 * kRowsPerBlock, 0, stream>>>(a);
-        else matvecKernel<T, false><<<grid, 32 * kRowsPerBlock, 0, stream>>>(a);
+        if (chunks >= 128) launchFor<T, 4>(a, rows, stream);
+        else if (chunks >= 48) launchFor<T, 2>(a, rows, stream);
+        else launchFor<T, 1>(a, rows, stream);
     });
 }
 

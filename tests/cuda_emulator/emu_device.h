@@ -31,6 +31,7 @@
     ::dlab::emu::shuffle((mask), (v), ::dlab::emu::segmentLane(::dlab::emu::laneId(), (src), ::dlab::emu::detail::widthOr(__VA_ARGS__)), __FILE__, __LINE__)
 #define __shfl_xor_sync(mask, v, laneMask, ...) \
     ::dlab::emu::shuffle((mask), (v), ::dlab::emu::segmentLane(::dlab::emu::laneId(), ::dlab::emu::laneId() ^ (laneMask), ::dlab::emu::detail::widthOr(__VA_ARGS__)), __FILE__, __LINE__)
+#define DLAB_EMU_CHECK_ALIGNED(p, bytes) ::dlab::emu::checkAligned((p), (bytes), __FILE__, __LINE__)
 #define __ballot_sync(mask, predicate) ::dlab::emu::warpBallot((mask), (predicate) != 0, __FILE__, __LINE__)
 #define __any_sync(mask, predicate) (::dlab::emu::warpBallot((mask), (predicate) != 0, __FILE__, __LINE__) != 0u)
 #define __all_sync(mask, predicate) (::dlab::emu::warpBallot((mask), (predicate) != 0, __FILE__, __LINE__) == (mask))

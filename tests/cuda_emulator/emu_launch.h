@@ -34,6 +34,12 @@ uint64_t warpExchange(unsigned mask, uint64_t value, int srcLane, const char* fi
 // Every lane in mask publishes predicate and receives the bits of the lanes in mask whose
 // predicate holds (__ballot_sync; __any_sync and __all_sync are made of it).
 uint32_t warpBallot(unsigned mask, bool predicate, const char* file, int line);
+// A vector access (cuda/quant_hd.h's loadAligned) to an address that is not a multiple of its
+// size: a fault with cudaErrorMisalignedAddress, as on a GPU (x86 would just do it).
+[[noreturn]] void misalignedAccess(const void* p, size_t bytes, const char* file, int line);
+inline void checkAligned(const void* p, size_t bytes, const char* file, int line) {
+    if (reinterpret_cast<uintptr_t>(p) % bytes != 0) misalignedAccess(p, bytes, file, line);
+}
 
 template <class T>
 T shuffle(unsigned mask, T v, int srcLane, const char* file, int line) {

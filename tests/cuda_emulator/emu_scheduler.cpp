@@ -95,6 +95,7 @@ struct Block {
     std::vector<uint64_t> slots;   // shuffle values: (2 phases, threads)
     int n = 0;
     bool aborted = false;
+    cudaError_t code = cudaErrorLaunchFailure;   // what the fault returns
     std::string error;
 };
 
@@ -121,8 +122,9 @@ std::string where(const Fiber& f) { return "block " + dim(f.coords.blockIdx) + "
 void yieldToScheduler() { dlab_emu_switch(&tFiber->sp, tSchedulerSp); }
 
 // Ends the block with a fault raised inside a fiber; the fiber is never resumed.
-[[noreturn]] void failInFiber(const std::string& message) {
+[[noreturn]] void failInFiber(const std::string& message, cudaError_t code = cudaErrorLaunchFailure) {
     tBlock->aborted = true;
+    tBlock->code = code;
     tBlock->error = where(*tFiber) + ": " + message;
     tFiber->state = State::Done;
     yieldToScheduler();
@@ -250,7 +252,7 @@ void runBlock(Block& b) {
             detail::tCurrentThread = nullptr;
             if (b.aborted) {
                 tFaultJumpArmed = false;
-                throw DeviceFault{cudaErrorLaunchFailure, b.error};
+                throw DeviceFault{b.code, b.error};
             }
         }
         bool more;
@@ -345,6 +347,15 @@ uint64_t warpExchange(unsigned mask, uint64_t value, int srcLane, const char* fi
     }
     f.phase ^= 1;
     return out;
+}
+
+void misalignedAccess(const void* p, size_t bytes, const char* file, int line) {
+    if (!tFiber) throw DeviceFault{cudaErrorMisalignedAddress, "a misaligned device access outside a kernel"};
+    char addr[32];
+    std::snprintf(addr, sizeof addr, "%p", p);
+    failInFiber("misaligned address: a " + std::to_string(bytes) + "-byte access at " + addr + " (" + site(file, line) +
+                    ") that is not on a " + std::to_string(bytes) + "-byte boundary",
+                cudaErrorMisalignedAddress);
 }
 
 uint32_t warpBallot(unsigned mask, bool predicate, const char* file, int line) {

@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda/ops/common.cuh"
+#include "cuda/quant_hd.h"
 #include "test_kernels.h"
 
 namespace dlab::emu::testing {
@@ -51,6 +52,11 @@ __global__ void missingBarrierKernel(float* out, float v) {
     out[threadIdx.x] = value;   // no __syncthreads() before this read: a race
 }
 
+__global__ void misalignedLoadKernel(const float* x, float* out) {
+    const auto* bytes = reinterpret_cast<const uint8_t*>(x);
+    out[0] = static_cast<float>(dlab::cuda::loadAligned<uint32_t>(bytes + 2 + 4 * threadIdx.x));   // 4-byte load, 2 past a boundary
+}
+
 __global__ void readPastEndKernel(const float* x, float* out, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i <= n) out[0] = x[i];   // <= : thread n reads one past the end
@@ -92,6 +98,7 @@ void launchMissingBarrier(float* out, float value, cudaStream_t stream) { missin
 void launchReadPastEnd(const float* x, float* out, int n, cudaStream_t stream) {
     readPastEndKernel<<<blocksFor(n + 1, 128), 128, 0, stream>>>(x, out, n);
 }
+void launchMisalignedLoad(const float* x, float* out, cudaStream_t stream) { misalignedLoadKernel<<<1, 4, 0, stream>>>(x, out); }
 void launchShuffleAfterExit(float* out, cudaStream_t stream) { shuffleAfterExitKernel<<<1, 32, 0, stream>>>(out); }
 void launchDivergentBarrier(float* out, cudaStream_t stream) { divergentBarrierKernel<<<1, 32, 0, stream>>>(out); }
 void launchShuffleDeadlock(float* out, cudaStream_t stream) { shuffleDeadlockKernel<<<1, 32, 0, stream>>>(out); }

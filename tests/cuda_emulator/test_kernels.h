@@ -25,6 +25,8 @@ void launchMissingBarrier(float* out, float value, cudaStream_t stream);
 // Faults: a read one element past the end of x; a warp sum that waits for an exited lane;
 // __syncthreads at two different places; a shuffle that waits for a lane stuck at __syncthreads.
 void launchReadPastEnd(const float* x, float* out, int n, cudaStream_t stream);
+// A 4-byte cuda::loadAligned at an address 2 bytes past a 4-byte boundary (x: 16 floats).
+void launchMisalignedLoad(const float* x, float* out, cudaStream_t stream);
 void launchShuffleAfterExit(float* out, cudaStream_t stream);
 void launchDivergentBarrier(float* out, cudaStream_t stream);
 void launchShuffleDeadlock(float* out, cudaStream_t stream);
