@@ -386,15 +386,25 @@ private:
             if (sg.attention) attnT = static_cast<int>(sg.begin + sg.len - 1), attnSlots = static_cast<int>(sg.slot0 + sg.len);
         if (attnT >= 0) prepareAttentionWeights(attnSlots);
 
+        // Up to kMatvecMaxT tokens, llama's and qwen2's RMSNorms are folded into the matvec that
+        // follows them (it normalises x itself); else a norm kernel writes xn first.
+        const bool foldNorm = !gpt2 && T <= kMatvecMaxT;
+        auto normed = [&](const float* w, const float* b) -> const float* {
+            if (foldNorm) return x;
+            norm(x, nullptr, w, b, xn, T);
+            return xn;
+        };
         for (int il = 0; il < hp_.nLayer; ++il) {
             if (cancelled() && !capturing()) throw Cancelled();
             const DeviceLayer& L = weights_->layers()[il];
-            norm(x, nullptr, L.attnNorm, L.attnNormBias, xn, T);
+            const float* xa = normed(L.attnNorm, L.attnNormBias);
+            const float* attnFold = foldNorm ? L.attnNorm : nullptr;
             float *q, *k, *v;
             int ldq, ldkv;
+            RopeArgs rope{};   // gpt2: none
             if (gpt2) {
                 q = q_.as<float>();
-                project({{&L.wqkv, L.bqkv, q, 3 * E}}, xn, E, T, false);
+                project({{&L.wqkv, L.bqkv, q, 3 * E}}, xa, E, T, false);
                 k = q + E;
                 v = q + 2 * E;
                 ldq = ldkv = 3 * E;
@@ -404,13 +414,14 @@ private:
                 v = v_.as<float>();
                 ldq = Q;
                 ldkv = KV;
-                project({{&L.wq, L.bq, q, Q}, {&L.wk, L.bk, k, KV}, {&L.wv, L.bv, v, KV}}, xn, E, T, false);
-                RopeArgs r{q, k, Q, KV, static_cast<int>(hp_.nHead), static_cast<int>(hp_.nHeadKv), D, static_cast<int>(hp_.nRot),
-                           hp_.rope == RopeStyle::NeoX, p.ropeCos, p.ropeSin};
-                ropeLaunch(r, T, stream_);
-                DLAB_CUDA_CHECK_LAUNCH();
+                project({{&L.wq, L.bq, q, Q}, {&L.wk, L.bk, k, KV}, {&L.wv, L.bv, v, KV}}, xa, E, T, false, attnFold);
+                rope = RopeArgs{q, k, Q, KV, static_cast<int>(hp_.nHead), static_cast<int>(hp_.nHeadKv), D, static_cast<int>(hp_.nRot),
+                                hp_.rope == RopeStyle::NeoX, p.ropeCos, p.ropeSin};
             }
-            kvStoreLaunch({k, v, ldkv, ldkv, il, static_cast<int>(hp_.nLayer), kv, slots, staging_.as()}, T, stream_);
+            // Rotates q and k (RoPE folded in), then stores the token's K and V rows.
+            KvStoreArgs store{k, v, ldkv, ldkv, il, static_cast<int>(hp_.nLayer), kv, slots, staging_.as()};
+            store.rope = rope;
+            kvStoreLaunch(store, T, stream_);
             DLAB_CUDA_CHECK_LAUNCH();
             const AttentionArgs a{q, ldq, att, static_cast<int>(hp_.nHead), static_cast<int>(hp_.nHeadKv), D, 1.0f / std::sqrt(float(D)), il, kv, slots};
             attentionLaunch(a, T, stream_);
@@ -421,13 +432,13 @@ private:
             }
             project({{&L.wo, L.bo, x, E}}, att, Q, T, true);
 
-            norm(x, nullptr, L.ffnNorm, L.ffnNormBias, xn, T);
+            const float* xf = normed(L.ffnNorm, L.ffnNormBias);
             if (gpt2) {
-                project({{&L.wUp, L.bUp, ffA, F}}, xn, E, T, false);
+                project({{&L.wUp, L.bUp, ffA, F}}, xf, E, T, false);
                 geluLaunch(ffA, int64_t(T) * F, stream_);
                 DLAB_CUDA_CHECK_LAUNCH();
             } else {
-                projectGated(L.wGate, L.wUp, xn, E, T, ffA, ffB);
+                projectGated(L.wGate, L.wUp, xf, E, T, ffA, ffB, foldNorm ? L.ffnNorm : nullptr);
             }
             project({{&L.wDown, L.bDown, x, E}}, ffA, F, T, true);
         }
@@ -514,9 +525,11 @@ private:
     // y = x · Wᵀ (+ bias) for each output (y += with accumulate). Up to kMatvecMaxT tokens (or
     // without half copies) through the dequantizing matvec, eight tokens a launch; more through
     // cuBLAS on the half copies, the residual add as beta = 1.
-    void project(std::initializer_list<Proj> outs, const float* x, int cols, int T, bool accumulate) {
+    // rmsWeight: x is the raw residual stream and the matvec folds the RMSNorm in (T <= kMatvecMaxT).
+    void project(std::initializer_list<Proj> outs, const float* x, int cols, int T, bool accumulate, const float* rmsWeight = nullptr) {
         const bool sameType = std::all_of(outs.begin(), outs.end(), [&](const Proj& p) { return p.m->type == outs.begin()->m->type; });
         const bool gemm = T > kMatvecMaxT && std::all_of(outs.begin(), outs.end(), [](const Proj& p) { return p.m->half != nullptr; });
+        if (rmsWeight && T > kMatvecMaxT) throw Error("internal: a folded RMSNorm over more than " + std::to_string(kMatvecMaxT) + " tokens");
         if (gemm) {
             toHalfLaunch(x, half_.as<uint16_t>(), int64_t(T) * cols, stream_);
             DLAB_CUDA_CHECK_LAUNCH();
@@ -538,6 +551,8 @@ private:
                 a.cols = cols;
                 a.T = n;
                 a.accumulate = accumulate;
+                a.rmsWeight = rmsWeight;
+                a.rmsEps = hp_.normEps;
                 matvecLaunch(a, stream_);
                 DLAB_CUDA_CHECK_LAUNCH();
             };
@@ -546,9 +561,11 @@ private:
         }
     }
 
-    void projectGated(const DeviceMatrix& gate, const DeviceMatrix& up, const float* x, int cols, int T, float* ffA, float* ffB) {
+    void projectGated(const DeviceMatrix& gate, const DeviceMatrix& up, const float* x, int cols, int T, float* ffA, float* ffB,
+                      const float* rmsWeight = nullptr) {
         const int F = static_cast<int>(hp_.nFf);
         const bool gemm = T > kMatvecMaxT && gate.half && up.half;
+        if (rmsWeight && T > kMatvecMaxT) throw Error("internal: a folded RMSNorm over more than " + std::to_string(kMatvecMaxT) + " tokens");
         if (gemm) {
             toHalfLaunch(x, half_.as<uint16_t>(), int64_t(T) * cols, stream_);
             DLAB_CUDA_CHECK_LAUNCH();
@@ -559,8 +576,8 @@ private:
             return;
         }
         if (gate.type != up.type) {   // no shared launch: two matvecs and the SwiGLU apart
-            project({{&gate, nullptr, ffA, F}}, x, cols, T, false);
-            project({{&up, nullptr, ffB, F}}, x, cols, T, false);
+            project({{&gate, nullptr, ffA, F}}, x, cols, T, false, rmsWeight);
+            project({{&up, nullptr, ffB, F}}, x, cols, T, false, rmsWeight);
             siluMulLaunch(ffA, ffB, int64_t(T) * F, stream_);
             DLAB_CUDA_CHECK_LAUNCH();
             return;
@@ -574,6 +591,8 @@ private:
             a.ldx = cols;
             a.cols = cols;
             a.T = std::min(kMatvecMaxT, T - t0);
+            a.rmsWeight = rmsWeight;
+            a.rmsEps = hp_.normEps;
             matvecLaunch(a, stream_);
             DLAB_CUDA_CHECK_LAUNCH();
         }

@@ -45,6 +45,10 @@ namespace {
 
 constexpr double kF32Bound = 1e-9;
 constexpr double kHalfGemmBound = 1e-5;
+// Rows stored in f16 / q8_0 after a rotation computed on each side: a last-bit difference in the
+// rotation may round a value to the neighbouring step (NMSE ~1e-8 a flip); a row not rotated, or
+// rotated by half its threads, is off by O(1).
+constexpr double kStoredRowBound = 1e-6;
 
 struct Rng {
     std::mt19937 gen{20261204};
@@ -246,6 +250,53 @@ void checkMatvec(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng) {
         }
 }
 
+// The matvec with the RMSNorm folded in (decode's q/k/v and gate/up): y = W · (x / rms(x) * g),
+// plain with a bias and gated, against the normalisation and product in double.
+void checkMatvecFoldedNorm(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng) {
+    const int rows = 201, cols = 576;
+    const float eps = 1e-5f;
+    for (GgmlType type : {GgmlType::F32, GgmlType::Q4_1, GgmlType::Q8_0})
+        for (int T : {1, 5}) {
+            const HostMatrix m = makeMatrix(type, rows, cols, rng), up = makeMatrix(type, rows, cols, rng);
+            const auto x = rng.normal(size_t(T) * cols, 2.0f), g = rng.normal(cols), bias = rng.normal(rows);
+            auto dw = upload(m.bytes, s), du = upload(up.bytes, s), dx = upload(x, s), dg = upload(g, s), db = upload(bias, s);
+            DeviceBuffer dy(size_t(T) * rows * 4, "a check's output");
+            std::vector<double> ref(size_t(T) * rows), refGated(size_t(T) * rows);
+            for (int t = 0; t < T; ++t) {
+                double ss = 0;
+                for (int i = 0; i < cols; ++i) ss += double(x[size_t(t) * cols + i]) * x[size_t(t) * cols + i];
+                const double r = 1.0 / std::sqrt(ss / cols + eps);
+                for (int row = 0; row < rows; ++row) {
+                    double d = 0, u = 0;
+                    for (int i = 0; i < cols; ++i) {
+                        const double xn = x[size_t(t) * cols + i] * r * g[i];
+                        d += double(m.values[size_t(row) * cols + i]) * xn;
+                        u += double(up.values[size_t(row) * cols + i]) * xn;
+                    }
+                    ref[size_t(t) * rows + row] = d + bias[row];
+                    refGated[size_t(t) * rows + row] = d / (1.0 + std::exp(-d)) * u;
+                }
+            }
+            const std::string v = ggmlTypeName(type) + " " + std::to_string(rows) + "x" + std::to_string(cols) + " T=" + std::to_string(T);
+            for (bool gated : {false, true}) {
+                MatvecArgs a;
+                a.type = type;
+                a.out[0] = {dw.as(), m.rowBytes, rows, gated ? nullptr : db.as<float>(), dy.as<float>(), rows};
+                a.up = gated ? du.as() : nullptr;
+                a.x = dx.as<float>();
+                a.ldx = cols;
+                a.cols = cols;
+                a.T = T;
+                a.rmsWeight = dg.as<float>();
+                a.rmsEps = eps;
+                matvecLaunch(a, s);
+                DLAB_CUDA_CHECK_LAUNCH();
+                out.push_back(compare("matvec", v + (gated ? " gated, RMSNorm folded in" : " bias, RMSNorm folded in"),
+                                      download<float>(dy, ref.size(), s), gated ? refGated : ref, kF32Bound));
+            }
+        }
+}
+
 void checkDequantAndEmbedding(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng) {
     const int rows = 20, cols = 512;
     for (GgmlType type : kTypes) {
@@ -373,6 +424,57 @@ void checkKvAndAttention(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng, in
     }
 }
 
+// The KV store with RoPE folded in: 3 tokens' q and k rotated by the store's block, then K and V
+// stored: q against ropeApply, the stored rows against ropeApply + storeKvRow, per KV type.
+void checkKvStoreWithRope(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng) {
+    HParams hp;
+    hp.nLayer = 2;
+    hp.nHead = 9;
+    hp.nHeadKv = 3;
+    hp.headDim = 64;
+    hp.nEmbd = 576;
+    const int T = 3, nHead = 9, nHeadKv = 3, D = 64, half = D / 2, Q = nHead * D, KVD = nHeadKv * D, layer = 1;
+    for (KvType type : {KvType::F32, KvType::F16, KvType::Q8_0}) {
+        KvBlockPool pool(hp, 4, type, 16);
+        const SeqId seq = pool.newSequence();
+        pool.prepareWrite(seq, 0, T);
+        auto q = rng.normal(size_t(T) * Q), k = rng.normal(size_t(T) * KVD), v = rng.normal(size_t(T) * KVD);
+        std::vector<float> c(size_t(T) * half), sn(size_t(T) * half);
+        const ops::RopeParams p{D, 100000.0f, 1.0f, nullptr, false};
+        for (int t = 0; t < T; ++t) ops::ropeCache(c.data() + t * half, sn.data() + t * half, 7 + t, p);
+        DeviceKv dkv(pool, s);
+        std::vector<int32_t> segOf(T, 0), slot{0, 1, 2}, tableOf{0};
+        const auto table = pool.blockTable(seq);
+        std::vector<int32_t> tables(table.begin(), table.end());
+        auto dq = upload(q, s), dk = upload(k, s), dv = upload(v, s), dc = upload(c, s), ds = upload(sn, s), dseg = upload(segOf, s),
+             dslot = upload(slot, s), dto = upload(tableOf, s), dtab = upload(tables, s);
+        DeviceBuffer staging(size_t(T) * hp.nLayer * 2 * pool.rowBytes(), "a check's staging");
+        KvStoreArgs a{dk.as<float>(), dv.as<float>(), KVD, KVD, layer, static_cast<int>(hp.nLayer), dkv.layout(),
+                      {dseg.as<int32_t>(), dslot.as<int32_t>(), dto.as<int32_t>(), dtab.as<int32_t>()}, staging.as()};
+        a.rope = {dq.as<float>(), dk.as<float>(), Q, KVD, nHead, nHeadKv, D, D, false, dc.as<float>(), ds.as<float>()};
+        kvStoreLaunch(a, T, s);
+        DLAB_CUDA_CHECK_LAUNCH();
+        const auto stage = download<uint8_t>(staging, staging.bytes(), s);
+        const auto gq = download<float>(dq, q.size(), s);
+        std::vector<float> got, row(KVD), ref;
+        for (int t = 0; t < T; ++t) {
+            ops::ropeApply(q.data() + t * Q, nHead, D, c.data() + t * half, sn.data() + t * half, p);
+            ops::ropeApply(k.data() + t * KVD, nHeadKv, D, c.data() + t * half, sn.data() + t * half, p);
+            for (int value = 0; value < 2; ++value) {
+                std::vector<uint8_t> bytes(pool.rowBytes());
+                storeKvRow(type, (value ? v : k).data() + t * KVD, bytes.data(), KVD);
+                loadKvRow(type, bytes.data(), row.data(), KVD);
+                ref.insert(ref.end(), row.begin(), row.end());
+                loadKvRow(type, stage.data() + ((size_t(t) * hp.nLayer + layer) * 2 + value) * pool.rowBytes(), row.data(), KVD);
+                got.insert(got.end(), row.begin(), row.end());
+            }
+        }
+        const std::string tn = kvTypeName(type);
+        out.push_back(compare("kv-store + rope", tn + ": q rotated", gq, toDouble(q), kF32Bound));
+        out.push_back(compare("kv-store + rope", tn + ": rows stored after the rotation", got, toDouble(ref), kStoredRowBound));
+    }
+}
+
 // The statistics and top-N of R rows against the engine's logitRowStats: the default model's
 // vocabulary with ties and -inf, a top-N under 32, a vocabulary of fewer logits than the kernel
 // has warps (most slices empty), one smaller than N, and a row of ties only.
@@ -430,13 +532,17 @@ std::vector<OpCheck> runOpChecks() {
         {"rmsnorm / layernorm", [&] { checkNorms(out, s, rng); }},
         {"rope", [&] { checkRope(out, s, rng); }},
         {"activations", [&] { checkActivations(out, s, rng); }},
-        {"matvec", [&] { checkMatvec(out, s, rng); }},
+        {"matvec", [&] {
+             checkMatvec(out, s, rng);
+             checkMatvecFoldedNorm(out, s, rng);
+         }},
         {"dequant / embedding", [&] { checkDequantAndEmbedding(out, s, rng); }},
         {"gemm", [&] { checkGemm(out, s, rng); }},
         {"kv store / attention", [&] {
              checkKvAndAttention(out, s, rng, 64, 37);
              checkKvAndAttention(out, s, rng, 64, 300);
              checkKvAndAttention(out, s, rng, 20, 45);
+             checkKvStoreWithRope(out, s, rng);
          }},
         {"logit stats", [&] { checkLogitStats(out, s, rng); }},
     };

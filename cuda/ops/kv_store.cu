@@ -1,6 +1,8 @@
 // KV store: kernel -> launcher. One block per token; f32/f16 a thread per value, q8_0 a thread
-// per 32-value block (quantized exactly as the engine's storeKvRow).
+// per 32-value block (quantized exactly as the engine's storeKvRow). With RoPE folded in, the
+// block first rotates its token's q and k heads (one launch instead of two).
 #include "cuda/ops/kv_store.h"
+#include "cuda/ops/rope.cuh"
 #include "cuda/quant_hd.h"
 
 namespace dlab::cuda {
@@ -8,6 +10,10 @@ namespace dlab::cuda {
 namespace {
 __global__ void kvStoreKernel(const KvStoreArgs a) {
     const int t = blockIdx.x;
+    if (a.rope.nRot > 0) {
+        rotateToken(a.rope, t);
+        __syncthreads();   // the rotated k, written by other threads of the block
+    }
     const int seg = a.slots.segOf[t], slot = a.slots.slot[t];
     const int32_t block = a.slots.tables[a.slots.tableOf[seg] + slot / a.kv.blockSize];
     const int64_t cell = static_cast<int64_t>(block) * a.kv.blockSize + slot % a.kv.blockSize;

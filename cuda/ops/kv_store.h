@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 
 #include "cuda/ops/paged_kv.h"
+#include "cuda/ops/rope.h"
 
 namespace dlab::cuda {
 
@@ -16,6 +17,8 @@ struct KvStoreArgs {
     PagedKv kv;
     PassSlots slots;
     uint8_t* staging;
+    // RoPE folded in (nRot > 0): each token's q and k are rotated in place first (rope.k is k).
+    RopeArgs rope{};
 };
 void kvStoreLaunch(const KvStoreArgs& a, int T, cudaStream_t stream);
 

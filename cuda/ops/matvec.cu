@@ -16,9 +16,18 @@ namespace dlab::cuda {
 namespace {
 constexpr int kWarps = 4;
 
-__device__ __forceinline__ float dot8(const float* w, const float* x) {
+// 8 values of x, times the RMSNorm weight g elementwise when g is not null.
+__device__ __forceinline__ void load8(const float* x, const float* g, float* out) {
     const Floats4 a = loadAligned<Floats4>(x), b = loadAligned<Floats4>(x + 4);
-    return w[0] * a.x + w[1] * a.y + w[2] * a.z + w[3] * a.w + w[4] * b.x + w[5] * b.y + w[6] * b.z + w[7] * b.w;
+    out[0] = a.x, out[1] = a.y, out[2] = a.z, out[3] = a.w, out[4] = b.x, out[5] = b.y, out[6] = b.z, out[7] = b.w;
+    if (g) {
+        const Floats4 c = loadAligned<Floats4>(g), d = loadAligned<Floats4>(g + 4);
+        out[0] *= c.x, out[1] *= c.y, out[2] *= c.z, out[3] *= c.w, out[4] *= d.x, out[5] *= d.y, out[6] *= d.z, out[7] *= d.w;
+    }
+}
+
+__device__ __forceinline__ float dot8(const float* w, const float* x) {
+    return w[0] * x[0] + w[1] * x[1] + w[2] * x[2] + w[3] * x[3] + w[4] * x[4] + w[5] * x[5] + w[6] * x[6] + w[7] * x[7];
 }
 
 template <GgmlType TYPE, bool GATED, int WPR>
@@ -29,6 +38,18 @@ __global__ void __launch_bounds__(32 * kWarps) matvecKernel(const MatvecArgs a) 
     const int sub = warp % WPR;           // this warp's share of its row
     const int row = blockIdx.x * kRows + warp / WPR;
     const bool active = row < o.rows;     // (warp-uniform; no early return: the group sums below)
+    // Folded RMSNorm: 1 / sqrt(mean(x²) + eps) of each token's row, a warp per token.
+    __shared__ float rnorm[kMatvecMaxT];
+    if (a.rmsWeight) {
+        for (int t = warp; t < a.T; t += kWarps) {
+            const float* x = a.x + static_cast<size_t>(t) * a.ldx;
+            float ss = 0.0f;
+            for (int i = lane; i < a.cols; i += 32) ss += x[i] * x[i];
+            ss = warpSum(ss);
+            if (lane == 0) rnorm[t] = 1.0f / sqrtf(ss / static_cast<float>(a.cols) + a.rmsEps);
+        }
+        __syncthreads();
+    }
     float acc[kMatvecMaxT], accUp[kMatvecMaxT];
     for (int t = 0; t < kMatvecMaxT; ++t) acc[t] = accUp[t] = 0.0f;
     if (active) {
@@ -42,7 +63,8 @@ __global__ void __launch_bounds__(32 * kWarps) matvecKernel(const MatvecArgs a) 
 #pragma unroll
             for (int t = 0; t < kMatvecMaxT; ++t) {
                 if (t < a.T) {
-                    const float* x = a.x + static_cast<size_t>(t) * a.ldx + c * 8;
+                    float x[8];
+                    load8(a.x + static_cast<size_t>(t) * a.ldx + c * 8, a.rmsWeight ? a.rmsWeight + c * 8 : nullptr, x);
                     acc[t] += dot8(w, x);
                     if constexpr (GATED) accUp[t] += dot8(u, x);
                 }
@@ -66,8 +88,9 @@ __global__ void __launch_bounds__(32 * kWarps) matvecKernel(const MatvecArgs a) 
     }
     if (!active || lane != 0) return;
     for (int t = 0; t < a.T; ++t) {
-        float v = acc[t];
-        if constexpr (GATED) v = silu(v) * accUp[t];
+        const float r = a.rmsWeight ? rnorm[t] : 1.0f;
+        float v = acc[t] * r;
+        if constexpr (GATED) v = silu(v) * (accUp[t] * r);
         if (o.bias) v += o.bias[row];
         float* y = o.y + static_cast<size_t>(t) * o.ldy + row;
         *y = a.accumulate ? *y + v : v;

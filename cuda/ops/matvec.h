@@ -3,7 +3,8 @@
 // stored type, for T <= kMatvecMaxT tokens (the weights are read once for all of them). Up to
 // three matrices of one type that share x go in one launch (q, k and v). Optional per matrix: a
 // bias added to each output, and accumulate (y += ...: the residual connection). The gated form
-// computes y = silu(x · Gateᵀ) * (x · Upᵀ) in one pass (SwiGLU's two projections).
+// computes y = silu(x · Gateᵀ) * (x · Upᵀ) in one pass (SwiGLU's two projections). A preceding
+// RMSNorm can be folded in: every block normalises the tokens' rows itself, which saves a launch.
 #include <cuda_runtime_api.h>
 #include <cstddef>
 #include <cstdint>
@@ -33,6 +34,10 @@ struct MatvecArgs {
     int cols = 0;                 // a multiple of 8
     int T = 1;
     bool accumulate = false;
+    // RMSNorm folded in (llama, qwen2 decode): x is the raw residual stream, and each token's row
+    // is taken as x / sqrt(mean(x²) + eps) * rmsWeight (cols values); null: x as it is.
+    const float* rmsWeight = nullptr;
+    float rmsEps = 0.0f;
 };
 
 // Throws dlab::Error for a type the device cannot read or T outside 1..kMatvecMaxT.

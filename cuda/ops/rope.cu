@@ -1,25 +1,11 @@
 // RoPE: kernel -> launcher. One block per token, a thread per rotated pair.
 #include "cuda/ops/common.cuh"
-#include "cuda/ops/rope.h"
+#include "cuda/ops/rope.cuh"
 
 namespace dlab::cuda {
 
 namespace {
-__global__ void ropeKernel(const RopeArgs a) {
-    const int t = blockIdx.x, half = a.nRot / 2;
-    const float* c = a.cosv + static_cast<size_t>(t) * half;
-    const float* s = a.sinv + static_cast<size_t>(t) * half;
-    const int pairs = (a.nHead + a.nHeadKv) * half;
-    for (int i = threadIdx.x; i < pairs; i += blockDim.x) {
-        const int head = i / half, p = i % half;
-        float* v = head < a.nHead ? a.q + static_cast<size_t>(t) * a.ldq + head * a.headDim
-                                  : a.k + static_cast<size_t>(t) * a.ldk + (head - a.nHead) * a.headDim;
-        const int ia = a.neox ? p : 2 * p, ib = a.neox ? p + half : 2 * p + 1;
-        const float x0 = v[ia], x1 = v[ib];
-        v[ia] = x0 * c[p] - x1 * s[p];
-        v[ib] = x0 * s[p] + x1 * c[p];
-    }
-}
+__global__ void ropeKernel(const RopeArgs a) { rotateToken(a, blockIdx.x); }
 }  // namespace
 
 void ropeLaunch(const RopeArgs& a, int T, cudaStream_t stream) {
