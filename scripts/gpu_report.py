@@ -71,6 +71,11 @@ def main():
             how = f", prompt {chunk} tokens a pass" if chunk else ""
             print(f"- parity ({kv} KV{how}): {p['tokens_identical']} of {p['steps_run']} tokens identical, worst NMSE "
                   f"{p['worst_nmse']:.3g} (bound {p['bound_nmse']:.3g}), {'pass' if p['pass'] else 'FAIL'}")
+    p = load(os.path.join(out, "parity-f16-gemm.json"))
+    if p:
+        print(f"- parity (f16 KV, prompt in one half-GEMM pass): {p['tokens_identical']} of {p['steps_run']} tokens identical, "
+              f"{p.get('mismatches_at_near_ties', 0)} of the others at near ties, worst NMSE {p['worst_nmse']:.3g} "
+              f"(bound {p['bound_nmse']:.3g}), {'pass' if p['pass'] else 'FAIL'}")
     p = load(os.path.join(out, "parity-q8_0-gemm.json"))
     if p:
         print(f"- information: q8_0 KV with the prompt in one GEMM pass: {p['tokens_identical']} of {p['steps_run']} tokens "

@@ -20,9 +20,9 @@ struct Run {
     QByteArray out, err;
 };
 
-Run cli(const QStringList& args) {
+Run cli(const QStringList& args, const QString& program = QString::fromStdString(test::cliPath())) {
     QProcess p;
-    p.start(QString::fromStdString(test::cliPath()), args);
+    p.start(program, args);
     Run r;
     if (!p.waitForFinished(120000)) {
         p.kill();
@@ -271,6 +271,40 @@ private slots:
             ++lines;
         }
         QCOMPARE(lines, 3);
+    }
+
+    // parity on the CUDA emulator: the tiny model's greedy steps on the emulated GPU against the
+    // CPU's exact mode, with a prompt long enough for the half GEMM and one in 2-token passes.
+    void parityOnTheEmulatedGpu_data() {
+        QTest::addColumn<QStringList>("extra");
+        QTest::newRow("f16 KV, prompt in one GEMM pass") << QStringList{"--kv-type", "f16"};
+        QTest::newRow("f32 KV, prompt 2 tokens a pass") << QStringList{"--kv-type", "f32", "--prefill-chunk", "2"};
+    }
+    void parityOnTheEmulatedGpu() {
+#ifndef DLAB_CLI_EMULATED_PATH
+        QSKIP("no CUDA emulator in this build (no CUDA toolkit)");
+#else
+        QFETCH(QStringList, extra);
+        const Run r = cli(QStringList{"parity", "--model", tinyModel(), "--steps", "3", "--prompt", "the quick brown fox jumps over the lazy dog", "--json"} + extra,
+                          DLAB_CLI_EMULATED_PATH);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QVERIFY2(o["pass"].toBool(), r.out.constData());
+        QCOMPARE(o["steps_run"].toInt(), 3);
+        QCOMPARE(o["tokens_identical"].toInt(), 3);
+        QCOMPARE(o["mismatches_at_near_ties"].toInt(), 0);
+        QVERIFY(o["prompt_tokens"].toInt() > 8);
+        QVERIFY(o["worst_nmse"].toDouble() < 1e-3);
+        const QJsonArray steps = o["steps"].toArray();
+        QCOMPARE(steps.size(), 3);
+        for (const QJsonValue v : steps) {
+            QCOMPARE(v["cpu"].toInt(), v["cuda"].toInt());
+            QVERIFY(!v["near_tie"].toBool());
+            QVERIFY(v["margin"].toDouble() >= 0);
+        }
+        QVERIFY(!o["kv_rows_max_abs_k"].toArray().isEmpty());
+        QVERIFY2(r.err.contains("parity: 3 of 3 greedy tokens identical; worst NMSE"), r.err.constData());
+#endif
     }
 };
 

@@ -88,6 +88,10 @@ int runParity(Args& args) {
     // 0: the prompt in one pass (more than 8 tokens take the half-precision GEMM path on the GPU);
     // N: N tokens a pass (8 or fewer: the f32 matvec path), to compare a KV type's own arithmetic.
     const int prefillChunk = static_cast<int>(args.integer("--prefill-chunk", 0, 0, 1 << 16));
+    // A mismatch is a near tie when the reference's top-2 margin is at most twice the step's
+    // largest logit difference: an error of that size can swap the two. --allow-near-ties passes
+    // such steps (the logits must still be within the bound).
+    const bool allowNearTies = args.flag("--allow-near-ties");
     args.finish();
 
     auto model = Model::load(path);
@@ -109,7 +113,7 @@ int runParity(Args& args) {
                   .field("prefill_chunk", prefillChunk)
                   .field("bound_nmse", bound).key("steps").beginArray();
     else if (!quiet) std::printf("| step | cpu token | cuda token | match | max |Δ| vs exact | NMSE vs exact | NMSE fast vs exact | margin |\n|---|---|---|---|---|---|---|---|\n");
-    int matches = 0;
+    int matches = 0, nearTies = 0;
     double worstNmse = 0, worstAbs = 0;
     KvRowDiff promptKv;
     std::vector<TokenId> input = prompt;
@@ -133,9 +137,11 @@ int runParity(Args& args) {
         worstNmse = std::max(worstNmse, d.nmse);
         worstAbs = std::max(worstAbs, d.maxAbs);
         const float m = margin(le);
+        const bool nearTie = tg != te && m <= 2 * d.maxAbs;
+        nearTies += nearTie;
         if (json)
             j.beginObject().field("step", s).field("cpu", te).field("cuda", tg).field("max_abs", d.maxAbs).field("nmse", d.nmse)
-                .field("nmse_fast", df.nmse).field("margin", m).endObject();
+                .field("nmse_fast", df.nmse).field("margin", m).field("near_tie", nearTie).endObject();
         else if (!quiet)
             std::printf("| %d | %d | %d | %s | %.3g | %.3g | %.3g | %.3g |\n", s, te, tg, tg == te ? "yes" : "NO", d.maxAbs, d.nmse, df.nmse, m);
         if (s == 0) {   // the prompt's K/V rows, stored by each side
@@ -149,18 +155,22 @@ int runParity(Args& args) {
         // Both continue with the reference's token, so a near tie does not derail the comparison.
         input.assign(1, te);
     }
-    const bool ok = matches == steps && worstNmse <= bound;
+    const bool ok = (matches == steps || (allowNearTies && matches + nearTies == steps)) && worstNmse <= bound;
     if (json) {
         j.endArray().key("kv_rows_max_abs_k").beginArray();
         for (double x : promptKv.k) j.value(x);
         j.endArray().key("kv_rows_max_abs_v").beginArray();
         for (double x : promptKv.v) j.value(x);
         j.endArray().field("tokens_identical", matches).field("steps_run", steps).field("worst_nmse", worstNmse).field("worst_max_abs", worstAbs)
-            .field("pass", ok).endObject();
+            .field("mismatches_at_near_ties", nearTies).field("pass", ok).endObject();
         std::printf("%s\n", j.str().c_str());
     }
-    std::fprintf(json ? stderr : stdout, "parity: %d of %d greedy tokens identical; worst NMSE %.3g (bound %.3g), worst max |Δ| %.3g: %s\n",
-                 matches, steps, worstNmse, bound, worstAbs, ok ? "pass" : "FAIL");
+    std::string ties;
+    if (matches < steps)
+        ties = "; " + std::to_string(nearTies) + " of the " + std::to_string(steps - matches) +
+               " others at near ties (top-2 margin <= 2 max |Δ| of that step)" + (allowNearTies ? ", allowed" : "");
+    std::fprintf(json ? stderr : stdout, "parity: %d of %d greedy tokens identical%s; worst NMSE %.3g (bound %.3g), worst max |Δ| %.3g: %s\n",
+                 matches, steps, ties.c_str(), worstNmse, bound, worstAbs, ok ? "pass" : "FAIL");
     return ok ? 0 : 1;
 }
 

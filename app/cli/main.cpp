@@ -50,8 +50,10 @@ commands:
               [--stats N] [--no-host-logits]  each step also the logit statistics of the trace (log-sum-exp,
               entropy, top-N; on the GPU computed there); --no-host-logits leaves the full rows on the device
   perplexity  --file F [--ctx 512] [--threads N]
-  parity      [--steps 128] [--prompt T] [--kv-type f16] [--bound 1e-3] [--prefill-chunk N] [--json] [--quiet]
+  parity      [--steps 128] [--prompt T] [--kv-type f16] [--bound 1e-3] [--prefill-chunk N] [--allow-near-ties] [--json] [--quiet]
               greedy on CUDA and on the CPU's exact mode, per step: tokens, max |Δ| and NMSE of the logits
+              (--prefill-chunk 8: the prompt through the f32 matvec instead of the half GEMM; --allow-near-ties:
+              a different token passes where the CPU's top-2 margin is at most 2 max |Δ| of that step)
   cuda-check  [--json]   every CUDA op against its CPU reference (NMSE under a bound per op)
   sample      --logits FILE.json [sampler options] [--order hf|llama.cpp|mirostat|mirostat-v1|LIST] [--top-n N] [--json]
               applies the sampler chain to given logits and prints every stage's distribution
