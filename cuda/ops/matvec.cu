@@ -79,15 +79,21 @@ __global__ void __launch_bounds__(32 * kWarps) matvecKernel(const MatvecArgs a) 
     }
     if constexpr (WPR > 1) {
         __shared__ float part[kWarps][2][kMatvecMaxT];   // (warp, gate | up, token)
-        if (lane == 0)
-            for (int t = 0; t < a.T; ++t) part[warp][0][t] = acc[t], part[warp][1][t] = accUp[t];
+        // (Loops over tokens run to kMatvecMaxT, unrolled, so acc[] stays in registers.)
+#pragma unroll
+        for (int t = 0; t < kMatvecMaxT; ++t)
+            if (lane == 0 && t < a.T) part[warp][0][t] = acc[t], part[warp][1][t] = accUp[t];
         __syncthreads();
         if (sub != 0) return;
-        for (int t = 0; t < a.T; ++t)
-            for (int k = 1; k < WPR; ++k) acc[t] += part[warp + k][0][t], accUp[t] += part[warp + k][1][t];
+#pragma unroll
+        for (int t = 0; t < kMatvecMaxT; ++t)
+            for (int k = 1; k < WPR; ++k)
+                if (t < a.T) acc[t] += part[warp + k][0][t], accUp[t] += part[warp + k][1][t];
     }
     if (!active || lane != 0) return;
-    for (int t = 0; t < a.T; ++t) {
+#pragma unroll
+    for (int t = 0; t < kMatvecMaxT; ++t) {
+        if (t >= a.T) break;
         const float r = a.rmsWeight ? rnorm[t] : 1.0f;
         float v = acc[t] * r;
         if constexpr (GATED) v = silu(v) * (accUp[t] * r);
@@ -111,12 +117,15 @@ void matvecLaunch(const MatvecArgs& a, cudaStream_t stream) {
     if (a.cols % 8 != 0) throw Error("matvec: rows of " + std::to_string(a.cols) + " elements are not a multiple of 8");
     int rows = 0;
     for (int i = 0; i < a.nOut; ++i) rows = a.out[i].rows > rows ? a.out[i].rows : rows;
-    // Warps per row: about one to two chunks per thread (576 columns: 2, 1536: 4).
+    // Warps per row: about one to two chunks per thread (576 columns: 2, 1536: 4); half that for a
+    // tall matrix (the output projection's 49,152 rows), whose rows alone give warps enough.
     const int chunks = a.cols / 8;
+    int wpr = chunks >= 128 ? 4 : chunks >= 48 ? 2 : 1;
+    if (rows >= 8192 && wpr > 1) wpr /= 2;
     dispatchWeightType(a.type, "matvec", [&](auto tag) {
         constexpr GgmlType T = decltype(tag)::value;
-        if (chunks >= 128) launchFor<T, 4>(a, rows, stream);
-        else if (chunks >= 48) launchFor<T, 2>(a, rows, stream);
+        if (wpr == 4) launchFor<T, 4>(a, rows, stream);
+        else if (wpr == 2) launchFor<T, 2>(a, rows, stream);
         else launchFor<T, 1>(a, rows, stream);
     });
 }
