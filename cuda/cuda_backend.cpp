@@ -12,6 +12,7 @@
 #include <cstring>
 #include <list>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -42,6 +43,7 @@ namespace {
 using namespace cuda;
 
 constexpr int64_t kMaxChunk = 512;   // tokens per pass, as on the CPU
+constexpr int kMaxGraphedBatch = 64; // batched decode steps (one token a sequence) up to this many are graphed
 constexpr int kMaxMirrors = 4;       // KV pools kept on the device at once (least recently used goes)
 
 // One pass's token metadata, laid out identically for equal shapes so a captured graph can be
@@ -289,34 +291,54 @@ private:
         fillMeta(tokens, segs, pool, shape);
         const PassPointers dev = carve(meta_.as(), shape);
 
+        // Graphed: decode passes of up to 8 tokens (the matvec path), and batched decode steps of up
+        // to 64 sequences, one token each (the GEMM path with cuBLAS in the graph; its shape repeats
+        // every step). A prefill's shape rarely repeats, so it runs as it is.
         const bool attention = std::any_of(segs.begin(), segs.end(), [](const Segment& s) { return s.attention; });
-        const bool graph = graphsOn_ && !attention && T <= kMatvecMaxT;
+        const bool batchedDecode = T <= kMaxGraphedBatch && std::all_of(segs.begin(), segs.end(), [](const Segment& s) { return s.len == 1; });
+        const bool graph = graphsOn_ && !attention && (T <= kMatvecMaxT || batchedDecode) && !ungraphable_.count(shape);
+        bool done = false;
         if (graph) {
             auto it = graphs_.find(shape);
-            if (it == graphs_.end()) {
-                DLAB_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
-                try {
-                    enqueue(shape, dev, kv.layout(), segs, pool);
-                } catch (...) {
-                    cudaGraph_t g = nullptr;
-                    cudaStreamEndCapture(stream_, &g);
-                    if (g) cudaGraphDestroy(g);
-                    throw;
-                }
-                cudaGraph_t g = nullptr;
-                DLAB_CUDA_CHECK(cudaStreamEndCapture(stream_, &g));
-                auto entry = std::make_unique<Graph>();
-                const cudaError_t e = cudaGraphInstantiate(&entry->exec_, g, 0);
-                cudaGraphDestroy(g);
-                DLAB_CUDA_CHECK(e);
-                it = graphs_.emplace(shape, std::move(entry)).first;
+            if (it == graphs_.end()) it = capture(shape, dev, kv, segs, pool);
+            if (it != graphs_.end()) {
+                DLAB_CUDA_CHECK(cudaGraphLaunch(it->second->exec_, stream_));
+                done = true;
             }
-            DLAB_CUDA_CHECK(cudaGraphLaunch(it->second->exec_, stream_));
-        } else {
-            enqueue(shape, dev, kv.layout(), segs, pool);
         }
+        if (!done) enqueue(shape, dev, kv.layout(), segs, pool);
         DLAB_CUDA_CHECK(cudaStreamSynchronize(stream_));
         copyBack(segs, pool, shape);
+    }
+
+    // Records the pass's kernels into a graph for this shape. A GEMM pass whose capture fails (a
+    // cuBLAS that cannot be captured) is remembered and runs ungraphed: returns graphs_.end().
+    std::map<PassShape, std::unique_ptr<Graph>>::iterator capture(const PassShape& shape, const PassPointers& dev, DeviceKv& kv,
+                                                                   std::span<const Segment> segs, KvBlockPool& pool) {
+        const bool optional = shape.T > kMatvecMaxT;
+        DLAB_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+        cudaGraph_t g = nullptr;
+        try {
+            enqueue(shape, dev, kv.layout(), segs, pool);
+        } catch (...) {
+            cudaStreamEndCapture(stream_, &g);
+            if (g) cudaGraphDestroy(g);
+            if (!optional) throw;
+            cudaGetLastError();   // a capture error is not sticky; the pass runs ungraphed
+            ungraphable_.insert(shape);
+            return graphs_.end();
+        }
+        cudaError_t e = cudaStreamEndCapture(stream_, &g);
+        auto entry = std::make_unique<Graph>();
+        if (e == cudaSuccess) e = cudaGraphInstantiate(&entry->exec_, g, 0);
+        if (g) cudaGraphDestroy(g);
+        if (e != cudaSuccess) {
+            if (!optional) DLAB_CUDA_CHECK(e);
+            cudaGetLastError();
+            ungraphable_.insert(shape);
+            return graphs_.end();
+        }
+        return graphs_.emplace(shape, std::move(entry)).first;
     }
 
     void ensureMeta(size_t bytes) {
@@ -622,6 +644,7 @@ private:
     std::unique_ptr<DeviceModel> weights_;
     std::list<std::unique_ptr<DeviceKv>> mirrors_;   // most recently used first
     std::map<PassShape, std::unique_ptr<Graph>> graphs_;
+    std::set<PassShape> ungraphable_;                 // GEMM passes whose capture failed
     DeviceBuffer x_, xn_, q_, k_, v_, att_, ffA_, ffB_, half_, logits_, staging_, stats_, topIds_, topLogits_, statsScratch_, cublasWorkspace_;
     DeviceBuffer meta_, attnWeights_;
     PinnedBuffer logitsHost_, stagingHost_, statsHost_, metaHost_;

@@ -155,6 +155,7 @@ bench cuda-tg-no-graphs DLAB_CUDA_GRAPHS=0 -- --backend cuda -p 0 -n "$TG" --rep
 bench cuda-tg-plain -- --backend cuda -p 0 -n "$TG" --reps "$REPS"   # no statistics: beside the CPU's decode
 bench cuda-pp -- --backend cuda -p "$PP" -n 0 --reps "$REPS"
 bench cuda-batch -- --backend cuda --batch "$BATCHES" -p "$BATCH_P" -n "$BATCH_N" --reps "$REPS"
+bench cuda-batch-no-graphs DLAB_CUDA_GRAPHS=0 -- --backend cuda --batch "$BATCHES" -p "$BATCH_P" -n "$BATCH_N" --reps "$REPS"
 bench cpu-tg-pp -- --backend cpu -p "$PP" -n "$((TG / 2))" --reps 1 --threads "$(nproc)"
 bench cpu-batch -- --backend cpu --batch "$BATCHES" -p 32 -n 16 --reps 1 --threads "$(nproc)"
 

@@ -54,9 +54,12 @@ def main():
         return {r.get("batch"): r.get("batched_tokens_per_s") for r in rows}
 
     gpu_b, cpu_b = per_batch("bench-cuda-batch.json"), per_batch("bench-cpu-batch.json")
+    gpu_plain = per_batch("bench-cuda-batch-no-graphs.json")
     tb = torch.get("batched_eager_tokens_per_s", {})
     for B in sorted(set(gpu_b) | set(cpu_b) | {int(k) for k in tb}):
         print(f"| batched decode, {B} sequences, tokens/s | {fmt(gpu_b.get(B))} | {fmt(cpu_b.get(B))} | {fmt(tb.get(str(B)))} | | |")
+    for B in sorted(gpu_plain):
+        print(f"| batched decode, {B} sequences, no CUDA graphs | {fmt(gpu_plain.get(B))} | | | | |")
     print()
     print(f"- ceiling = copy bandwidth {fmt(bw)} GB/s (measured by torch) / {weights} bytes of weights per token")
     plain = (load(os.path.join(out, "bench-cuda-tg-plain.json")) or {}).get("tg_tokens_per_s")

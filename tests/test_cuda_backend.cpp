@@ -109,6 +109,69 @@ private slots:
 #endif
     }
 
+    // Batched decode steps of more than 8 sequences (the GEMM path, cuBLAS included) are graphed
+    // too: one capture for the shape, a replay per step, the same logits as without graphs. Where
+    // cuBLAS cannot be captured (injected on the emulator), the capture is tried once and the
+    // steps run ungraphed, with the same logits.
+    void batchedDecodeStepsAreGraphed_data() {
+        QTest::addColumn<bool>("capturable");
+        QTest::newRow("cuBLAS captured") << true;
+#ifdef DLAB_CUDA_EMULATED
+        QTest::newRow("cuBLAS refuses capture") << false;
+#endif
+    }
+    void batchedDecodeStepsAreGraphed() {
+        if (skipWithoutGpu()) QSKIP("no GPU");
+        QFETCH(bool, capturable);
+#ifdef DLAB_CUDA_EMULATED
+        emu::config().cublasCapturable = capturable;
+        struct Restore {
+            ~Restore() { emu::config().cublasCapturable = true; }
+        } restore;
+#endif
+        auto graphed = makeCudaBackend(*model_, {0, true});
+        auto plain = makeCudaBackend(*model_, {0, false});
+        const HParams& hp = model_->hparams();
+        const int B = 16;
+        KvBlockPool pg(hp, 4 * B, KvType::F16), pp(hp, 4 * B, KvType::F16);
+        std::vector<SeqId> sg, sp;
+        std::vector<TokenId> next;
+        for (int i = 0; i < B; ++i) {
+            sg.push_back(pg.newSequence());
+            sp.push_back(pp.newSequence());
+            const auto p = prompt(2 + i % 5, i);
+            graphed->forward(p, pg, sg[i], false);
+            next.push_back(argmax(plain->forward(p, pp, sp[i], false)));
+        }
+#ifdef DLAB_CUDA_EMULATED
+        const emu::Stats before = emu::stats();
+#endif
+        for (int step = 0; step < 4; ++step) {
+            std::vector<Backend::BatchItem> ig, ip;
+            for (int i = 0; i < B; ++i) {
+                ig.push_back({sg[i], std::span<const TokenId>(&next[i], 1), false});
+                ip.push_back({sp[i], std::span<const TokenId>(&next[i], 1), false});
+            }
+            const auto rg = graphed->forwardBatch(ig, pg);
+            std::vector<std::vector<float>> g;
+            for (const auto& r : rg) g.push_back(copy(r));
+            const auto rp = plain->forwardBatch(ip, pp);
+            for (int i = 0; i < B; ++i) {
+                const std::vector<float> p = copy(rp[i]);
+                QVERIFY2(g[i] == p, qPrintable(QString("step %1, sequence %2: NMSE %3").arg(step).arg(i).arg(nmse(g[i], p))));
+                next[i] = argmax(p);
+            }
+        }
+#ifdef DLAB_CUDA_EMULATED
+        const emu::Stats after = emu::stats();
+        QCOMPARE(after.captures - before.captures, uint64_t(1));
+        QCOMPARE(after.graphLaunches - before.graphLaunches, uint64_t(capturable ? 4 : 0));
+        QVERIFY(emu::lastFault().empty());
+#else
+        (void)capturable;
+#endif
+    }
+
     // The size of the pool a sequence lives in (its block table's width, the metadata's layout)
     // does not change its logits.
     void poolSizeDoesNotMatter() {

@@ -119,6 +119,10 @@ cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa, cub
         return refuse(CUBLAS_STATUS_NOT_SUPPORTED, "a compute type other than 32F");
     if (!alpha || !beta) return refuse(CUBLAS_STATUS_INVALID_VALUE, "alpha or beta is null");
     if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
+    cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
+    if (!config().cublasCapturable && handle->stream && cudaStreamIsCapturing(handle->stream, &capturing) == cudaSuccess &&
+        capturing != cudaStreamCaptureStatusNone)
+        return refuse(CUBLAS_STATUS_NOT_SUPPORTED, "a GEMM while the stream captures (DLAB_CUDA_EMU_CUBLAS_CAPTURE=0)");
     std::lock_guard<std::recursive_mutex> lock(apiLock());
     // op(A) is m x k: A is stored (m, k) or, transposed, (k, m), column-major.
     if (!inDevice(A, Atype, ta ? k : m, ta ? m : k, lda)) return refuse(CUBLAS_STATUS_INVALID_VALUE, "A is not device memory of its shape");

@@ -65,6 +65,7 @@ Config makeConfig() {
     if (const char* v = std::getenv("DLAB_CUDA_EMU_MEMORY")) c.memoryBytes = parseBytes(v);
     if (const char* v = std::getenv("DLAB_CUDA_EMU_ORDER")) c.order = std::strcmp(v, "reverse") == 0 ? ThreadOrder::Reverse : ThreadOrder::Forward;
     if (const char* v = std::getenv("DLAB_CUDA_EMU_PROTECT")) c.protectDeviceMemory = std::strcmp(v, "0") != 0;
+    if (const char* v = std::getenv("DLAB_CUDA_EMU_CUBLAS_CAPTURE")) c.cublasCapturable = std::strcmp(v, "0") != 0;
     return c;
 }
 

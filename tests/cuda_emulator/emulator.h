@@ -41,6 +41,7 @@ struct Config {
     size_t memoryBytes = size_t(16) << 30;
     ThreadOrder order = ThreadOrder::Forward;
     bool protectDeviceMemory = true;
+    bool cublasCapturable = true;   // false: cublasGemmEx refuses while its stream captures (an old cuBLAS)
     std::string name = "CUDA emulator on the CPU";
 };
 Config& config();
