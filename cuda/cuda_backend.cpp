@@ -547,11 +547,11 @@ private:
     // y = x · Wᵀ (+ bias) for each output (y += with accumulate). Up to kMatvecMaxT tokens (or
     // without half copies) through the dequantizing matvec, eight tokens a launch; more through
     // cuBLAS on the half copies, the residual add as beta = 1.
-    // rmsWeight: x is the raw residual stream and the matvec folds the RMSNorm in (T <= kMatvecMaxT).
+    // rmsWeight: x is the raw residual stream and the matvec folds the RMSNorm in (so such a
+    // projection always takes the matvec path).
     void project(std::initializer_list<Proj> outs, const float* x, int cols, int T, bool accumulate, const float* rmsWeight = nullptr) {
         const bool sameType = std::all_of(outs.begin(), outs.end(), [&](const Proj& p) { return p.m->type == outs.begin()->m->type; });
-        const bool gemm = T > kMatvecMaxT && std::all_of(outs.begin(), outs.end(), [](const Proj& p) { return p.m->half != nullptr; });
-        if (rmsWeight && T > kMatvecMaxT) throw Error("internal: a folded RMSNorm over more than " + std::to_string(kMatvecMaxT) + " tokens");
+        const bool gemm = !rmsWeight && T > kMatvecMaxT && std::all_of(outs.begin(), outs.end(), [](const Proj& p) { return p.m->half != nullptr; });
         if (gemm) {
             toHalfLaunch(x, half_.as<uint16_t>(), int64_t(T) * cols, stream_);
             DLAB_CUDA_CHECK_LAUNCH();
@@ -586,8 +586,7 @@ private:
     void projectGated(const DeviceMatrix& gate, const DeviceMatrix& up, const float* x, int cols, int T, float* ffA, float* ffB,
                       const float* rmsWeight = nullptr) {
         const int F = static_cast<int>(hp_.nFf);
-        const bool gemm = T > kMatvecMaxT && gate.half && up.half;
-        if (rmsWeight && T > kMatvecMaxT) throw Error("internal: a folded RMSNorm over more than " + std::to_string(kMatvecMaxT) + " tokens");
+        const bool gemm = !rmsWeight && T > kMatvecMaxT && gate.half && up.half;
         if (gemm) {
             toHalfLaunch(x, half_.as<uint16_t>(), int64_t(T) * cols, stream_);
             DLAB_CUDA_CHECK_LAUNCH();

@@ -355,16 +355,22 @@ void checkGemm(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng) {
     out.push_back(compare("gemm (cuBLAS, half)", "Q8_0 384 x 576, T=37", g, ref, kHalfGemmBound));
 }
 
-// The KV store and paged attention (GQA 9 / 3) of 3 new tokens after `prefix` cached ones, per KV
-// type, against storeKvRow and the engine's causalAttention: head size 64 after 37 and after 300
-// slots (a warp's second round of slots), and 20 (rows that take the kernel's element-wise path).
-void checkKvAndAttention(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng, int D, int prefix) {
+// The KV checks' model shape: 2 layers, 9 query heads over 3 KV heads of headDim values.
+HParams gqaShape(int headDim) {
     HParams hp;
     hp.nLayer = 2;
     hp.nHead = 9;
     hp.nHeadKv = 3;
-    hp.headDim = D;
-    hp.nEmbd = 9 * D;
+    hp.headDim = headDim;
+    hp.nEmbd = 9 * headDim;
+    return hp;
+}
+
+// The KV store and paged attention (GQA 9 / 3) of 3 new tokens after `prefix` cached ones, per KV
+// type, against storeKvRow and the engine's causalAttention: head size 64 after 37 and after 300
+// slots (a warp's second round of slots), and 20 (rows that take the kernel's element-wise path).
+void checkKvAndAttention(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng, int D, int prefix) {
+    const HParams hp = gqaShape(D);
     const int KVD = 3 * D, Q = 9 * D, T = 3;
     const float scale = 1.0f / std::sqrt(float(D));
     const std::string shape = "head " + std::to_string(D) + ", 3 queries after " + std::to_string(prefix);
@@ -427,12 +433,7 @@ void checkKvAndAttention(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng, in
 // The KV store with RoPE folded in: 3 tokens' q and k rotated by the store's block, then K and V
 // stored: q against ropeApply, the stored rows against ropeApply + storeKvRow, per KV type.
 void checkKvStoreWithRope(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng) {
-    HParams hp;
-    hp.nLayer = 2;
-    hp.nHead = 9;
-    hp.nHeadKv = 3;
-    hp.headDim = 64;
-    hp.nEmbd = 576;
+    const HParams hp = gqaShape(64);
     const int T = 3, nHead = 9, nHeadKv = 3, D = 64, half = D / 2, Q = nHead * D, KVD = nHeadKv * D, layer = 1;
     for (KvType type : {KvType::F32, KvType::F16, KvType::Q8_0}) {
         KvBlockPool pool(hp, 4, type, 16);

@@ -19,28 +19,15 @@ __device__ __forceinline__ int64_t cellOf(const AttentionArgs& a, const int32_t*
     return static_cast<int64_t>(table[s / a.kv.blockSize]) * a.kv.blockSize + s % a.kv.blockSize;
 }
 
-// Elements e .. e + 7 of a stored KV row of type KV (0 f32, 1 f16, 2 q8_0; e % 8 == 0). VEC: the
-// row and e are 16-byte aligned for f32 / f16, so two (one) 16-byte loads fetch them.
+// Elements e .. e + 7 of a stored KV row of type KV (0 f32, 1 f16, 2 q8_0). A KV row is laid out as
+// a weight row of the same type, so quant_hd.h's chunk reader does it: q8_0 from its 32-value
+// block (e % 8 == 0 there), f32 / f16 from the element's address where that is 16-byte aligned
+// (VEC), element by element otherwise.
 template <int KV, bool VEC>
 __device__ __forceinline__ void kvChunk8(const uint8_t* row, int e, float* out) {
-    if constexpr (KV == 0 && VEC) {
-        const float4 x = *reinterpret_cast<const float4*>(row + 4 * e), y = *reinterpret_cast<const float4*>(row + 4 * e + 16);
-        out[0] = x.x, out[1] = x.y, out[2] = x.z, out[3] = x.w, out[4] = y.x, out[5] = y.y, out[6] = y.z, out[7] = y.w;
-    } else if constexpr (KV == 1 && VEC) {
-        const uint4 h = *reinterpret_cast<const uint4*>(row + 2 * e);
-        const uint32_t w[4] = {h.x, h.y, h.z, h.w};
-        for (int i = 0; i < 4; ++i) {
-            out[2 * i] = halfToFloat(static_cast<uint16_t>(w[i] & 0xffffu));
-            out[2 * i + 1] = halfToFloat(static_cast<uint16_t>(w[i] >> 16));
-        }
-    } else if constexpr (KV == 2) {
-        const uint8_t* b = row + (e / 32) * 34;
-        const float d = halfToFloat(load16(b));
-        const int8_t* q = reinterpret_cast<const int8_t*>(b + 2) + e % 32;
-        for (int i = 0; i < 8; ++i) out[i] = static_cast<float>(q[i]) * d;
-    } else {
-        for (int i = 0; i < 8; ++i) out[i] = kvElement(KV, row, e + i);
-    }
+    if constexpr (KV == 2) dequantChunk8<GgmlType::Q8_0>(row, e / 8, out);
+    else if constexpr (VEC) dequantChunk8<KV == 0 ? GgmlType::F32 : GgmlType::F16>(row + e * (KV == 0 ? 4 : 2), 0, out);
+    else for (int i = 0; i < 8; ++i) out[i] = kvElement(KV, row, e + i);
 }
 
 template <int KV, bool VEC>
@@ -141,7 +128,7 @@ __global__ void attentionScoresKernel(const AttentionArgs a, int t, int nSlots, 
 void attentionLaunch(const AttentionArgs& a, int T, cudaStream_t stream) {
     if (T <= 0) return;
     // 16-byte loads need every row and every head's first element on a 16-byte boundary (device
-    // allocations are 256-byte aligned).
+    // allocations are 256-byte aligned; the emulator faults a misaligned one).
     const size_t elemBytes = a.kv.kvType == 0 ? 4 : 2;
     const bool vec = a.kv.kvType != 2 && a.kv.rowBytes % 16 == 0 && (size_t(a.headDim) * elemBytes) % 16 == 0 &&
                      reinterpret_cast<uintptr_t>(a.kv.base) % 16 == 0;

@@ -329,24 +329,38 @@ void syncWarp(unsigned mask, const char* file, int line) {
     arriveAtWarpBarrier(mask, file, line);
 }
 
-uint64_t warpExchange(unsigned mask, uint64_t value, int srcLane, const char* file, int line) {
-    if (!tFiber) throw DeviceFault{cudaErrorLaunchFailure, "a warp shuffle called outside a kernel"};
+namespace {
+// Publishes this lane's value for an exchange among the lanes in mask, waits for them, and returns
+// the warp's 32 slots of this exchange. Two halves: a lane released from an exchange may write its
+// next value before a slower lane has read this one, but never two exchanges ahead (the next
+// barrier waits for that lane).
+const uint64_t* publishToWarp(unsigned mask, uint64_t value, const char* what, const char* file, int line) {
+    if (!tFiber) throw DeviceFault{cudaErrorLaunchFailure, std::string(what) + " called outside a kernel"};
     Fiber& f = *tFiber;
     Block& b = *tBlock;
-    // Two halves: a lane released from this shuffle may write its next value before a slower lane
-    // has read this one, but never two shuffles ahead (the next barrier waits for that lane).
     const size_t half = static_cast<size_t>(f.phase) * b.n;
     b.slots[half + f.linear] = value;
     arriveAtWarpBarrier(mask, file, line);
-    uint64_t out = value;
-    if (srcLane >= 0) {
-        if (srcLane > 31 || !((mask >> srcLane) & 1u))
-            failInFiber("lane " + std::to_string(f.lane) + " reads lane " + std::to_string(srcLane) + " in the shuffle at " + site(file, line) +
-                        ", which the mask " + hex(mask) + " leaves out (undefined on a GPU)");
-        out = b.slots[half + f.warp * 32 + srcLane];
-    }
     f.phase ^= 1;
-    return out;
+    return b.slots.data() + half + f.warp * 32;
+}
+}  // namespace
+
+uint64_t warpExchange(unsigned mask, uint64_t value, int srcLane, const char* file, int line) {
+    const uint64_t* slots = publishToWarp(mask, value, "a warp shuffle", file, line);
+    if (srcLane < 0) return value;
+    if (srcLane > 31 || !((mask >> srcLane) & 1u))
+        failInFiber("lane " + std::to_string(tFiber->lane) + " reads lane " + std::to_string(srcLane) + " in the shuffle at " + site(file, line) +
+                    ", which the mask " + hex(mask) + " leaves out (undefined on a GPU)");
+    return slots[srcLane];
+}
+
+uint32_t warpBallot(unsigned mask, bool predicate, const char* file, int line) {
+    const uint64_t* slots = publishToWarp(mask, predicate ? 1u : 0u, "a warp vote", file, line);
+    uint32_t bits = 0;
+    for (int l = 0; l < 32; ++l)
+        if (((mask >> l) & 1u) && slots[l]) bits |= 1u << l;
+    return bits;
 }
 
 void misalignedAccess(const void* p, size_t bytes, const char* file, int line) {
@@ -356,20 +370,6 @@ void misalignedAccess(const void* p, size_t bytes, const char* file, int line) {
     failInFiber("misaligned address: a " + std::to_string(bytes) + "-byte access at " + addr + " (" + site(file, line) +
                     ") that is not on a " + std::to_string(bytes) + "-byte boundary",
                 cudaErrorMisalignedAddress);
-}
-
-uint32_t warpBallot(unsigned mask, bool predicate, const char* file, int line) {
-    if (!tFiber) throw DeviceFault{cudaErrorLaunchFailure, "a warp vote called outside a kernel"};
-    Fiber& f = *tFiber;
-    Block& b = *tBlock;
-    const size_t half = static_cast<size_t>(f.phase) * b.n;   // the two halves, as warpExchange
-    b.slots[half + f.linear] = predicate ? 1u : 0u;
-    arriveAtWarpBarrier(mask, file, line);
-    uint32_t bits = 0;
-    for (int l = 0; l < 32; ++l)
-        if (((mask >> l) & 1u) && b.slots[half + f.warp * 32 + l]) bits |= 1u << l;
-    f.phase ^= 1;
-    return bits;
 }
 
 bool recoverFromFault(const char* what) {
