@@ -1,8 +1,9 @@
 // Dequant-matvec: kernel -> launcher -> type dispatch. Blocks of four warps; WPR warps share an
 // output row (4 / WPR rows a block), so a short row still keeps many warps in flight and a long
 // one is not left to a single warp. Thread i of a row's group takes the row's chunks of eight
-// elements i, i + 32 WPR, ..., dequantizes each once and multiplies it with every token's x; a warp
-// reduction per token, then (WPR > 1) a sum over the group's warps in shared memory.
+// elements i, i + 32 WPR, ..., dequantizes each once and multiplies it with every token's x; the
+// warp's sums for all tokens at once (warpSum8), then (WPR > 1) a sum over the group's warps in
+// shared memory.
 #include <string>
 
 #include "core/error.h"
@@ -28,6 +29,23 @@ __device__ __forceinline__ void load8(const float* x, const float* g, float* out
 
 __device__ __forceinline__ float dot8(const float* w, const float* x) {
     return w[0] * x[0] + w[1] * x[1] + w[2] * x[2] + w[3] * x[3] + w[4] * x[4] + w[5] * x[5] + w[6] * x[6] + w[7] * x[7];
+}
+
+// The warp's sums of 8 per-lane values (one per token) in 9 shuffles instead of 8 × 5: each step
+// hands the partner lane half of the values still held and keeps the other half, so lane l ends
+// with token (l >> 2) & 7's sum. Each sum is the same butterfly (xor 16, 8, 4, 2, 1) as warpSum's,
+// so it equals warpSum of that token bit for bit: a sequence's logits do not depend on its batch.
+__device__ __forceinline__ float warpSum8(const float (&v)[kMatvecMaxT]) {
+    static_assert(kMatvecMaxT == 8, "warpSum8 reduces 8 tokens");
+    const int lane = threadIdx.x & 31;
+    const bool h16 = lane & 16, h8 = lane & 8, h4 = lane & 4;
+    float k4[4], k2[2];
+    for (int i = 0; i < 4; ++i) k4[i] = (h16 ? v[i + 4] : v[i]) + __shfl_xor_sync(kFullMask, h16 ? v[i] : v[i + 4], 16);
+    for (int i = 0; i < 2; ++i) k2[i] = (h8 ? k4[i + 2] : k4[i]) + __shfl_xor_sync(kFullMask, h8 ? k4[i] : k4[i + 2], 8);
+    float s = (h4 ? k2[1] : k2[0]) + __shfl_xor_sync(kFullMask, h4 ? k2[0] : k2[1], 4);
+    s += __shfl_xor_sync(kFullMask, s, 2);
+    s += __shfl_xor_sync(kFullMask, s, 1);
+    return s;
 }
 
 template <GgmlType TYPE, bool GATED, int WPR>
@@ -71,36 +89,35 @@ __global__ void __launch_bounds__(32 * kWarps) matvecKernel(const MatvecArgs a) 
             }
         }
     }
-#pragma unroll
-    for (int t = 0; t < kMatvecMaxT; ++t) {
-        if (t >= a.T) break;
-        acc[t] = warpSum(acc[t]);
-        if constexpr (GATED) accUp[t] = warpSum(accUp[t]);
+    // The warp's sums: one token (T == 1: lane 0 writes it) or up to 8 (lane l holds token
+    // (l >> 2) & 7's, and lane 4·t writes token t).
+    float v, vUp = 0.0f;
+    int tok;
+    if (a.T == 1) {
+        v = warpSum(acc[0]);
+        if constexpr (GATED) vUp = warpSum(accUp[0]);
+        tok = 0;
+    } else {
+        v = warpSum8(acc);
+        if constexpr (GATED) vUp = warpSum8(accUp);
+        tok = (lane >> 2) & 7;
     }
-    if constexpr (WPR > 1) {
+    const bool writer = (a.T == 1 ? lane == 0 : (lane & 3) == 0) && tok < a.T;
+    if constexpr (WPR > 1) {   // the row's other warps' sums, through shared memory
         __shared__ float part[kWarps][2][kMatvecMaxT];   // (warp, gate | up, token)
-        // (Loops over tokens run to kMatvecMaxT, unrolled, so acc[] stays in registers.)
-#pragma unroll
-        for (int t = 0; t < kMatvecMaxT; ++t)
-            if (lane == 0 && t < a.T) part[warp][0][t] = acc[t], part[warp][1][t] = accUp[t];
+        if (writer) part[warp][0][tok] = v, part[warp][1][tok] = vUp;
         __syncthreads();
         if (sub != 0) return;
-#pragma unroll
-        for (int t = 0; t < kMatvecMaxT; ++t)
-            for (int k = 1; k < WPR; ++k)
-                if (t < a.T) acc[t] += part[warp + k][0][t], accUp[t] += part[warp + k][1][t];
+        if (writer)
+            for (int k = 1; k < WPR; ++k) v += part[warp + k][0][tok], vUp += part[warp + k][1][tok];
     }
-    if (!active || lane != 0) return;
-#pragma unroll
-    for (int t = 0; t < kMatvecMaxT; ++t) {
-        if (t >= a.T) break;
-        const float r = a.rmsWeight ? rnorm[t] : 1.0f;
-        float v = acc[t] * r;
-        if constexpr (GATED) v = silu(v) * (accUp[t] * r);
-        if (o.bias) v += o.bias[row];
-        float* y = o.y + static_cast<size_t>(t) * o.ldy + row;
-        *y = a.accumulate ? *y + v : v;
-    }
+    if (!active || !writer) return;
+    const float r = a.rmsWeight ? rnorm[tok] : 1.0f;
+    float y = v * r;
+    if constexpr (GATED) y = silu(y) * (vUp * r);
+    if (o.bias) y += o.bias[row];
+    float* dst = o.y + static_cast<size_t>(tok) * o.ldy + row;
+    *dst = a.accumulate ? *dst + y : y;
 }
 
 template <GgmlType TYPE, int WPR>
