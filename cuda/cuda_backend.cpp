@@ -55,7 +55,9 @@ struct PassShape {
     uint64_t kv = 0;       // which device mirror
     int topN = 0;
     bool hostLogits = true;
-    auto key() const { return std::tie(T, nSeg, R, maxBlocks, half, kv, topN, hostLogits); }
+    int splitFrom = 0;     // attention splits contexts longer than this (0: never)
+    int splits = 1;        // and launches this many blocks per (token, head)
+    auto key() const { return std::tie(T, nSeg, R, maxBlocks, half, kv, topN, hostLogits, splitFrom, splits); }
     bool operator<(const PassShape& o) const { return key() < o.key(); }
     size_t ints() const { return 4 * size_t(T) + R + nSeg + size_t(nSeg) * maxBlocks; }
     size_t bytes() const { return ints() * 4 + 2 * size_t(T) * half * 4; }
@@ -95,8 +97,17 @@ public:
 class CudaBackend final : public Backend {
 public:
     CudaBackend(const Model& model, const CudaOptions& options)
-        : model_(model), hp_(model.hparams()), device_(selectDevice(options.device)), graphsOn_(options.graphs), cublas_(stream_) {
+        : model_(model), hp_(model.hparams()), device_(selectDevice(options.device)), graphsOn_(options.graphs),
+          splitFrom_(options.attentionSplitFrom), cublas_(stream_) {
         if (const char* g = std::getenv("DLAB_CUDA_GRAPHS")) graphsOn_ = graphsOn_ && std::string(g) != "0";
+        if (splitFrom_ < 0) splitFrom_ = kAttentionSplitFrom;
+        if (const char* n = std::getenv("DLAB_CUDA_ATTENTION_SPLIT_FROM")) {
+            char* end = nullptr;
+            const long v = std::strtol(n, &end, 10);
+            if (end == n || *end != '\0' || v < 0)
+                throw Error("DLAB_CUDA_ATTENTION_SPLIT_FROM is \"" + std::string(n) + "\"; give a context length in slots (0: never split)");
+            splitFrom_ = static_cast<int>(std::min<long>(v, 1 << 30));
+        }
         if (hp_.headDim > 256) throw Error("the GPU attention kernel takes heads of up to 256 values (this model's are " + std::to_string(hp_.headDim) + "); use --backend cpu");
         if (hp_.nHead % hp_.nHeadKv != 0) throw Error("the model's query heads are not a multiple of its K/V heads");
         weights_ = std::make_unique<DeviceModel>(model, stream_);
@@ -286,7 +297,16 @@ private:
         shape.kv = kv.id();
         shape.topN = statsTopN_;
         shape.hostLogits = hostLogits_;
-        for (const Segment& sg : segs) shape.R += sg.rows == LogitRows::All ? static_cast<int>(sg.len) : sg.rows == LogitRows::Last ? 1 : 0;
+        int maxSlots = 0;
+        for (const Segment& sg : segs) {
+            shape.R += sg.rows == LogitRows::All ? static_cast<int>(sg.len) : sg.rows == LogitRows::Last ? 1 : 0;
+            maxSlots = std::max(maxSlots, static_cast<int>(sg.slot0 + sg.len));
+        }
+        // Passes of up to 64 tokens (decode steps, batched or not) split long contexts; a token's
+        // result then depends on its context alone. A longer pass has blocks enough without.
+        shape.splitFrom = T <= kMaxGraphedBatch ? splitFrom_ : 0;
+        shape.splits = attentionGridSplits(maxSlots, shape.splitFrom);
+        ensurePartial(attentionPartialFloats(shape.T, static_cast<int>(hp_.nHead), shape.splits, static_cast<int>(hp_.headDim)));
         ensureMeta(shape.bytes());
         fillMeta(tokens, segs, pool, shape);
         const PassPointers dev = carve(meta_.as(), shape);
@@ -347,6 +367,12 @@ private:
         const size_t cap = std::max(bytes, 2 * meta_.bytes());
         meta_ = DeviceBuffer(cap, "the pass metadata");
         metaHost_ = PinnedBuffer(cap, "the pass metadata");
+    }
+
+    void ensurePartial(size_t floats) {
+        if (partial_.bytes() >= floats * sizeof(float)) return;
+        graphs_.clear();   // they point at the old buffer
+        partial_ = DeviceBuffer(floats * sizeof(float), "attention's partial sums");
     }
 
     void fillMeta(const TokenId* tokens, std::span<const Segment> segs, const KvBlockPool& pool, const PassShape& s) {
@@ -445,7 +471,8 @@ private:
             store.rope = rope;
             kvStoreLaunch(store, T, stream_);
             DLAB_CUDA_CHECK_LAUNCH();
-            const AttentionArgs a{q, ldq, att, static_cast<int>(hp_.nHead), static_cast<int>(hp_.nHeadKv), D, 1.0f / std::sqrt(float(D)), il, kv, slots};
+            const AttentionArgs a{q, ldq, att, static_cast<int>(hp_.nHead), static_cast<int>(hp_.nHeadKv), D, 1.0f / std::sqrt(float(D)), il, kv, slots,
+                                  s.splits, s.splitFrom, partial_.as<float>()};
             attentionLaunch(a, T, stream_);
             DLAB_CUDA_CHECK_LAUNCH();
             if (attnT >= 0) {
@@ -636,6 +663,7 @@ private:
     const HParams& hp_;
     int device_;
     bool graphsOn_;
+    int splitFrom_;      // attention splits contexts longer than this (0: never)
     // Declared before everything that uses them, so they go last (after the graphs, the KV
     // mirrors and the buffers), also when the constructor throws half-way.
     Stream stream_;
@@ -645,7 +673,7 @@ private:
     std::map<PassShape, std::unique_ptr<Graph>> graphs_;
     std::set<PassShape> ungraphable_;                 // GEMM passes whose capture failed
     DeviceBuffer x_, xn_, q_, k_, v_, att_, ffA_, ffB_, half_, logits_, staging_, stats_, topIds_, topLogits_, statsScratch_, cublasWorkspace_;
-    DeviceBuffer meta_, attnWeights_;
+    DeviceBuffer meta_, attnWeights_, partial_;
     PinnedBuffer logitsHost_, stagingHost_, statsHost_, metaHost_;
     std::vector<float> out_;                  // (n, nVocab) for a multi-chunk call with all logits
     std::vector<LogitRowStats> passStats_;    // the last pass's rows

@@ -13,6 +13,9 @@ namespace dlab {
 struct CudaOptions {
     int device = 0;
     bool graphs = true;   // capture decode passes in CUDA graphs (DLAB_CUDA_GRAPHS=0 turns it off)
+    // Attention splits a context longer than this many slots into ranges (cuda/ops/attention.h):
+    // -1 the default (kAttentionSplitFrom), 0 never. DLAB_CUDA_ATTENTION_SPLIT_FROM=N overrides it.
+    int attentionSplitFrom = -1;
 };
 
 // Throws dlab::Error saying why the GPU cannot be used (no driver, no device, a driver too old,

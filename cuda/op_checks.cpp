@@ -426,6 +426,29 @@ void checkKvAndAttention(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng, in
         AttentionScratch scratch;
         causalAttention(q.data(), ref.data(), T, prefix, pool, seq, layer, {9, 3, D, scale}, tp, scratch, refW.data());
         out.push_back(compare("attention", tn + " paged, GQA 9/3, " + shape, download<float>(datt, ref.size(), s), toDouble(ref), kF32Bound));
+        // The context split into ranges (flash-decoding), merged: from 1 slot on every query is
+        // split (after 37: one range, after 300: three, after 4,200: 27 of 160 slots), from
+        // prefix + 2 on the last query only. The launch has at least two blocks per pair, so a
+        // query of one range also goes through the merge, and must come out bit for bit as unsplit.
+        const auto unsplit = download<float>(datt, ref.size(), s);
+        for (int splitFrom : {1, prefix + 2}) {
+            AttentionArgs split = a;
+            split.splitFrom = splitFrom;
+            split.splits = std::max(2, attentionGridSplits(prefix + T, splitFrom));
+            DeviceBuffer dpart(attentionPartialFloats(T, 9, split.splits, D) * 4, "a check's partial sums");
+            split.partial = dpart.as<float>();
+            DLAB_CUDA_CHECK(cudaMemsetAsync(datt.as(), 0xff, datt.bytes(), s));   // NaN: the unsplit result must not survive
+            attentionLaunch(split, T, s);
+            DLAB_CUDA_CHECK_LAUNCH();
+            const auto got = download<float>(datt, ref.size(), s);
+            const std::string from = "context split from " + std::to_string(splitFrom) + ", ";
+            out.push_back(compare("attention", tn + " " + from + shape, got, toDouble(ref), kF32Bound));
+            long differ = 0;
+            for (int t = 0; t < T; ++t)
+                if (attentionRanges(prefix + t + 1, splitFrom) == 1)
+                    for (int i = 0; i < Q; ++i) differ += std::memcmp(&got[size_t(t) * Q + i], &unsplit[size_t(t) * Q + i], 4) != 0;
+            out.push_back(exact("attention", tn + " " + from + "one-range queries equal unsplit, " + shape, differ));
+        }
         out.push_back(compare("attention weights", tn + " last query, " + shape, download<float>(dwts, refW.size(), s), toDouble(refW), kF32Bound));
     }
 }
@@ -543,6 +566,7 @@ std::vector<OpCheck> runOpChecks() {
              checkKvAndAttention(out, s, rng, 64, 37);
              checkKvAndAttention(out, s, rng, 64, 300);
              checkKvAndAttention(out, s, rng, 20, 45);
+             checkKvAndAttention(out, s, rng, 64, 4200);
              checkKvStoreWithRope(out, s, rng);
          }},
         {"logit stats", [&] { checkLogitStats(out, s, rng); }},

@@ -230,6 +230,89 @@ private slots:
         QCOMPARE(batched.length(sb[0]), alone.length(sa[0]));
     }
 
+    // Long contexts split attention into ranges (flash-decoding, cuda/ops/attention.h). A token's
+    // ranges follow from its own context, so with splitting from 64 slots on: four sequences of
+    // 20 to 300 tokens decoded in one pass (4 blocks per pair: the longest has 3 ranges) equal
+    // each decoded alone bit for bit (alone, the 140-token one launches 2 blocks per pair and the
+    // short ones 1), every step stays within the bound of the CPU, and a decode step is graphed
+    // once per split count.
+    void splitContextsStayBatchInvariant() {
+        if (skipWithoutGpu()) QSKIP("no GPU");
+        TinyModelSpec spec;
+        spec.arch = "llama";
+        spec.weightType = GgmlType::Q8_0;
+        spec.nEmbd = 128;
+        spec.nFf = 256;
+        spec.nCtx = 512;
+        const std::string path = QDir::temp().filePath("cuda_backend_long_context.gguf").toStdString();
+        writeTinyModel(spec, path);
+        const auto model = Model::load(path);
+        const HParams& hp = model->hparams();
+        CudaOptions split;
+        split.attentionSplitFrom = 64;
+        auto gpu = makeCudaBackend(*model, split);
+        auto cpu = makeCpuBackend(*model, 1, true);
+        KvBlockPool batched(hp, 48, KvType::F16), alone(hp, 48, KvType::F16), ref(hp, 48, KvType::F16);
+        std::vector<SeqId> sb, sa, sr;
+        std::vector<TokenId> next;
+        const int lengths[] = {300, 20, 140, 60};
+        for (int i = 0; i < 4; ++i) {
+            sb.push_back(batched.newSequence());
+            sa.push_back(alone.newSequence());
+            sr.push_back(ref.newSequence());
+            const auto p = prompt(lengths[i], i);
+            gpu->forward(p, batched, sb[i], false);
+            gpu->forward(p, alone, sa[i], false);
+            next.push_back(argmax(cpu->forward(p, ref, sr[i], false)));
+        }
+#ifdef DLAB_CUDA_EMULATED
+        const emu::Stats before = emu::stats();
+#endif
+        for (int step = 0; step < 3; ++step) {
+            std::vector<Backend::BatchItem> items;
+            for (int i = 0; i < 4; ++i) items.push_back({sb[i], std::span<const TokenId>(&next[i], 1), false});
+            const auto rows = gpu->forwardBatch(items, batched);
+            std::vector<std::vector<float>> b;
+            for (const auto& r : rows) b.push_back(copy(r));
+            for (int i = 0; i < 4; ++i) {
+                const std::vector<float> a = copy(gpu->forward(std::span<const TokenId>(&next[i], 1), alone, sa[i], false));
+                const std::vector<float> c = copy(cpu->forward(std::span<const TokenId>(&next[i], 1), ref, sr[i], false));
+                QVERIFY2(a == b[i], qPrintable(QString("step %1, sequence %2: batched and alone differ (NMSE %3)").arg(step).arg(i).arg(nmse(b[i], a))));
+                QVERIFY2(nmse(a, c) < kBound, qPrintable(QString("step %1, sequence %2: NMSE %3 against the CPU").arg(step).arg(i).arg(nmse(a, c))));
+                next[i] = argmax(c);
+            }
+        }
+#ifdef DLAB_CUDA_EMULATED
+        // Graphed shapes: the batch of 4 (4 splits) and one step alone at 4, 2 and 1.
+        const emu::Stats after = emu::stats();
+        QCOMPARE(after.captures - before.captures, uint64_t(4));
+        QVERIFY(emu::lastFault().empty());
+#endif
+        // Without splitting, the long sequences' logits move by rounding only.
+        CudaOptions whole;
+        whole.attentionSplitFrom = 0;
+        auto unsplit = makeCudaBackend(*model, whole);
+        KvBlockPool again(hp, 24, KvType::F16);
+        const SeqId s = again.newSequence();
+        const auto p = prompt(300, 0);
+        unsplit->forward(p, again, s, false);
+        const SeqId s2 = alone.fork(sa[0], 300);
+        const std::vector<float> u = copy(unsplit->forward(std::span<const TokenId>(&next[1], 1), again, s, false));
+        const std::vector<float> g = copy(gpu->forward(std::span<const TokenId>(&next[1], 1), alone, s2, false));
+        QVERIFY2(nmse(g, u) < 1e-9, qPrintable(QString("split against whole: NMSE %1").arg(nmse(g, u))));
+
+        // The environment's override, when it is not a length, is refused with a sentence.
+        qputenv("DLAB_CUDA_ATTENTION_SPLIT_FROM", "long");
+        QString message;
+        try {
+            makeCudaBackend(*model);
+        } catch (const Error& e) {
+            message = e.what();
+        }
+        qunsetenv("DLAB_CUDA_ATTENTION_SPLIT_FROM");
+        QVERIFY2(message.contains("DLAB_CUDA_ATTENTION_SPLIT_FROM is \"long\""), qPrintable(message));
+    }
+
     // A fork shares the prompt's blocks, a partial last block included; the first write into it
     // copies the block (copy-on-write), which the device mirror must replay. Both branches against
     // the CPU's exact mode doing the same, for every KV type.

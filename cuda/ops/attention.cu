@@ -4,6 +4,11 @@
 // instead of one. The tile's scores update the warp's online softmax (running max m, sum l); then
 // the lanes, each holding output dims lane, lane + 32, ..., add the tile's 32 V rows weighted by
 // the probabilities they take from the slot's lane by shuffle. The block merges its four warps.
+// With the context split (attention.h), block z of (token, head) takes the z-th range of the
+// token's slots and writes its partial result; attentionMergeKernel combines the ranges.
+#include <string>
+
+#include "core/error.h"
 #include "cuda/ops/attention.h"
 #include "cuda/ops/common.cuh"
 #include "cuda/ops/softmax.h"
@@ -32,11 +37,17 @@ __device__ __forceinline__ void kvChunk8(const uint8_t* row, int e, float* out) 
 
 template <int KV, bool VEC>
 __global__ void __launch_bounds__(32 * kWarps) attentionKernel(const AttentionArgs a) {
-    const int t = blockIdx.x, h = blockIdx.y;
+    const int t = blockIdx.x, h = blockIdx.y, split = blockIdx.z;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int D = a.headDim;
     const int e0 = h / (a.nHead / a.nHeadKv) * D;   // the KV head's first element in a row
     const int nSlots = a.slots.slot[t] + 1;
+    // This block's slots [s0, s1): range `split` of the token's context (attention.h); a block past
+    // the token's ranges has nothing to do. One block per pair (splits == 1) takes the whole context.
+    const int ranges = a.splits == 1 ? 1 : attentionRanges(nSlots, a.splitFrom);
+    if (split >= ranges) return;   // the whole block, before any barrier
+    const int per = ranges == 1 ? nSlots : attentionRangeSlots(nSlots);
+    const int s0 = split * per, s1 = nSlots < s0 + per ? nSlots : s0 + per;
     const int32_t* table = a.slots.tables + a.slots.tableOf[a.slots.segOf[t]];
 
     __shared__ __align__(16) float qs[32 * kMaxPerLane];   // (headDim) this head's query
@@ -47,9 +58,9 @@ __global__ void __launch_bounds__(32 * kWarps) attentionKernel(const AttentionAr
     float acc[kMaxPerLane];
     for (int i = 0; i < kMaxPerLane; ++i) acc[i] = 0.0f;
     float m = -INFINITY, l = 0.0f;
-    for (int base = warp * 32; base < nSlots; base += kWarps * 32) {   // warp-uniform
+    for (int base = s0 + warp * 32; base < s1; base += kWarps * 32) {   // warp-uniform
         const int s = base + lane;
-        const bool valid = s < nSlots;
+        const bool valid = s < s1;
         const long long cell = valid ? cellOf(a, table, s) : 0;
         float score = -INFINITY;
         if (valid) {
@@ -69,7 +80,7 @@ __global__ void __launch_bounds__(32 * kWarps) attentionKernel(const AttentionAr
         const float p = valid && score != -INFINITY ? expf(score - mNew) : 0.0f;
         l = l * corr + warpSum(p);
         for (int i = 0; i < kMaxPerLane; ++i) acc[i] *= corr;
-        const int n = nSlots - base < 32 ? nSlots - base : 32;
+        const int n = s1 - base < 32 ? s1 - base : 32;
 #pragma unroll 4
         for (int j = 0; j < n; ++j) {
             const float pj = __shfl_sync(kFullMask, p, j);
@@ -98,11 +109,52 @@ __global__ void __launch_bounds__(32 * kWarps) attentionKernel(const AttentionAr
         f[w] = sm[w] == -INFINITY ? 0.0f : expf(sm[w] - M);
         L += sl[w] * f[w];
     }
-    float* out = a.out + static_cast<size_t>(t) * a.nHead * D + h * D;
+    if (a.splits == 1) {
+        float* out = a.out + static_cast<size_t>(t) * a.nHead * D + h * D;
+        for (int d = threadIdx.x; d < D; d += blockDim.x) {
+            float o = 0.0f;
+            for (int w = 0; w < kWarps; ++w) o += sacc[w][d] * f[w];
+            out[d] = o / L;
+        }
+        return;
+    }
+    // A range's partial: sums relative to its max M.
+    float* part = a.partial + ((static_cast<size_t>(t) * a.nHead + h) * a.splits + split) * (D + 2);
     for (int d = threadIdx.x; d < D; d += blockDim.x) {
         float o = 0.0f;
         for (int w = 0; w < kWarps; ++w) o += sacc[w][d] * f[w];
-        out[d] = o / L;
+        part[d] = o;
+    }
+    if (threadIdx.x == 0) {
+        part[D] = M;
+        part[D + 1] = L;
+    }
+}
+
+// Combines a (token, head)'s ranges: out = sum_z e^(M_z - M) o_z / sum_z e^(M_z - M) L_z. A token
+// of one range comes out exactly as the attention kernel alone writes it (weight 1, nothing added).
+__global__ void attentionMergeKernel(const AttentionArgs a) {
+    const int t = blockIdx.x, h = blockIdx.y, D = a.headDim;
+    const int ranges = attentionRanges(a.slots.slot[t] + 1, a.splitFrom);
+    const float* part = a.partial + (static_cast<size_t>(t) * a.nHead + h) * a.splits * (D + 2);
+    __shared__ float w[kMaxAttentionSplits];
+    __shared__ float total;
+    if (threadIdx.x == 0) {
+        float M = -INFINITY;
+        for (int z = 0; z < ranges; ++z) M = fmaxf(M, part[z * (D + 2) + D]);
+        float L = 0.0f;
+        for (int z = 0; z < ranges; ++z) {
+            w[z] = expf(part[z * (D + 2) + D] - M);   // every range holds a slot: M_z finite
+            L += w[z] * part[z * (D + 2) + D + 1];
+        }
+        total = L;
+    }
+    __syncthreads();
+    float* out = a.out + static_cast<size_t>(t) * a.nHead * D + h * D;
+    for (int d = threadIdx.x; d < D; d += blockDim.x) {
+        float o = 0.0f;
+        for (int z = 0; z < ranges; ++z) o += w[z] * part[z * (D + 2) + d];
+        out[d] = o / total;
     }
 }
 
@@ -132,7 +184,10 @@ void attentionLaunch(const AttentionArgs& a, int T, cudaStream_t stream) {
     const size_t elemBytes = a.kv.kvType == 0 ? 4 : 2;
     const bool vec = a.kv.kvType != 2 && a.kv.rowBytes % 16 == 0 && (size_t(a.headDim) * elemBytes) % 16 == 0 &&
                      reinterpret_cast<uintptr_t>(a.kv.base) % 16 == 0;
-    const dim3 grid(T, a.nHead);
+    if (a.splits < 1 || a.splits > kMaxAttentionSplits || (a.splits > 1 && !a.partial))
+        throw Error("attention: " + std::to_string(a.splits) + " context splits asked for (1 to " + std::to_string(kMaxAttentionSplits) +
+                    ", more than 1 with a partial buffer)");
+    const dim3 grid(T, a.nHead, a.splits);
     if (a.kv.kvType == 0) {
         if (vec) attentionKernel<0, true><<<grid, 32 * kWarps, 0, stream>>>(a);
         else attentionKernel<0, false><<<grid, 32 * kWarps, 0, stream>>>(a);
@@ -142,6 +197,7 @@ void attentionLaunch(const AttentionArgs& a, int T, cudaStream_t stream) {
     } else {
         attentionKernel<2, false><<<grid, 32 * kWarps, 0, stream>>>(a);
     }
+    if (a.splits > 1) attentionMergeKernel<<<dim3(T, a.nHead), 64, 0, stream>>>(a);
 }
 
 void attentionWeightsLaunch(const AttentionArgs& a, int t, int nSlots, float* weights, cudaStream_t stream) {

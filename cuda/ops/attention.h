@@ -3,11 +3,51 @@
 // at slot slot[t] of its sequence) attends to its sequence's slots 0 .. slot[t], reading K and V
 // rows through the block table. One pass over the slots with an online softmax, so any context
 // length works without a scores buffer.
+//
+// Split context (flash-decoding): a decode step has few (token, head) pairs, one block each, so
+// at long contexts a handful of SMs would walk thousands of slots while the rest idle. Past
+// splitFrom slots each pair's context is cut into ranges of whole warp tiles, a block each; the
+// blocks write their unnormalised outputs with their running max and sum to `partial`, and a merge
+// kernel rescales and adds them (the same online-softmax algebra the block uses between warps).
 #include <cuda_runtime_api.h>
 
+#include "cuda/hd.h"
 #include "cuda/ops/paged_kv.h"
 
 namespace dlab::cuda {
+
+// Context splitting. A token's context of n slots is cut into ranges by n alone, never by the
+// batch it is in or the GPU it runs on, so its result stays the same bit for bit in any batch:
+// up to splitFrom slots one range (the block writes the output itself), beyond it ranges of
+// attentionRangeSlots(n) slots, at most kMaxAttentionSplits of them.
+constexpr int kMaxAttentionSplits = 32;
+constexpr int kAttentionSplitFrom = 512;      // the default: shorter contexts are one range
+constexpr int kAttentionRangeMinSlots = 128;  // one warp tile for each of a block's 4 warps
+
+DLAB_HD int attentionRangeSlots(int nSlots) {
+    const int even = ((nSlots + kMaxAttentionSplits - 1) / kMaxAttentionSplits + 31) / 32 * 32;
+    return even > kAttentionRangeMinSlots ? even : kAttentionRangeMinSlots;
+}
+// splitFrom <= 0: never split.
+DLAB_HD int attentionRanges(int nSlots, int splitFrom) {
+    if (splitFrom <= 0 || nSlots <= splitFrom) return 1;
+    const int per = attentionRangeSlots(nSlots);
+    return (nSlots + per - 1) / per;
+}
+// The launch's split count (grid z) for a pass whose longest context is maxSlots: its ranges,
+// rounded up to a power of two so a decode graph is re-captured only a few times as a context
+// grows (blocks past a token's ranges return at once).
+inline int attentionGridSplits(int maxSlots, int splitFrom) {
+    const int ranges = attentionRanges(maxSlots, splitFrom);
+    int splits = 1;
+    while (splits < ranges) splits *= 2;
+    return splits;
+}
+
+// Floats of AttentionArgs::partial for a pass of T tokens.
+inline size_t attentionPartialFloats(int T, int nHead, int splits, int headDim) {
+    return splits > 1 ? static_cast<size_t>(T) * nHead * splits * (headDim + 2) : 0;
+}
 
 struct AttentionArgs {
     const float* q;   // (T, ldq) nHead heads of headDim, already rotated
@@ -18,6 +58,11 @@ struct AttentionArgs {
     int layer;
     PagedKv kv;
     PassSlots slots;
+    // Context splitting: splits >= attentionGridSplits(longest context of the pass, splitFrom);
+    // splits == 1 takes every context whole, whatever splitFrom says.
+    int splits = 1;            // grid z, 1 .. kMaxAttentionSplits
+    int splitFrom = 0;
+    float* partial = nullptr;  // splits > 1: (T, nHead, splits, headDim + 2): output sums, then max, sum
 };
 void attentionLaunch(const AttentionArgs& a, int T, cudaStream_t stream);
 
