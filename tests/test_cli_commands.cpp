@@ -98,6 +98,19 @@ private slots:
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         QVERIFY(o["pp_tokens_per_s"].toDouble() > 0);
         QVERIFY(o["tg_tokens_per_s"].toDouble() > 0);
+        QCOMPARE(o["depth"].toInt(), 0);
+    }
+
+    // -d N (llama-bench's depth): pp and tg start from N cached tokens; the table names the depth.
+    void benchAtDepth() {
+        const Run j = cli({"bench", "--model", tinyModel(), "-d", "64", "-p", "16", "-n", "8", "--reps", "1", "--threads", "2", "--json"});
+        QCOMPARE(j.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(j.out).object();
+        QCOMPARE(o["depth"].toInt(), 64);
+        QVERIFY(o["tg_tokens_per_s"].toDouble() > 0);
+        const Run t = cli({"bench", "--model", tinyModel(), "-d", "64", "-p", "16", "-n", "8", "--reps", "1", "--threads", "2"});
+        QCOMPARE(t.exitCode, 0);
+        QVERIFY2(t.out.contains("| tg8 @ d64 |"), t.out.constData());
     }
 
     void branchEvaluatesOnlyTheNewTokens() {

@@ -139,6 +139,7 @@ private slots:
         QTest::newRow("bench --batch bad list") << QStringList{"bench", "--model", tiny, "--batch", "1,0"} << "--batch takes batch sizes between 1 and 256 separated by commas; '0' is not one";
         QTest::newRow("bench --beam bad list") << QStringList{"bench", "--model", tiny, "--beam", "4,0"} << "--beam takes beam widths between 1 and 64 separated by commas; '0' is not one";
         QTest::newRow("bench --beam and --batch") << QStringList{"bench", "--model", tiny, "--beam", "4", "--batch", "4"} << "bench: --batch and --beam are two benchmarks; give one of them";
+        QTest::newRow("bench -d with --batch") << QStringList{"bench", "--model", tiny, "-d", "16", "--batch", "2"} << "bench: -d goes with plain pp / tg runs only, not with --batch, --beam or --no-kv-cache";
         QTest::newRow("bench --batch without the cache") << QStringList{"bench", "--model", tiny, "--batch", "2", "--no-kv-cache"} << "bench: --batch measures decoding with the cache; drop --no-kv-cache";
         QTest::newRow("kv-growth --at bad list") << QStringList{"kv-growth", "--model", tiny, "--at", "64,x"} << "--at takes positions between 1 and 1048576 separated by commas; 'x' is not one";
         QTest::newRow("kv-dtypes q8_0 on 16-wide heads") << QStringList{"kv-dtypes", "--model", tiny, "--types", "q8_0"} << "a q8_0 KV cache needs a head size that is a multiple of 32 \\(this model's is 16\\)";

@@ -173,6 +173,7 @@ int runBench(Args& args) {
     const BackendOption backendKind = backendOption(args);
     const int nPrompt = static_cast<int>(args.integer("-p", 512, 0, 1 << 16));
     const int nGen = static_cast<int>(args.integer("-n", 128, 0, 1 << 16));
+    const int depth = static_cast<int>(args.integer("-d", 0, 0, 1 << 17));   // llama-bench's -d: tokens already cached
     const int reps = static_cast<int>(args.integer("--reps", 3, 1, 100));
     const KvType kvType = parseKvType(args.value("--kv-type", "f16"));
     const bool json = args.flag("--json");
@@ -191,6 +192,7 @@ int runBench(Args& args) {
     if (batch && noKvCache) throw Error("bench: --batch measures decoding with the cache; drop --no-kv-cache");
     if (beam && noKvCache) throw Error("bench: --beam measures decoding with the cache; drop --no-kv-cache");
     if (batch && beam) throw Error("bench: --batch and --beam are two benchmarks; give one of them");
+    if (depth > 0 && (batch || beam || noKvCache)) throw Error("bench: -d goes with plain pp / tg runs only, not with --batch, --beam or --no-kv-cache");
 
     auto model = Model::load(path);
     auto backend = openBackend(*model, backendKind, threads);
@@ -207,10 +209,16 @@ int runBench(Args& args) {
     }
     backend->setRecomputePrefix(noKvCache);
     const HParams& hp = model->hparams();
-    KvCache cache(hp, std::max(nPrompt, nGen) + 1, kvType);
+    KvCache cache(hp, depth + std::max(nPrompt, nGen) + 1, kvType);
     // Token ids do not change the amount of work; use a fixed spread of ids as llama-bench does.
-    std::vector<TokenId> prompt(nPrompt);
+    std::vector<TokenId> prompt(nPrompt), context(depth);
     for (int i = 0; i < nPrompt; ++i) prompt[i] = static_cast<TokenId>((i * 7919 + 13) % hp.nVocab);
+    for (int i = 0; i < depth; ++i) context[i] = static_cast<TokenId>((i * 104729 + 17) % hp.nVocab);
+    // -d N: each measurement starts from N cached tokens (filled untimed), as llama-bench's depth.
+    auto startAtDepth = [&] {
+        cache.clear();
+        if (depth > 0) backend->forward(context, cache, false);
+    };
 
     backend->setCancelFlag(installInterruptHandler());
     std::fprintf(stderr, "[bench: a warm-up, then %d repetition%s; Ctrl-C stops and reports what was measured]\n", reps,
@@ -220,13 +228,13 @@ int runBench(Args& args) {
     try {
         for (int r = 0; r <= reps; ++r) {  // r == 0 is a warm-up
             if (nPrompt > 0) {
-                cache.clear();
+                startAtDepth();
                 const auto t0 = std::chrono::steady_clock::now();
                 backend->forward(prompt, cache, false);
                 if (r > 0) pp.push_back(nPrompt / seconds(t0));
             }
             if (nGen > 0) {
-                cache.clear();
+                startAtDepth();
                 TokenId tok = 1 % hp.nVocab;
                 const auto t0 = std::chrono::steady_clock::now();
                 for (int i = 0; i < nGen; ++i) {
@@ -245,7 +253,7 @@ int runBench(Args& args) {
     if (json) {
         JsonWriter j;
         j.beginObject().field("model", path).field("backend", std::string(backend->name())).field("threads", threads)
-            .field("kv_type", kvTypeName(kvType)).field("kv_cache", !noKvCache).field("stats_top_n", statsTopN).field("host_logits", !noHostLogits).field("n_prompt", nPrompt).field("n_gen", nGen).field("reps", reps)
+            .field("kv_type", kvTypeName(kvType)).field("kv_cache", !noKvCache).field("stats_top_n", statsTopN).field("host_logits", !noHostLogits).field("n_prompt", nPrompt).field("n_gen", nGen).field("depth", depth).field("reps", reps)
             .field("pp_tokens_per_s", p.mean).field("pp_sd", p.sd).field("tg_tokens_per_s", g.mean).field("tg_sd", g.sd);
         if (stopped)
             j.field("interrupted", true).field("pp_reps_done", static_cast<int64_t>(pp.size()))
@@ -257,8 +265,9 @@ int runBench(Args& args) {
         auto row = [&](const char* test, int n, const std::vector<double>& done, const Stat& st) {
             char speed[64] = "interrupted before a measurement";
             if (!done.empty()) std::snprintf(speed, sizeof speed, "%.2f ± %.2f", st.mean, st.sd);
-            std::printf("| %s | %s | %d | %s%d | %s |\n", hp.archName.c_str(), std::string(backend->name()).c_str(), threads, test,
-                        n, speed);
+            const std::string at = depth > 0 ? " @ d" + std::to_string(depth) : "";
+            std::printf("| %s | %s | %d | %s%d%s | %s |\n", hp.archName.c_str(), std::string(backend->name()).c_str(), threads, test,
+                        n, at.c_str(), speed);
         };
         if (nPrompt > 0) row("pp", nPrompt, pp, p);
         if (nGen > 0) row("tg", nGen, tg, g);

@@ -44,7 +44,8 @@ commands:
               [--ban PHRASE]... [--ban-ignore-case]  the output never contains PHRASE, however it is tokenized
               (sampler stages: see 'sample'; beam search applies --repeat-penalty and --no-repeat-ngram over the
               whole history; --beam-groups G splits the beams into G diverse groups, --beams divisible by G)
-  bench       [-p 512] [-n 128] [--threads N] [--reps 3] [--kv-type f16|f32|q8_0] [--no-kv-cache] [--json]
+  bench       [-p 512] [-n 128] [-d 0] [--threads N] [--reps 3] [--kv-type f16|f32|q8_0] [--no-kv-cache] [--json]
+              (-d N: pp and tg each start from N cached tokens, as llama-bench's depth)
               [--batch 1,2,4,8,16,32]  aggregate decode tokens/s, B sequences per forwardBatch (-p 32 -n 32 by default)
               [--beam 4,8]  ms per beam-search step of width K (batched and one beam at a time) against a greedy step
               [--stats N] [--no-host-logits]  each step also the logit statistics of the trace (log-sum-exp,
