@@ -54,7 +54,10 @@ trap 'rm -rf "$WORK"' EXIT
 DRY=$([[ "$MODE" == "dry-run" ]] && echo 1 || echo 0)
 # Sizes: the real run's, or a dry run's that finishes in a few minutes on 2 CPU cores (the emulator
 # runs a decode step of the default model's shape in about 1.5 s).
-if ((DRY)); then STEPS=6; TG=4; PP=32; REPS=1; BATCHES=1,4; BATCH_P=8; BATCH_N=2; else STEPS=128; TG=256; PP=512; REPS=3; BATCHES=1,4,16,64; BATCH_P=32; BATCH_N=64; fi
+# DEPTH: the cached context of the long-context decode benchmark; SPLIT_FROM: where attention
+# splits contexts there (the default 512 in the real run; lower in the dry run so it splits).
+if ((DRY)); then STEPS=6; TG=4; PP=32; REPS=1; BATCHES=1,4; BATCH_P=8; BATCH_N=2; DEPTH=160; SPLIT_FROM=64
+else STEPS=128; TG=256; PP=512; REPS=3; BATCHES=1,4,16,64; BATCH_P=32; BATCH_N=64; DEPTH=4096; SPLIT_FROM=512; fi
 [[ -x "$CLI" ]] || { echo "gpu_check: $CLI is missing; run 'scripts/gpu_check.sh build' first (and carry it)" >&2; exit 1; }
 
 failures=0
@@ -122,6 +125,14 @@ done
 step "parity --steps $STEPS --kv-type f16, prompt in one GEMM pass, near ties allowed" "$OUTDIR/parity-f16-gemm.json" \
   "$CLI" parity --model "$MODEL" --steps "$STEPS" --kv-type f16 --allow-near-ties --json
 parity_lines "$OUTDIR/parity-f16-gemm.json"
+# Attention split into ranges end to end: a long prompt (8 tokens a pass; 20 sentences are 462
+# tokens in the default model's vocabulary, 6 in the dry run 140) and the decode steps after it,
+# splitting from 64 slots on (2 ranges past 128 slots, 3 past 256, ...).
+LONG_PROMPT="$(for _ in $(seq "$( ((DRY)) && echo 6 || echo 20)"); do printf 'The history of the printing press begins '; done)"
+step "parity --steps $STEPS --kv-type f16, a long prompt, attention split from 64 slots" "$OUTDIR/parity-f16-split.json" \
+  env DLAB_CUDA_ATTENTION_SPLIT_FROM=64 "$CLI" parity --model "$MODEL" --steps "$STEPS" --kv-type f16 --prefill-chunk 8 \
+  --prompt "$LONG_PROMPT" --json
+parity_lines "$OUTDIR/parity-f16-split.json"
 inform "parity --steps 4 --kv-type q8_0, prompt in one GEMM pass (information, not a check)" "$OUTDIR/parity-q8_0-gemm.json" \
   "$CLI" parity --model "$MODEL" --steps 4 --kv-type q8_0 --json
 parity_lines "$OUTDIR/parity-q8_0-gemm.json"
@@ -156,6 +167,9 @@ bench cuda-tg-plain -- --backend cuda -p 0 -n "$TG" --reps "$REPS"   # no statis
 bench cuda-pp -- --backend cuda -p "$PP" -n 0 --reps "$REPS"
 bench cuda-batch -- --backend cuda --batch "$BATCHES" -p "$BATCH_P" -n "$BATCH_N" --reps "$REPS"
 bench cuda-batch-no-graphs DLAB_CUDA_GRAPHS=0 -- --backend cuda --batch "$BATCHES" -p "$BATCH_P" -n "$BATCH_N" --reps "$REPS"
+# Decode after DEPTH cached tokens, attention's context split into ranges (flash-decoding) and whole.
+bench cuda-tg-depth DLAB_CUDA_ATTENTION_SPLIT_FROM="$SPLIT_FROM" -- --backend cuda -d "$DEPTH" -p 0 -n "$TG" --reps "$REPS" --stats 32
+bench cuda-tg-depth-whole DLAB_CUDA_ATTENTION_SPLIT_FROM=0 -- --backend cuda -d "$DEPTH" -p 0 -n "$TG" --reps "$REPS" --stats 32
 bench cpu-tg-pp -- --backend cpu -p "$PP" -n "$((TG / 2))" --reps 1 --threads "$(nproc)"
 bench cpu-batch -- --backend cpu --batch "$BATCHES" -p 32 -n 16 --reps 1 --threads "$(nproc)"
 

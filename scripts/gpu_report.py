@@ -27,7 +27,7 @@ def main():
     out, model = sys.argv[1], sys.argv[2]
     emulated = "--emulated" in sys.argv[3:]
     b = {n: load(os.path.join(out, f"bench-{n}.json")) for n in
-         ["cuda-tg-trace", "cuda-tg-stats-only", "cuda-tg-no-graphs", "cuda-pp", "cpu-tg-pp"]}
+         ["cuda-tg-trace", "cuda-tg-stats-only", "cuda-tg-no-graphs", "cuda-pp", "cpu-tg-pp", "cuda-tg-depth", "cuda-tg-depth-whole"]}
     torch = load(os.path.join(out, "torch.json")) or {}
     weights = os.path.getsize(model) if os.path.exists(model) else None
     bw = torch.get("copy_bandwidth_GBps")
@@ -49,6 +49,10 @@ def main():
     print(f"| decode tokens/s, trace stats only (logits stay on the GPU) | {fmt(tg('cuda-tg-stats-only'))} | | | | |")
     print(f"| decode tokens/s, no CUDA graphs | {fmt(tg('cuda-tg-no-graphs'))} | | | | |")
     print(f"| prefill tokens/s | {fmt(pp('cuda-pp'))} | {fmt(pp('cpu-tg-pp'))} | {fmt(torch.get('prefill_tokens_per_s'))} | | |")
+    depth = (b.get("cuda-tg-depth") or {}).get("depth")
+    if depth:
+        print(f"| decode tokens/s after {depth} cached tokens, attention split into ranges | {fmt(tg('cuda-tg-depth'))} | | | | |")
+        print(f"| decode tokens/s after {depth} cached tokens, attention whole | {fmt(tg('cuda-tg-depth-whole'))} | | | | |")
     def per_batch(name):
         rows = load(os.path.join(out, name)) or []
         return {r.get("batch"): r.get("batched_tokens_per_s") for r in rows}
@@ -74,6 +78,11 @@ def main():
             how = f", prompt {chunk} tokens a pass" if chunk else ""
             print(f"- parity ({kv} KV{how}): {p['tokens_identical']} of {p['steps_run']} tokens identical, worst NMSE "
                   f"{p['worst_nmse']:.3g} (bound {p['bound_nmse']:.3g}), {'pass' if p['pass'] else 'FAIL'}")
+    p = load(os.path.join(out, "parity-f16-split.json"))
+    if p:
+        print(f"- parity (f16 KV, a {p.get('prompt_tokens', '?')}-token prompt, attention split into ranges from 64 slots): "
+              f"{p['tokens_identical']} of {p['steps_run']} tokens identical, worst NMSE {p['worst_nmse']:.3g} "
+              f"(bound {p['bound_nmse']:.3g}), {'pass' if p['pass'] else 'FAIL'}")
     p = load(os.path.join(out, "parity-f16-gemm.json"))
     if p:
         print(f"- parity (f16 KV, prompt in one half-GEMM pass): {p['tokens_identical']} of {p['steps_run']} tokens identical, "
