@@ -18,8 +18,9 @@ namespace dlab::cuda {
 
 // Context splitting. A token's context of n slots is cut into ranges by n alone, never by the
 // batch it is in or the GPU it runs on, so its result stays the same bit for bit in any batch:
-// up to splitFrom slots one range (the block writes the output itself), beyond it ranges of
-// attentionRangeSlots(n) slots, at most kMaxAttentionSplits of them.
+// up to splitFrom slots one range, beyond it ranges of attentionRangeSlots(n) slots, at most
+// kMaxAttentionSplits of them. (A one-range token in a launch of several blocks per pair goes
+// through the merge and comes out as the single block would write it.)
 constexpr int kMaxAttentionSplits = 32;
 constexpr int kAttentionSplitFrom = 512;      // the default: shorter contexts are one range
 constexpr int kAttentionRangeMinSlots = 128;  // one warp tile for each of a block's 4 warps
