@@ -12,8 +12,11 @@
 #                                         build makes): every step runs the CUDA backend's code on the
 #                                         CPU; its speed figures are the emulator's, never GPU figures
 #
-# On the device tool:  carry ["build-gpu/app/cli/decoding-lab-cli"],
+# On the device tool:  carry ["build-gpu/app/cli/decoding-lab-cli", "build-gpu/tools"],
 #   command "LD_LIBRARY_PATH=/usr/local/cuda/lib64 scripts/gpu_check.sh run"
+# build-gpu/tools holds NVIDIA's compute-sanitizer wheel from PyPI (14 MB), run there on the q8_0
+# KV path; the run stops starting steps after DLAB_GPU_CHECK_BUDGET_S seconds (560: the device
+# tool's limit is 600 a command) and still writes its summary and raw.tgz.
 # The 94 MB default model does not travel: the run writes a random-weights model of exactly its
 # shape and tensor types (make-tiny-model --like smollm2-135m); speed does not depend on the
 # weights and CPU-vs-GPU parity is as meaningful.
@@ -26,19 +29,26 @@ if [[ "$MODE" == "dry-run" && -z "${DLAB_CLI:-}" && -x "$ROOT/build/app/cli/deco
 fi
 CLI="${DLAB_CLI:-$BUILD/app/cli/decoding-lab-cli}"
 EMULATED=$([[ "$CLI" == *-emulated ]] && echo 1 || echo 0)
+SANITIZER_VERSION=13.0.85
 
 if [[ "$MODE" == "build" ]]; then
   set -e
   cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDLAB_CUDA=ON -DDLAB_CUDA_EMULATOR=OFF -DDLAB_GUI=OFF -DDLAB_TESTS=OFF \
     -DDLAB_HTTP=OFF -DDLAB_PORTABLE=ON >/dev/null
   cmake --build "$BUILD" --target decoding-lab-cli -j"$(nproc)"
+  # compute-sanitizer for the device (the CUDA 13.0 one, as its driver): not installed there.
+  mkdir -p "$BUILD/tools"
+  if ! ls "$BUILD"/tools/nvidia_cuda_sanitizer_api-*.whl >/dev/null 2>&1; then
+    python3 -m pip download --quiet --no-deps --dest "$BUILD/tools" "nvidia-cuda-sanitizer-api==$SANITIZER_VERSION" ||
+      echo "gpu_check: could not download compute-sanitizer $SANITIZER_VERSION from PyPI; the run will skip its sanitizer steps" >&2
+  fi
   echo "gpu_check: built $CLI ($(du -h "$CLI" | cut -f1)); shared libraries it needs:"
   ldd "$CLI" | sed 's/^/  /'
   if ldd "$CLI" | grep -qE "libfmt|libcpp-httplib|libQt"; then
     echo "gpu_check: the binary needs a Debian-only library; it would not start on the GPU machine" >&2
     exit 1
   fi
-  echo "carry: ${CLI#$ROOT/}"
+  echo "carry: ${CLI#$ROOT/} ${BUILD#$ROOT/}/tools"
   exit 0
 fi
 if [[ "$MODE" != "run" && "$MODE" != "dry-run" ]]; then
@@ -60,14 +70,27 @@ if ((DRY)); then STEPS=6; TG=4; PP=32; REPS=1; BATCHES=1,4; BATCH_P=8; BATCH_N=2
 else STEPS=128; TG=256; PP=512; REPS=3; BATCHES=1,4,16,64; BATCH_P=32; BATCH_N=64; DEPTH=4096; SPLIT_FROM=512; fi
 [[ -x "$CLI" ]] || { echo "gpu_check: $CLI is missing; run 'scripts/gpu_check.sh build' first (and carry it)" >&2; exit 1; }
 
+# The run's own time limit: a step starts only while time is left and is stopped when it runs out,
+# so the summary and raw.tgz are always written (a dry run has no limit).
+BUDGET_S="${DLAB_GPU_CHECK_BUDGET_S:-$( ((DRY)) && echo 0 || echo 560)}"
 failures=0
+skipped=0
 section() { printf '\n## %s\n\n' "$1" >>"$REPORT"; echo "== $1"; }
 # step NAME OUTFILE CMD...: runs CMD with its stdout to OUTFILE, records the exit status and time.
 step() {
   local name="$1" out="$2"; shift 2
-  local t0=$SECONDS
-  "$@" >"$out" 2>"$out.err"
+  local t0=$SECONDS limit=()
+  if ((BUDGET_S > 0)); then
+    if ((SECONDS >= BUDGET_S - 5)); then
+      printf -- '- `%s`: not run, the time budget (%d s) is spent\n' "$name" "$BUDGET_S" >>"$REPORT"
+      skipped=$((skipped + 1))
+      return 125
+    fi
+    limit=(timeout --kill-after=5 $((BUDGET_S - SECONDS)))
+  fi
+  "${limit[@]}" "$@" >"$out" 2>"$out.err"
   local rc=$?
+  ((rc == 124 && BUDGET_S > 0)) && echo "stopped: the run's time budget ($BUDGET_S s) ran out" >>"$out.err"
   printf -- '- `%s`: exit %d in %d s\n' "$name" "$rc" $((SECONDS - t0)) >>"$REPORT"
   if ((rc != 0)); then
     ((INFORMATION)) || failures=$((failures + 1))
@@ -151,6 +174,13 @@ for arch in qwen2 gpt2; do
   step "parity tiny $arch" "$OUTDIR/parity-tiny-$arch.json" "$CLI" parity --model "$WORK/tiny-$arch.gguf" --steps 32 --json
   parity_lines "$OUTDIR/parity-tiny-$arch.json"
 done
+# The default model's shape with 2 layers (a tiny model's head size, 16, cannot hold a q8_0 cache):
+# whether the q8_0 defect needs 30 layers; the sanitizer runs below use this model too.
+MODEL2="$WORK/smollm2-135m-shape-2-layers.gguf"
+"$CLI" make-tiny-model --like smollm2-135m --layers 2 --out "$MODEL2" >/dev/null
+step "parity --kv-type q8_0 --prefill-chunk 8, the shape with 2 layers" "$OUTDIR/parity-2-layers-q8_0.json" \
+  "$CLI" parity --model "$MODEL2" --steps 32 --kv-type q8_0 --prefill-chunk 8 --json
+parity_lines "$OUTDIR/parity-2-layers-q8_0.json"
 
 section "Benchmarks (one run, this machine)"
 bench() {  # bench NAME ENV... -- ARGS...
@@ -191,13 +221,47 @@ else
   echo "- nsys is not here (or this is the emulator): no profile" >>"$REPORT"
 fi
 
+section "compute-sanitizer on the q8_0 KV path (an error it reports is a failed step)"
+# memcheck (out-of-bounds and misaligned accesses), initcheck (reads of device memory never written:
+# the emulator fills fresh allocations with 0xff, a GPU does not) and racecheck (shared-memory
+# hazards between a block's threads, which the emulator's fibers order one way) on the default
+# model's shape (2 layers: instrumented kernels run slowly) with a q8_0 cache: a 2-token prompt, the
+# matvec path and its graphs, 2 steps.
+SAN=""
+if ((!EMULATED)); then
+  SAN="$(command -v compute-sanitizer || true)"
+  [[ -z "$SAN" && -x /usr/local/cuda/bin/compute-sanitizer ]] && SAN=/usr/local/cuda/bin/compute-sanitizer
+  wheel="$(ls "$BUILD"/tools/nvidia_cuda_sanitizer_api-*.whl 2>/dev/null | head -n 1)"
+  if [[ -z "$SAN" && -n "$wheel" ]] && python3 -m zipfile -e "$wheel" "$WORK/sanitizer"; then
+    SAN="$WORK/sanitizer/nvidia/cu13/bin/compute-sanitizer"
+    chmod +x "$SAN"
+  fi
+fi
+if [[ -n "$SAN" ]]; then
+  echo "- $("$SAN" --version 2>&1 | grep -m1 Version)" >>"$REPORT"
+  for tool in memcheck initcheck racecheck; do
+    log="$OUTDIR/sanitizer-$tool.log"
+    inform "compute-sanitizer --tool $tool: parity --kv-type q8_0 --prompt Hi --steps 2" "$OUTDIR/sanitizer-$tool.json" \
+      "$SAN" --tool "$tool" --print-limit 20 --log-file "$log" "$CLI" parity --model "$MODEL2" --steps 2 --kv-type q8_0 --prompt Hi --json
+    summary="$(grep -h "ERROR SUMMARY" "$log" 2>/dev/null | tail -n 1)"
+    echo "    $tool: ${summary:-no summary in its log}" >>"$REPORT"
+    if [[ "$summary" =~ SUMMARY:\ ([0-9]+) ]] && ((BASH_REMATCH[1] > 0)); then
+      failures=$((failures + 1))
+      grep -h "^=========" "$log" | grep -v "ERROR SUMMARY\|COMPUTE-SANITIZER" | head -n 12 | sed 's/^/    /' >>"$REPORT"
+    fi
+  done
+else
+  echo "- compute-sanitizer is not here (nor its wheel in ${BUILD#$ROOT/}/tools), or this is the emulator" >>"$REPORT"
+fi
+
 section "Summary"
 python3 "$ROOT/scripts/gpu_report.py" "$OUTDIR" "$MODEL" $( ((EMULATED)) && echo --emulated) >>"$REPORT" 2>>"$OUTDIR/summary.err" || echo "- summary failed: $(tail -n 2 "$OUTDIR/summary.err")" >>"$REPORT"
 echo "- steps that failed: $failures" >>"$REPORT"
+((skipped > 0)) && echo "- steps not run, the time budget ($BUDGET_S s) spent: $skipped" >>"$REPORT"
 # Every raw file in one archive beside the report: the device tool brings back only a few files.
 tar czf "$WORK/raw.tgz" -C "$OUTDIR" --exclude report.md --exclude raw.tgz . && mv "$WORK/raw.tgz" "$OUTDIR/raw.tgz"
 if ((!DRY)); then
-  find "$OUTDIR" -maxdepth 1 -type f \( -name '*.json' -o -name '*.err' -o -name 'ops.md' -o -name '*.txt' -o -name '*.csv' \) -delete
+  find "$OUTDIR" -maxdepth 1 -type f \( -name '*.json' -o -name '*.err' -o -name 'ops.md' -o -name '*.txt' -o -name '*.csv' -o -name '*.log' \) -delete
 fi
 echo "gpu_check: report in $REPORT ($failures failed steps), raw files in $OUTDIR/raw.tgz"
 exit 0

@@ -78,6 +78,10 @@ def main():
             how = f", prompt {chunk} tokens a pass" if chunk else ""
             print(f"- parity ({kv} KV{how}): {p['tokens_identical']} of {p['steps_run']} tokens identical, worst NMSE "
                   f"{p['worst_nmse']:.3g} (bound {p['bound_nmse']:.3g}), {'pass' if p['pass'] else 'FAIL'}")
+    p = load(os.path.join(out, "parity-2-layers-q8_0.json"))
+    if p:
+        print(f"- parity (q8_0 KV, the shape with 2 layers): {p['tokens_identical']} of {p['steps_run']} tokens identical, "
+              f"worst NMSE {p['worst_nmse']:.3g} (bound {p['bound_nmse']:.3g}), {'pass' if p['pass'] else 'FAIL'}")
     p = load(os.path.join(out, "parity-f16-split.json"))
     if p:
         print(f"- parity (f16 KV, a {p.get('prompt_tokens', '?')}-token prompt, attention split into ranges from 64 slots): "

@@ -117,6 +117,7 @@ private slots:
         QTest::newRow("repeated flag") << QStringList{"info", "--model", tiny, "--json", "--json"} << "info: option --json is given more than once";
         QTest::newRow("repeated sampler option") << QStringList{"branch", "--model", tiny, "--prompt", "hi", "--top-k", "5", "--top-k=6"} << "branch: option --top-k is given more than once";
         QTest::newRow("repeated kv option") << QStringList{"kv", "--preset", "gpt2", "--batch", "2", "--batch", "3"} << "kv: option --batch is given more than once";
+        QTest::newRow("make-tiny-model with no layers") << QStringList{"make-tiny-model", "--like", "smollm2-135m", "--layers", "0", "--out", m("x.gguf")} << "make-tiny-model: --layers must be between 1 and 256; got 0";
         QTest::newRow("repeated make-tiny-model option") << QStringList{"make-tiny-model", "--arch", "llama", "--arch", "gpt2", "--out", m("x.gguf")} << "make-tiny-model: option --arch is given more than once";
         // A directory opens as an empty stream on Linux: it must not pass for an empty text.
         const QString dir = QString::fromStdString(test::scratchDir());

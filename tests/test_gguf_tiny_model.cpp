@@ -275,6 +275,18 @@ private slots:
         QVERIFY(f->fileSize() == buildTinyModel(s).toBytes().size());
         QVERIFY(!f->findTensor("output.weight"));
 
+        // --layers: the default model's shape with 2 layers (what gpu_check.sh's sanitizer runs use).
+        p.start(QString::fromStdString(dlab::test::cliPath()),
+                {"make-tiny-model", "--like", "smollm2-135m", "--layers", "2", "--out", QString::fromStdString(out)});
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY2(p.exitCode() == 0, qPrintable(p.readAllStandardError()));
+        TinyModelSpec two = smollm2_135mShape();
+        two.nLayer = 2;
+        auto f2 = GgufFile::open(out);
+        QCOMPARE(f2->fileSize(), buildTinyModel(two).toBytes().size());
+        QVERIFY(f2->findTensor("blk.1.attn_q.weight"));
+        QVERIFY(!f2->findTensor("blk.2.attn_q.weight"));
+
         p.start(QString::fromStdString(dlab::test::cliPath()),
                 {"make-tiny-model", "--arch", "llama", "--out", QString::fromStdString(out), "--type", "q2_k"});
         QVERIFY(p.waitForFinished(60000));

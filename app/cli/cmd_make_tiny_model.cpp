@@ -38,6 +38,7 @@ int runMakeTinyModel(const std::vector<std::string>& argv) {
     if (const auto t = args.value("--type")) spec.weightType = weightTypeOption(*t);
     else if (!like) spec.weightType = GgmlType::F32;
     spec.tiedOutput = args.flag("--tied") || spec.tiedOutput;
+    spec.nLayer = static_cast<int>(args.integer("--layers", spec.nLayer, 1, 256));   // the shape with fewer (or more) layers
     args.finish();
     if (!arch) throw Error("make-tiny-model: --arch is required (llama, qwen2 or gpt2)");
     if (!out) throw Error("make-tiny-model: --out is required (the GGUF file to write)");

@@ -94,7 +94,7 @@ commands:
               [--decode-prompt T [--decode-reps 7] [--threads N]]  plus greedy decode with and without the grammar
               compile time and per-token mask time on the model's (or --vocab's) vocabulary, fresh and warm caches
   make-tiny-model --arch llama|qwen2|gpt2 --out PATH [--seed N] [--type f32|f16|q8_0|q4_1] [--tied]
-              [--like smollm2-135m]  random weights of exactly the default model's shape and tensor types
+              [--like smollm2-135m] [--layers N]  random weights of exactly the default model's shape and tensor types (N layers)
 )";
 
 }  // namespace
