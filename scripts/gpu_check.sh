@@ -124,9 +124,16 @@ step "make-tiny-model --like smollm2-135m" "$OUTDIR/model.txt" "$CLI" make-tiny-
 "$CLI" info --model "$MODEL" >>"$OUTDIR/model.txt" 2>&1
 sed 's/^/    /' "$OUTDIR/model.txt" >>"$REPORT"
 
-section "Per-op checks (cuda-check)"
-step "cuda-check" "$OUTDIR/ops.md" "$CLI" cuda-check && true
+section "Per-op checks (cuda-check --only ops)"
+step "cuda-check --only ops" "$OUTDIR/ops.md" "$CLI" cuda-check --only ops && true
 cat "$OUTDIR/ops.md" >>"$REPORT"
+
+section "The backend's behaviour on the device (cuda-check --only backend)"
+# Graphs, batches equal to each sequence alone, copy-on-write forks in every KV type, rows crossing
+# between the CPU and the GPU, eviction, attention weights, statistics, cancellation: tiny models
+# against the CPU's exact mode or the backend itself (cuda/backend_checks.h).
+step "cuda-check --only backend" "$OUTDIR/backend-checks.md" "$CLI" cuda-check --only backend && true
+cat "$OUTDIR/backend-checks.md" >>"$REPORT"
 
 section "Parity: CUDA against the CPU's exact mode, greedy"
 # q8_0 rounds every K/V value to one of 255 steps per 32 values. A long prompt's prefill runs through
@@ -196,7 +203,7 @@ bench cuda-tg-no-graphs DLAB_CUDA_GRAPHS=0 -- --backend cuda -p 0 -n "$TG" --rep
 bench cuda-tg-plain -- --backend cuda -p 0 -n "$TG" --reps "$REPS"   # no statistics: beside the CPU's decode
 bench cuda-pp -- --backend cuda -p "$PP" -n 0 --reps "$REPS"
 bench cuda-batch -- --backend cuda --batch "$BATCHES" -p "$BATCH_P" -n "$BATCH_N" --reps "$REPS"
-bench cuda-batch-no-graphs DLAB_CUDA_GRAPHS=0 -- --backend cuda --batch "$BATCHES" -p "$BATCH_P" -n "$BATCH_N" --reps "$REPS"
+bench cuda-batch-no-graphs DLAB_CUDA_GRAPHS=0 -- --backend cuda --batch "$BATCHES" -p "$BATCH_P" -n "$BATCH_N" --reps 1   # a comparison: one rep
 # Decode after DEPTH cached tokens, attention's context split into ranges (flash-decoding) and whole.
 bench cuda-tg-depth DLAB_CUDA_ATTENTION_SPLIT_FROM="$SPLIT_FROM" -- --backend cuda -d "$DEPTH" -p 0 -n "$TG" --reps "$REPS" --stats 32
 bench cuda-tg-depth-whole DLAB_CUDA_ATTENTION_SPLIT_FROM=0 -- --backend cuda -d "$DEPTH" -p 0 -n "$TG" --reps "$REPS" --stats 32
@@ -211,17 +218,7 @@ else
   echo "- torch or transformers is not installed here: no baseline" >>"$REPORT"
 fi
 
-section "Where a decode step's time goes (nsys, information)"
-if command -v nsys >/dev/null 2>&1 && ((!EMULATED)); then
-  inform "nsys profile of bench -n 64 --stats 32" "$OUTDIR/nsys.txt" \
-    nsys profile -o "$WORK/prof" --force-overwrite true "$CLI" bench --model "$MODEL" --backend cuda -p 0 -n 64 --reps 1 --stats 32
-  nsys stats -r cuda_gpu_kern_sum -f csv "$WORK/prof.nsys-rep" 2>/dev/null | head -25 >"$OUTDIR/nsys-kernels.csv"
-  sed 's/^/    /' "$OUTDIR/nsys-kernels.csv" >>"$REPORT"
-else
-  echo "- nsys is not here (or this is the emulator): no profile" >>"$REPORT"
-fi
-
-section "compute-sanitizer on the q8_0 KV path (an error it reports is a failed step)"
+section "compute-sanitizer: the q8_0 KV path and the op checks (an error it reports is a failed step)"
 # memcheck (out-of-bounds and misaligned accesses), initcheck (reads of device memory never written:
 # the emulator fills fresh allocations with 0xff, a GPU does not) and racecheck (shared-memory
 # hazards between a block's threads, which the emulator's fibers order one way) on the default
@@ -237,21 +234,41 @@ if ((!EMULATED)); then
     chmod +x "$SAN"
   fi
 fi
+# sanitize TOOL LABEL ARGS...: the CLI with ARGS under the tool; its error summary (and the first
+# errors) into the report, an error counted as a failed step.
+sanitize() {
+  local tool="$1" label="$2"; shift 2
+  local log="$OUTDIR/sanitizer-$tool-$label.log"
+  inform "compute-sanitizer --tool $tool: $*" "$OUTDIR/sanitizer-$tool-$label.out" \
+    "$SAN" --tool "$tool" --print-limit 20 --log-file "$log" "$CLI" "$@"
+  local summary
+  summary="$(grep -h "ERROR SUMMARY" "$log" 2>/dev/null | tail -n 1)"
+  echo "    $tool: ${summary:-no summary in its log}" >>"$REPORT"
+  if [[ "$summary" =~ SUMMARY:\ ([0-9]+) ]] && ((BASH_REMATCH[1] > 0)); then
+    failures=$((failures + 1))
+    grep -h "^=========" "$log" | grep -v "ERROR SUMMARY\|COMPUTE-SANITIZER" | head -n 12 | sed 's/^/    /' >>"$REPORT"
+  fi
+}
 if [[ -n "$SAN" ]]; then
   echo "- $("$SAN" --version 2>&1 | grep -m1 Version)" >>"$REPORT"
   for tool in memcheck initcheck racecheck; do
-    log="$OUTDIR/sanitizer-$tool.log"
-    inform "compute-sanitizer --tool $tool: parity --kv-type q8_0 --prompt Hi --steps 2" "$OUTDIR/sanitizer-$tool.json" \
-      "$SAN" --tool "$tool" --print-limit 20 --log-file "$log" "$CLI" parity --model "$MODEL2" --steps 2 --kv-type q8_0 --prompt Hi --json
-    summary="$(grep -h "ERROR SUMMARY" "$log" 2>/dev/null | tail -n 1)"
-    echo "    $tool: ${summary:-no summary in its log}" >>"$REPORT"
-    if [[ "$summary" =~ SUMMARY:\ ([0-9]+) ]] && ((BASH_REMATCH[1] > 0)); then
-      failures=$((failures + 1))
-      grep -h "^=========" "$log" | grep -v "ERROR SUMMARY\|COMPUTE-SANITIZER" | head -n 12 | sed 's/^/    /' >>"$REPORT"
-    fi
+    sanitize "$tool" parity-q8_0 parity --model "$MODEL2" --steps 2 --kv-type q8_0 --prompt Hi --json
   done
+  # Every kernel at every shape the op checks launch (attention up to 4,200 slots, split and not).
+  sanitize memcheck ops cuda-check --only ops
+  sanitize racecheck ops cuda-check --only ops
 else
   echo "- compute-sanitizer is not here (nor its wheel in ${BUILD#$ROOT/}/tools), or this is the emulator" >>"$REPORT"
+fi
+
+section "Where a decode step's time goes (nsys, information)"
+if command -v nsys >/dev/null 2>&1 && ((!EMULATED)); then
+  inform "nsys profile of bench -n 64 --stats 32" "$OUTDIR/nsys.txt" \
+    nsys profile -o "$WORK/prof" --force-overwrite true "$CLI" bench --model "$MODEL" --backend cuda -p 0 -n 64 --reps 1 --stats 32
+  nsys stats -r cuda_gpu_kern_sum -f csv "$WORK/prof.nsys-rep" 2>/dev/null | head -25 >"$OUTDIR/nsys-kernels.csv"
+  sed 's/^/    /' "$OUTDIR/nsys-kernels.csv" >>"$REPORT"
+else
+  echo "- nsys is not here (or this is the emulator): no profile" >>"$REPORT"
 fi
 
 section "Summary"
@@ -261,7 +278,7 @@ echo "- steps that failed: $failures" >>"$REPORT"
 # Every raw file in one archive beside the report: the device tool brings back only a few files.
 tar czf "$WORK/raw.tgz" -C "$OUTDIR" --exclude report.md --exclude raw.tgz . && mv "$WORK/raw.tgz" "$OUTDIR/raw.tgz"
 if ((!DRY)); then
-  find "$OUTDIR" -maxdepth 1 -type f \( -name '*.json' -o -name '*.err' -o -name 'ops.md' -o -name '*.txt' -o -name '*.csv' -o -name '*.log' \) -delete
+  find "$OUTDIR" -maxdepth 1 -type f \( -name '*.json' -o -name '*.err' -o -name 'ops.md' -o -name '*.txt' -o -name '*.csv' -o -name '*.log' -o -name '*.out' -o -name '*.md' ! -name report.md \) -delete
 fi
 echo "gpu_check: report in $REPORT ($failures failed steps), raw files in $OUTDIR/raw.tgz"
 exit 0

@@ -65,6 +65,14 @@ def main():
     for B in sorted(gpu_plain):
         print(f"| batched decode, {B} sequences, no CUDA graphs | {fmt(gpu_plain.get(B))} | | | | |")
     print()
+    for name in ["ops.md", "backend-checks.md"]:   # their "cuda-check: N checks, M failed" lines
+        try:
+            with open(os.path.join(out, name)) as f:
+                for line in f:
+                    if line.startswith("cuda-check:"):
+                        print(f"- {line.strip()}")
+        except OSError:
+            pass
     print(f"- ceiling = copy bandwidth {fmt(bw)} GB/s (measured by torch) / {weights} bytes of weights per token")
     plain = (load(os.path.join(out, "bench-cuda-tg-plain.json")) or {}).get("tg_tokens_per_s")
     if plain:

@@ -189,6 +189,8 @@ private slots:
                                          << "--backend takes auto, cpu or cuda \\(got 'gpu'\\)";
         QTest::newRow("exact matmul on cuda") << QStringList{"kv-dtypes", "--model", tiny, "--exact", "--backend", "cuda"}
                                               << "exact matmul is the CPU's reference mode";
+        QTest::newRow("cuda-check --only something else") << QStringList{"cuda-check", "--only", "fast"}
+                                                          << "cuda-check: --only takes ops or backend \\(got 'fast'\\)";
         if (!dlab::cudaUnavailableReason().empty()) {   // where a GPU is usable these commands run
             QTest::newRow("cuda without a GPU") << QStringList{"generate", "--model", tiny, "--prompt", "hi", "--backend", "cuda"}
                                                 << "the CUDA backend cannot run: ";

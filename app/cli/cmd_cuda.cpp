@@ -12,6 +12,7 @@
 #include "cuda/cuda_backend.h"
 #include "model/kv_cache.h"
 #ifdef DLAB_HAVE_CUDA
+#include "cuda/backend_checks.h"
 #include "cuda/op_checks.h"
 #endif
 
@@ -176,30 +177,56 @@ int runParity(Args& args) {
 
 int runCudaCheck(Args& args) {
     const bool json = args.flag("--json");
+    const std::string only = args.value("--only", "");
     args.finish();
+    if (!only.empty() && only != "ops" && only != "backend")
+        throw Error("cuda-check: --only takes ops or backend (got '" + only + "')");
 #ifdef DLAB_HAVE_CUDA
     std::string device;
     if (const std::string reason = cudaUnavailableReason(0, &device); !reason.empty()) throw Error("cannot run the CUDA op checks: " + reason);
-    std::fprintf(json ? stderr : stdout, "device: %s\n\n", device.c_str());
-    const auto checks = cuda::runOpChecks();
+    std::FILE* text = json ? stderr : stdout;
+    std::fprintf(text, "device: %s\n\n", device.c_str());
     int failed = 0;
     JsonWriter j;
-    if (json) j.beginArray();
-    else std::printf("| op | case | NMSE | bound | max |Δ| | mismatches | result |\n|---|---|---|---|---|---|---|\n");
-    for (const auto& c : checks) {
-        failed += !c.pass;
-        if (json)
-            j.beginObject().field("op", c.op).field("case", c.variant).field("nmse", c.nmse).field("bound", c.bound).field("max_abs", c.maxAbs)
-                .field("mismatches", static_cast<int64_t>(c.mismatches)).field("pass", c.pass).field("error", c.error).endObject();
-        else
-            std::printf("| %s | %s | %.3g | %.3g | %.3g | %ld | %s%s |\n", c.op.c_str(), c.variant.c_str(), c.nmse, c.bound, c.maxAbs,
-                        c.mismatches, c.pass ? "pass" : "FAIL", c.error.empty() ? "" : (": " + c.error).c_str());
+    if (json) j.beginObject().field("device", device);
+    if (only != "backend") {
+        const auto checks = cuda::runOpChecks();
+        int opsFailed = 0;
+        if (json) j.key("ops").beginArray();
+        else std::printf("| op | case | NMSE | bound | max |Δ| | mismatches | result |\n|---|---|---|---|---|---|---|\n");
+        for (const auto& c : checks) {
+            opsFailed += !c.pass;
+            if (json)
+                j.beginObject().field("op", c.op).field("case", c.variant).field("nmse", c.nmse).field("bound", c.bound).field("max_abs", c.maxAbs)
+                    .field("mismatches", static_cast<int64_t>(c.mismatches)).field("pass", c.pass).field("error", c.error).endObject();
+            else
+                std::printf("| %s | %s | %.3g | %.3g | %.3g | %ld | %s%s |\n", c.op.c_str(), c.variant.c_str(), c.nmse, c.bound, c.maxAbs,
+                            c.mismatches, c.pass ? "pass" : "FAIL", c.error.empty() ? "" : (": " + c.error).c_str());
+        }
+        if (json) j.endArray();
+        std::fprintf(text, "cuda-check: %zu checks, %d failed\n", checks.size(), opsFailed);
+        failed += opsFailed;
     }
-    if (json) {
-        j.endArray();
-        std::printf("%s\n", j.str().c_str());
+    if (only != "ops") {
+        // The backend's behaviour on the device (cuda/backend_checks.h), a check at a time as it ends.
+        if (!json) std::printf("%s| backend check | result | seconds |\n|---|---|---|\n", only.empty() ? "\n" : "");
+        if (json) j.key("backend").beginArray();
+        int backendFailed = 0;
+        const auto names = cuda::backendCheckNames();
+        for (const std::string& name : names) {
+            const cuda::BackendCheckResult r = cuda::runBackendCheck(name);
+            backendFailed += !r.pass;
+            if (json)
+                j.beginObject().field("check", r.name).field("pass", r.pass).field("detail", r.detail).field("seconds", r.seconds).endObject();
+            else
+                std::printf("| %s | %s%s | %.1f |\n", r.name.c_str(), r.pass ? "pass" : "FAIL: ", r.detail.c_str(), r.seconds);
+            std::fflush(stdout);
+        }
+        if (json) j.endArray();
+        std::fprintf(text, "cuda-check: %zu backend checks, %d failed\n", names.size(), backendFailed);
+        failed += backendFailed;
     }
-    std::fprintf(json ? stderr : stdout, "cuda-check: %zu checks, %d failed\n", checks.size(), failed);
+    if (json) std::printf("%s\n", j.endObject().str().c_str());
     return failed ? 1 : 0;
 #else
     (void)json;

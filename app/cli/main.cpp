@@ -55,7 +55,9 @@ commands:
               greedy on CUDA and on the CPU's exact mode, per step: tokens, max |Δ| and NMSE of the logits
               (--prefill-chunk 8: the prompt through the f32 matvec instead of the half GEMM; --allow-near-ties:
               a different token passes where the CPU's top-2 margin is at most 2 max |Δ| of that step)
-  cuda-check  [--json]   every CUDA op against its CPU reference (NMSE under a bound per op)
+  cuda-check  [--only ops|backend] [--json]   every CUDA op against its CPU reference (NMSE under a bound
+              per op), then the backend's behaviour on the device: graphs, batches, copy-on-write forks,
+              eviction, attention weights, statistics, cancellation (cuda/backend_checks.h)
   sample      --logits FILE.json [sampler options] [--order hf|llama.cpp|mirostat|mirostat-v1|LIST] [--top-n N] [--json]
               applies the sampler chain to given logits and prints every stage's distribution
   branch      --prompt T [--chat] [--max-tokens 32] [--at STEP] [--token ID | --alternative K] [sampler options]
