@@ -218,7 +218,7 @@ else
   echo "- torch or transformers is not installed here: no baseline" >>"$REPORT"
 fi
 
-section "compute-sanitizer: the q8_0 KV path and the op checks (an error it reports is a failed step)"
+section "compute-sanitizer on the q8_0 KV path (an error it reports is a failed step)"
 # memcheck (out-of-bounds and misaligned accesses), initcheck (reads of device memory never written:
 # the emulator fills fresh allocations with 0xff, a GPU does not) and racecheck (shared-memory
 # hazards between a block's threads, which the emulator's fibers order one way) on the default
@@ -254,9 +254,6 @@ if [[ -n "$SAN" ]]; then
   for tool in memcheck initcheck racecheck; do
     sanitize "$tool" parity-q8_0 parity --model "$MODEL2" --steps 2 --kv-type q8_0 --prompt Hi --json
   done
-  # Every kernel at every shape the op checks launch (attention up to 4,200 slots, split and not).
-  sanitize memcheck ops cuda-check --only ops
-  sanitize racecheck ops cuda-check --only ops
 else
   echo "- compute-sanitizer is not here (nor its wheel in ${BUILD#$ROOT/}/tools), or this is the emulator" >>"$REPORT"
 fi
@@ -269,6 +266,13 @@ if command -v nsys >/dev/null 2>&1 && ((!EMULATED)); then
   sed 's/^/    /' "$OUTDIR/nsys-kernels.csv" >>"$REPORT"
 else
   echo "- nsys is not here (or this is the emulator): no profile" >>"$REPORT"
+fi
+
+if [[ -n "$SAN" ]]; then
+  section "compute-sanitizer on the op checks (last: the slowest, stopped by the time budget if need be)"
+  # Every kernel at every shape the op checks launch (attention up to 4,200 slots, split and not).
+  sanitize memcheck ops cuda-check --only ops
+  sanitize racecheck ops cuda-check --only ops
 fi
 
 section "Summary"
