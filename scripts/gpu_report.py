@@ -79,27 +79,18 @@ def main():
         print(f"- decode tokens/s without the trace's statistics (as the CPU column): {fmt(plain)}")
     for name, err in (torch.get("errors") or {}).items():
         print(f"- PyTorch {name} failed: {err[:400]}")
-    for kv in ["f16", "f32", "q8_0"]:
-        p = load(os.path.join(out, f"parity-{kv}.json"))
+    def parity(name, label, extra=lambda p: ""):
+        p = load(os.path.join(out, name))
         if p:
-            chunk = p.get("prefill_chunk", 0)
-            how = f", prompt {chunk} tokens a pass" if chunk else ""
-            print(f"- parity ({kv} KV{how}): {p['tokens_identical']} of {p['steps_run']} tokens identical, worst NMSE "
+            print(f"- parity ({label(p)}): {p['tokens_identical']} of {p['steps_run']} tokens identical, {extra(p)}worst NMSE "
                   f"{p['worst_nmse']:.3g} (bound {p['bound_nmse']:.3g}), {'pass' if p['pass'] else 'FAIL'}")
-    p = load(os.path.join(out, "parity-2-layers-q8_0.json"))
-    if p:
-        print(f"- parity (q8_0 KV, the shape with 2 layers): {p['tokens_identical']} of {p['steps_run']} tokens identical, "
-              f"worst NMSE {p['worst_nmse']:.3g} (bound {p['bound_nmse']:.3g}), {'pass' if p['pass'] else 'FAIL'}")
-    p = load(os.path.join(out, "parity-f16-split.json"))
-    if p:
-        print(f"- parity (f16 KV, a {p.get('prompt_tokens', '?')}-token prompt, attention split into ranges from 64 slots): "
-              f"{p['tokens_identical']} of {p['steps_run']} tokens identical, worst NMSE {p['worst_nmse']:.3g} "
-              f"(bound {p['bound_nmse']:.3g}), {'pass' if p['pass'] else 'FAIL'}")
-    p = load(os.path.join(out, "parity-f16-gemm.json"))
-    if p:
-        print(f"- parity (f16 KV, prompt in one half-GEMM pass): {p['tokens_identical']} of {p['steps_run']} tokens identical, "
-              f"{p.get('mismatches_at_near_ties', 0)} of the others at near ties, worst NMSE {p['worst_nmse']:.3g} "
-              f"(bound {p['bound_nmse']:.3g}), {'pass' if p['pass'] else 'FAIL'}")
+
+    for kv in ["f16", "f32", "q8_0"]:
+        parity(f"parity-{kv}.json", lambda p, kv=kv: f"{kv} KV" + (f", prompt {p['prefill_chunk']} tokens a pass" if p.get("prefill_chunk") else ""))
+    parity("parity-2-layers-q8_0.json", lambda p: "q8_0 KV, the shape with 2 layers")
+    parity("parity-f16-split.json", lambda p: f"f16 KV, a {p.get('prompt_tokens', '?')}-token prompt, attention split into ranges from 64 slots")
+    parity("parity-f16-gemm.json", lambda p: "f16 KV, prompt in one half-GEMM pass",
+           lambda p: f"{p.get('mismatches_at_near_ties', 0)} of the others at near ties, ")
     p = load(os.path.join(out, "parity-q8_0-gemm.json"))
     if p:
         print(f"- information: q8_0 KV with the prompt in one GEMM pass: {p['tokens_identical']} of {p['steps_run']} tokens "
