@@ -309,6 +309,66 @@ private slots:
         QVERIFY(std::count(got.begin(), got.end(), 2.0f) == 1);   // the others read before thread 0 wrote
     }
 
+    // Block b adds 1 to what block b - 1 wrote, with nothing ordering the blocks. Forward, the
+    // chain happens to complete; reversed, every block reads a 0; shuffled, some block runs
+    // before its predecessor. The orders other than forward show a race between blocks.
+    void blockOrderExposesARaceBetweenBlocks_data() {
+        QTest::addColumn<int>("order");
+        QTest::addColumn<bool>("chainComplete");
+        QTest::addColumn<int>("ones");   // how many blocks read a 0 (wrote 1); -1: at least 2
+        QTest::newRow("forward") << int(emu::ThreadOrder::Forward) << true << 1;
+        QTest::newRow("reverse") << int(emu::ThreadOrder::Reverse) << false << 64;
+        QTest::newRow("shuffle") << int(emu::ThreadOrder::Shuffle) << false << -1;
+    }
+    void blockOrderExposesARaceBetweenBlocks() {
+        QFETCH(int, order);
+        QFETCH(bool, chainComplete);
+        QFETCH(int, ones);
+        emu::config().order = emu::ThreadOrder(order);
+        emu::config().shuffleSeed = 7;
+        Dev<float> out(64);
+        out.upload(std::vector<float>(64, 0.0f));
+        launchCrossBlockChain(out.p, 64, stream_);
+        const std::vector<float> got = out.download();
+        bool complete = true;
+        for (int b = 0; b < 64; ++b) complete = complete && got[b] == float(b + 1);
+        QCOMPARE(complete, chainComplete);
+        const auto n1 = std::count(got.begin(), got.end(), 1.0f);
+        if (ones >= 0) QCOMPARE(int(n1), ones);
+        else QVERIFY2(n1 >= 2, std::to_string(n1).c_str());
+    }
+
+    // The order every thread of a 6 x 40 grid ran in: forward is the identity, reverse its
+    // mirror (blocks and threads), shuffle a permutation that the seed repeats and another
+    // seed changes.
+    void runOrderOfBlocksAndThreads() {
+        constexpr int kBlocks = 6, kThreads = 40, kAll = kBlocks * kThreads;
+        Dev<int> out(kAll), counter(1);
+        auto run = [&](emu::ThreadOrder order, uint64_t seed) {
+            emu::config().order = order;
+            emu::config().shuffleSeed = seed;
+            counter.upload({0});
+            launchRunOrder(out.p, counter.p, kBlocks, kThreads, stream_);
+            return out.download();
+        };
+        std::vector<int> identity(kAll), mirror(kAll);
+        for (int i = 0; i < kAll; ++i) identity[i] = i, mirror[i] = kAll - 1 - i;
+        QCOMPARE(run(emu::ThreadOrder::Forward, 1), identity);
+        QCOMPARE(run(emu::ThreadOrder::Reverse, 1), mirror);
+        // (A seed change restarts the generator: 5, 6, then 5 again replays the first order.)
+        const std::vector<int> a = run(emu::ThreadOrder::Shuffle, 5), c = run(emu::ThreadOrder::Shuffle, 6), b = run(emu::ThreadOrder::Shuffle, 5);
+        QVERIFY(std::is_permutation(a.begin(), a.end(), identity.begin()));
+        QVERIFY(a != identity && a != mirror);
+        QCOMPARE(a, b);
+        QVERIFY(a != c);
+        // The blocks are interleaved with nothing: each block's threads hold consecutive positions.
+        for (int blk = 0; blk < kBlocks; ++blk) {
+            const auto first = a.begin() + blk * kThreads;
+            const auto [lo, hi] = std::minmax_element(first, first + kThreads);
+            QCOMPARE(*hi - *lo, kThreads - 1);
+        }
+    }
+
     // Host code that dereferences a device pointer faults, as on a GPU (in a child process: it ends it).
     void hostTouchingDeviceMemoryFaults() {
         int pipeFds[2];

@@ -13,6 +13,7 @@
 #include "cpu/ops.h"
 #include "cuda/backend_choice.h"
 #include "cuda/cuda_backend.h"
+#include "test_paths.h"
 #include "cuda/quant_hd.h"
 #include "gguf/gguf_writer.h"
 #include "gguf/tiny_model.h"
@@ -77,7 +78,7 @@ bool sameBits(float a, float b) { return std::memcmp(&a, &b, 4) == 0 || (std::is
 std::unique_ptr<Model> tinyModel(const std::string& name) {
     TinyModelSpec spec;
     spec.weightType = GgmlType::Q8_0;
-    const std::string path = QDir::temp().filePath(QString::fromStdString(name)).toStdString();
+    const std::string path = dlab::test::scratchDir() + "/" + name;
     writeTinyModel(spec, path);
     return Model::load(path);
 }
@@ -267,7 +268,7 @@ private slots:
 
     // The GPU machine's model: the default model's shape and tensor types, random weights.
     void defaultShapedModel() {
-        const std::string path = QDir::temp().filePath("cuda_host_smollm2_shape.gguf").toStdString();
+        const std::string path = dlab::test::scratchDir() + "/cuda_host_smollm2_shape.gguf";
         writeTinyModel(smollm2_135mShape(), path);
         auto m = Model::load(path);
         const HParams& hp = m->hparams();

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "cuda/cuda_backend.h"
+#include "test_paths.h"
 #include "gguf/tiny_model.h"
 #include "model/kv_cache.h"
 #ifdef DLAB_HAVE_CUDA
@@ -51,7 +52,7 @@ private slots:
         TinyModelSpec spec;
         spec.arch = arch.toStdString();
         spec.weightType = static_cast<GgmlType>(type);
-        const std::string path = QDir::temp().filePath("cuda_ops_" + arch + ".gguf").toStdString();
+        const std::string path = dlab::test::scratchDir() + "/cuda_ops_" + arch.toStdString() + ".gguf";
         writeTinyModel(spec, path);
         auto model = Model::load(path);
         auto gpu = makeCudaBackend(*model);

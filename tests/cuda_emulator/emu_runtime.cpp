@@ -63,7 +63,13 @@ Config makeConfig() {
         c.minor = dot ? std::atoi(dot + 1) : 0;
     }
     if (const char* v = std::getenv("DLAB_CUDA_EMU_MEMORY")) c.memoryBytes = parseBytes(v);
-    if (const char* v = std::getenv("DLAB_CUDA_EMU_ORDER")) c.order = std::strcmp(v, "reverse") == 0 ? ThreadOrder::Reverse : ThreadOrder::Forward;
+    if (const char* v = std::getenv("DLAB_CUDA_EMU_ORDER")) {
+        if (std::strcmp(v, "reverse") == 0) c.order = ThreadOrder::Reverse;
+        else if (std::strcmp(v, "shuffle") == 0) c.order = ThreadOrder::Shuffle;
+        else if (std::strcmp(v, "forward") != 0 && *v)
+            std::fprintf(stderr, "CUDA emulator: DLAB_CUDA_EMU_ORDER is forward, reverse or shuffle (got '%s'); running forward\n", v);
+    }
+    if (const char* v = std::getenv("DLAB_CUDA_EMU_SEED")) c.shuffleSeed = std::strtoull(v, nullptr, 10);
     if (const char* v = std::getenv("DLAB_CUDA_EMU_PROTECT")) c.protectDeviceMemory = std::strcmp(v, "0") != 0;
     if (const char* v = std::getenv("DLAB_CUDA_EMU_CUBLAS_CAPTURE")) c.cublasCapturable = std::strcmp(v, "0") != 0;
     return c;

@@ -1,14 +1,18 @@
-// Runs a grid: the blocks one after another, and a block's threads as fibers on this host thread.
+// Runs a grid: the blocks one after another (in the configured order: forward, reverse or
+// shuffled), and a block's threads as fibers on this host thread.
 // A fiber runs until it reaches a barrier (__syncthreads, a warp shuffle, __syncwarp) or ends;
 // when every fiber of the block waits or has ended, the scheduler releases the barriers whose
 // threads have all arrived, and reports a fault when none can be released (a deadlock: divergent
 // barriers, a shuffle waiting for a lane that exited or waits elsewhere).
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <csetjmp>
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <numeric>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -103,6 +107,7 @@ thread_local Block* tBlock = nullptr;
 thread_local Fiber* tFiber = nullptr;
 thread_local void* tSchedulerSp = nullptr;
 thread_local std::unique_ptr<Stacks> tStacks;
+thread_local std::unique_ptr<std::mt19937_64> tShuffle;   // DLAB_CUDA_EMU_ORDER=shuffle
 thread_local sigjmp_buf tFaultJump;
 thread_local bool tFaultJumpArmed = false;
 thread_local std::string tFaultMessage;
@@ -230,8 +235,30 @@ bool release(Block& b) {
     fault(b, "deadlock: no barrier can be released");
 }
 
+thread_local uint64_t tShuffleSeed = 0;
+
+// Reseeded whenever the configured seed changes, so a seed gives the same orders again.
+std::mt19937_64& shuffleEngine() {
+    if (!tShuffle || tShuffleSeed != config().shuffleSeed) {
+        tShuffleSeed = config().shuffleSeed;
+        tShuffle = std::make_unique<std::mt19937_64>(tShuffleSeed);
+    }
+    return *tShuffle;
+}
+
+// 0 .. n-1 in the configured order.
+void orderIndices(std::vector<int>& order, int n) {
+    order.resize(static_cast<size_t>(n));
+    std::iota(order.begin(), order.end(), 0);
+    switch (config().order) {
+    case ThreadOrder::Forward: break;
+    case ThreadOrder::Reverse: std::reverse(order.begin(), order.end()); break;
+    case ThreadOrder::Shuffle: std::shuffle(order.begin(), order.end(), shuffleEngine()); break;
+    }
+}
+
 void runBlock(Block& b) {
-    const bool reverse = config().order == ThreadOrder::Reverse;
+    std::vector<int> order;
     // A memory fault inside a fiber comes back here (recoverFromFault) and ends the grid.
     if (sigsetjmp(tFaultJump, 1) != 0) {
         tFaultJumpArmed = false;
@@ -241,8 +268,9 @@ void runBlock(Block& b) {
     }
     tFaultJumpArmed = true;
     for (;;) {
-        for (int j = 0; j < b.n; ++j) {
-            Fiber& f = b.fibers[reverse ? b.n - 1 - j : j];
+        orderIndices(order, b.n);   // each round between barriers in its own order
+        for (int j : order) {
+            Fiber& f = b.fibers[j];
             if (f.state != State::Ready) continue;
             f.state = State::Running;
             tFiber = &f;
@@ -283,23 +311,26 @@ void runKernel(const KernelLaunch& k) {
         Block* outer;
         ~Restore() { tBlock = outer; }
     } restore{outer};
-    for (unsigned bz = 0; bz < k.grid.z; ++bz)
-        for (unsigned by = 0; by < k.grid.y; ++by)
-            for (unsigned bx = 0; bx < k.grid.x; ++bx) {
-                for (int i = 0; i < b.n; ++i) {
-                    Fiber& f = b.fibers[i];
-                    f.coords.threadIdx = {static_cast<unsigned>(i) % k.block.x, static_cast<unsigned>(i) / k.block.x % k.block.y,
-                                          static_cast<unsigned>(i) / (k.block.x * k.block.y)};
-                    f.coords.blockIdx = {bx, by, bz};
-                    f.coords.blockDim = k.block;
-                    f.coords.gridDim = k.grid;
-                    f.linear = i;
-                    f.lane = i & 31;
-                    f.warp = i >> 5;
-                    initFiber(f, i);
-                }
-                runBlock(b);
-            }
+    // A GPU runs the blocks at once: a result that depends on their order is a race there.
+    std::vector<int> blocks;
+    orderIndices(blocks, static_cast<int>(k.grid.x * k.grid.y * k.grid.z));
+    for (const int linearBlock : blocks) {
+        const auto lb = static_cast<unsigned>(linearBlock);
+        const uint3 blockIdx{lb % k.grid.x, lb / k.grid.x % k.grid.y, lb / (k.grid.x * k.grid.y)};
+        for (int i = 0; i < b.n; ++i) {
+            Fiber& f = b.fibers[i];
+            f.coords.threadIdx = {static_cast<unsigned>(i) % k.block.x, static_cast<unsigned>(i) / k.block.x % k.block.y,
+                                  static_cast<unsigned>(i) / (k.block.x * k.block.y)};
+            f.coords.blockIdx = blockIdx;
+            f.coords.blockDim = k.block;
+            f.coords.gridDim = k.grid;
+            f.linear = i;
+            f.lane = i & 31;
+            f.warp = i >> 5;
+            initFiber(f, i);
+        }
+        runBlock(b);
+    }
 }
 
 void syncThreads(const char* file, int line) {

@@ -15,8 +15,10 @@
 //     read pinned memory at replay; unsafe calls during capture (cudaMalloc, synchronisation,
 //     pageable copies) fail the capture;
 //   - faults are sticky: every later call returns the error, as a GPU context does.
-// What it cannot show: speed, memory-model races beyond the thread orders it tries
-// (DLAB_CUDA_EMU_ORDER=reverse), and the device's own floating-point ulps.
+// What it cannot show: speed, memory-model races beyond the orders it tries (a GPU runs blocks
+// at once and a block's warps in any order; DLAB_CUDA_EMU_ORDER=reverse or shuffle runs the
+// blocks of a grid and the threads of a block in another order, so a result that depends on the
+// order changes), and the device's own floating-point ulps.
 //
 // Configuration, from the environment on first use and changeable by tests:
 //   DLAB_CUDA_EMU_DEVICES=N      devices visible (0: cudaErrorNoDevice)
@@ -24,7 +26,9 @@
 //                                cudaErrorInsufficientDriver; 0: no driver installed)
 //   DLAB_CUDA_EMU_CC=M.m         compute capability (default 9.0)
 //   DLAB_CUDA_EMU_MEMORY=BYTES   device memory, with an optional K/M/G suffix (default 16G)
-//   DLAB_CUDA_EMU_ORDER=forward|reverse   the order a block's threads run between barriers
+//   DLAB_CUDA_EMU_ORDER=forward|reverse|shuffle   the order of a grid's blocks and of a block's
+//                                threads between barriers (shuffle: a new permutation each
+//                                grid and each round, from DLAB_CUDA_EMU_SEED, default 1)
 //   DLAB_CUDA_EMU_PROTECT=0      leave device memory readable by host code
 #include <cstddef>
 #include <cstdint>
@@ -32,7 +36,7 @@
 
 namespace dlab::emu {
 
-enum class ThreadOrder { Forward, Reverse };
+enum class ThreadOrder { Forward, Reverse, Shuffle };
 
 struct Config {
     int devices = 1;
@@ -40,6 +44,7 @@ struct Config {
     int driverVersion = 13000;
     size_t memoryBytes = size_t(16) << 30;
     ThreadOrder order = ThreadOrder::Forward;
+    uint64_t shuffleSeed = 1;
     bool protectDeviceMemory = true;
     bool cublasCapturable = true;   // false: cublasGemmEx refuses while its stream captures (an old cuBLAS)
     std::string name = "CUDA emulator on the CPU";

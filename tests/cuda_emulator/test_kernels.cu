@@ -52,6 +52,15 @@ __global__ void missingBarrierKernel(float* out, float v) {
     out[threadIdx.x] = value;   // no __syncthreads() before this read: a race
 }
 
+__global__ void crossBlockChainKernel(float* out) {
+    if (threadIdx.x != 0) return;
+    out[blockIdx.x] = blockIdx.x == 0 ? 1.0f : out[blockIdx.x - 1] + 1.0f;   // no grid-wide ordering: a race
+}
+
+__global__ void runOrderKernel(int* out, int* counter) {
+    out[blockIdx.x * blockDim.x + threadIdx.x] = (*counter)++;   // the emulator runs one fiber at a time
+}
+
 __global__ void misalignedLoadKernel(const float* x, float* out) {
     const auto* bytes = reinterpret_cast<const uint8_t*>(x);
     out[0] = static_cast<float>(dlab::cuda::loadAligned<uint32_t>(bytes + 2 + 4 * threadIdx.x));   // 4-byte load, 2 past a boundary
@@ -95,6 +104,10 @@ void launchAffine(const float* in, float* out, float scale, float add, int n, cu
                                 scale, add, n);
 }
 void launchMissingBarrier(float* out, float value, cudaStream_t stream) { missingBarrierKernel<<<1, 64, 0, stream>>>(out, value); }
+void launchCrossBlockChain(float* out, int blocks, cudaStream_t stream) { crossBlockChainKernel<<<blocks, 32, 0, stream>>>(out); }
+void launchRunOrder(int* out, int* counter, int blocks, int threads, cudaStream_t stream) {
+    runOrderKernel<<<blocks, threads, 0, stream>>>(out, counter);
+}
 void launchReadPastEnd(const float* x, float* out, int n, cudaStream_t stream) {
     readPastEndKernel<<<blocksFor(n + 1, 128), 128, 0, stream>>>(x, out, n);
 }

@@ -21,6 +21,13 @@ void launchAffine(const float* in, float* out, float scale, float add, int n, cu
 // read depends on the order the threads run in (the race the reverse order exposes).
 // out[t] = what thread t read.
 void launchMissingBarrier(float* out, float value, cudaStream_t stream);
+// Block b > 0 adds 1 to what block b - 1 wrote in the same grid, with nothing ordering them: a
+// chain that only the forward order of blocks completes (on a GPU the blocks run at once).
+// out[b] = 1 + out[b - 1] as block b read it; out[0] = 1. out must start at 0.
+void launchCrossBlockChain(float* out, int blocks, cudaStream_t stream);
+// out[(block, thread)] = the position at which that thread ran in the grid (a counter every thread
+// bumps once): tells the order the emulator ran blocks and threads in.
+void launchRunOrder(int* out, int* counter, int blocks, int threads, cudaStream_t stream);
 
 // Faults: a read one element past the end of x; a warp sum that waits for an exited lane;
 // __syncthreads at two different places; a shuffle that waits for a lane stuck at __syncthreads.
