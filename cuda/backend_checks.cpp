@@ -97,6 +97,37 @@ void graphsReplayWithNewMetadata(KvType kv) {
     }
 }
 
+// The matvecs as programmatic dependent launches against ordinary ones, graphed: the same
+// kernels, so the same logits bit for bit. The prompt goes in passes of 4 tokens (the matvec
+// path), then 12 decode steps. On a GPU a matvec that read what the kernel before it writes
+// before waiting for it would differ here; on the emulator its first block runs before that
+// kernel (tests/cuda_emulator/emulator.h).
+void dependentLaunchesEqualOrdinary(KvType kv) {
+    const Model& model = checkModel();
+    CudaOptions dependent, ordinary;
+    dependent.dependentLaunches = 1;
+    ordinary.dependentLaunches = 0;
+    auto pdl = makeCudaBackend(model, dependent);
+    auto plain = makeCudaBackend(model, ordinary);
+    KvCache cd(model.hparams(), 64, kv), cp(model.hparams(), 64, kv);
+    const std::vector<TokenId> prompt = checkPrompt(10, 2);
+    std::vector<float> d, p;
+    stepsBegin();
+    for (size_t i = 0; i < prompt.size(); i += 4) {
+        const auto part = std::span(prompt).subspan(i, std::min<size_t>(4, prompt.size() - i));
+        d = copy(pdl->forward(part, cd, false));
+        p = copy(plain->forward(part, cp, false));
+    }
+    expect(d == p, "the prompt: dependent and ordinary launches give different logits (NMSE " + num(nmse(d, p)) + ")");
+    std::vector<TokenId> input(1, argmax(p));
+    for (int step = 0; step < 12; ++step) {
+        d = copy(pdl->forward(input, cd, false));
+        p = copy(plain->forward(input, cp, false));
+        expect(d == p, at(step) + ": dependent and ordinary launches give different logits (NMSE " + num(nmse(d, p)) + ")");
+        input.assign(1, argmax(p));
+    }
+}
+
 // 16 sequences a batched decode step (the GEMM path, cuBLAS in the graph), 4 steps: graphed
 // equals ungraphed bit for bit.
 void batchedDecodeStepsAreGraphed() {
@@ -397,6 +428,8 @@ const std::vector<Entry>& entries() {
         std::vector<Entry> e;
         for (KvType kv : {KvType::F16, KvType::Q8_0})
             e.push_back({"graphed decode equals plain, " + std::string(kvTypeName(kv)) + " KV", [kv] { graphsReplayWithNewMetadata(kv); }});
+        for (KvType kv : {KvType::F16, KvType::Q8_0})
+            e.push_back({"dependent launches equal ordinary ones, " + std::string(kvTypeName(kv)) + " KV", [kv] { dependentLaunchesEqualOrdinary(kv); }});
         e.push_back({"batched decode of 16 (GEMM) graphed equals plain", batchedDecodeStepsAreGraphed});
         e.push_back({"the pool's size does not change the logits", poolSizeDoesNotMatter});
         for (KvType kv : {KvType::F16, KvType::Q8_0})

@@ -98,8 +98,9 @@ class CudaBackend final : public Backend {
 public:
     CudaBackend(const Model& model, const CudaOptions& options)
         : model_(model), hp_(model.hparams()), device_(selectDevice(options.device)), graphsOn_(options.graphs),
-          splitFrom_(options.attentionSplitFrom), cublas_(stream_) {
+          dependentLaunches_(options.dependentLaunches == 1), splitFrom_(options.attentionSplitFrom), cublas_(stream_) {
         if (const char* g = std::getenv("DLAB_CUDA_GRAPHS")) graphsOn_ = graphsOn_ && std::string(g) != "0";
+        if (const char* d = std::getenv("DLAB_CUDA_PDL"); options.dependentLaunches < 0 && d && *d) dependentLaunches_ = std::string(d) != "0";
         if (splitFrom_ < 0) splitFrom_ = kAttentionSplitFrom;
         if (const char* n = std::getenv("DLAB_CUDA_ATTENTION_SPLIT_FROM")) {
             char* end = nullptr;
@@ -602,6 +603,7 @@ private:
                 a.accumulate = accumulate;
                 a.rmsWeight = rmsWeight;
                 a.rmsEps = hp_.normEps;
+                a.dependent = dependentLaunches_;
                 matvecLaunch(a, stream_);
                 DLAB_CUDA_CHECK_LAUNCH();
             };
@@ -641,6 +643,7 @@ private:
             a.T = std::min(kMatvecMaxT, T - t0);
             a.rmsWeight = rmsWeight;
             a.rmsEps = hp_.normEps;
+            a.dependent = dependentLaunches_;
             matvecLaunch(a, stream_);
             DLAB_CUDA_CHECK_LAUNCH();
         }
@@ -663,6 +666,7 @@ private:
     const HParams& hp_;
     int device_;
     bool graphsOn_;
+    bool dependentLaunches_;   // matvecs as programmatic dependent launches (cuda/ops/pdl.cuh)
     int splitFrom_;      // attention splits contexts longer than this (0: never)
     // Declared before everything that uses them, so they go last (after the graphs, the KV
     // mirrors and the buffers), also when the constructor throws half-way.

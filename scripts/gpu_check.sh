@@ -198,6 +198,9 @@ bench() {  # bench NAME ENV... -- ARGS...
   step "bench $name" "$OUTDIR/bench-$name.json" env "${envs[@]}" "$CLI" bench --model "$MODEL" --json "$@"
 }
 bench cuda-tg-trace -- --backend cuda -p 0 -n "$TG" --reps "$REPS" --stats 32
+# The matvecs as programmatic dependent launches (cuda/ops/pdl.cuh): off by default until this
+# shows what it gains; backend-checks.md says whether their logits equal the ordinary launches'.
+bench cuda-tg-trace-pdl DLAB_CUDA_PDL=1 -- --backend cuda -p 0 -n "$TG" --reps "$REPS" --stats 32
 bench cuda-tg-stats-only -- --backend cuda -p 0 -n "$TG" --reps "$REPS" --stats 32 --no-host-logits
 bench cuda-tg-no-graphs DLAB_CUDA_GRAPHS=0 -- --backend cuda -p 0 -n "$TG" --reps "$REPS" --stats 32
 bench cuda-tg-plain -- --backend cuda -p 0 -n "$TG" --reps "$REPS"   # no statistics: beside the CPU's decode

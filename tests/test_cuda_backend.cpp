@@ -73,6 +73,13 @@ private slots:
             QCOMPARE(captures, uint64_t(1));
             QCOMPARE(launches, uint64_t(12));
             QVERIFY(after.kernelsInGraphs - before.kernelsInGraphs >= 12 * uint64_t(cuda::checkModel().hparams().nLayer) * 6);
+        } else if (name.startsWith("dependent launches")) {
+            // Every matvec of the dependent backend's passes launched dependent: 4 a layer and the
+            // output projection, 3 prompt passes and 12 steps; the first block of each that
+            // follows a kernel ran up to its wait before that kernel.
+            const uint64_t matvecs = 15 * (4 * uint64_t(cuda::checkModel().hparams().nLayer) + 1);
+            QCOMPARE(after.dependentKernels - before.dependentKernels, matvecs);
+            QVERIFY(after.earlyBlocks - before.earlyBlocks >= matvecs - 15);
         } else if (name.startsWith("batched decode of 16")) {
             // The batch's shape: one capture (cuBLAS included), a replay per step.
             QCOMPARE(captures, uint64_t(1));

@@ -369,6 +369,79 @@ private slots:
         }
     }
 
+    // A dependent launch right after a kernel: its first block runs up to the wait before that
+    // kernel, so what it reads there is what the kernel had not written yet; after the wait, and
+    // in every other block, it reads the kernel's result. An ordinary launch, or a dependent one
+    // after a copy, waits for everything.
+    void dependentLaunchOverlapsThePreviousKernel_data() {
+        QTest::addColumn<bool>("dependent");
+        QTest::addColumn<bool>("afterAKernel");
+        QTest::addColumn<bool>("graphed");
+        QTest::newRow("dependent, after a kernel") << true << true << false;
+        QTest::newRow("dependent, after a kernel, graph replay") << true << true << true;
+        QTest::newRow("dependent, after a copy") << true << false << false;
+        QTest::newRow("ordinary, after a kernel") << false << true << false;
+    }
+    void dependentLaunchOverlapsThePreviousKernel() {
+        QFETCH(bool, dependent);
+        QFETCH(bool, afterAKernel);
+        QFETCH(bool, graphed);
+        constexpr int n = 256, threads = 64;
+        Dev<float> in(n), x(n), before(n), after(n);
+        in.upload(std::vector<float>(n, 1.0f));
+        x.upload(std::vector<float>(n, -5.0f));
+        const emu::Stats start = emu::stats();
+        auto enqueue = [&] {
+            if (afterAKernel) launchAffine(in.p, x.p, 2.0f, 0.0f, n, stream_);   // x = 2
+            else QCOMPARE(cudaMemcpyAsync(x.p, in.p, n * sizeof(float), cudaMemcpyDeviceToDevice, stream_), cudaSuccess);   // x = 1
+            launchReadAroundWait(x.p, before.p, after.p, n, threads, dependent, stream_);
+        };
+        cudaGraphExec_t exec = nullptr;
+        if (graphed) {
+            QCOMPARE(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal), cudaSuccess);
+            enqueue();
+            cudaGraph_t graph = nullptr;
+            QCOMPARE(cudaStreamEndCapture(stream_, &graph), cudaSuccess);
+            QCOMPARE(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+            cudaGraphDestroy(graph);
+            QCOMPARE(cudaGraphLaunch(exec, stream_), cudaSuccess);
+        } else {
+            enqueue();
+        }
+        QCOMPARE(cudaStreamSynchronize(stream_), cudaSuccess);
+        if (exec) cudaGraphExecDestroy(exec);
+        const float result = afterAKernel ? 2.0f : 1.0f;
+        const std::vector<float> b = before.download(), a = after.download();
+        const bool early = dependent && afterAKernel;
+        for (int i = 0; i < n; ++i) {
+            QCOMPARE(a[i], result);
+            QCOMPARE(b[i], early && i < threads ? -5.0f : result);   // block 0 read before the kernel ran
+        }
+        QCOMPARE(emu::stats().earlyBlocks - start.earlyBlocks, uint64_t(early ? 1 : 0));
+        QCOMPARE(emu::stats().dependentKernels - start.dependentKernels, uint64_t(dependent ? 1 : 0));
+    }
+
+    // Dependent launches in a row: each one's first block starts before the kernel ahead of it,
+    // while that kernel's own first block still waits (two held at once), and each reads its
+    // predecessor's result after its wait.
+    void chainOfDependentLaunches() {
+        constexpr int n = 128, threads = 32;
+        Dev<float> in(n), x(n), b1(n), a1(n), b2(n), a2(n), b3(n), a3(n);
+        in.upload(std::vector<float>(n, 3.0f));
+        launchAffine(in.p, x.p, 1.0f, 0.0f, n, stream_);
+        launchReadAroundWait(x.p, b1.p, a1.p, n, threads, true, stream_);
+        launchReadAroundWait(a1.p, b2.p, a2.p, n, threads, true, stream_);
+        launchReadAroundWait(a2.p, b3.p, a3.p, n, threads, true, stream_);
+        QCOMPARE(cudaStreamSynchronize(stream_), cudaSuccess);
+        for (const Dev<float>* a : {&a1, &a2, &a3}) {
+            const std::vector<float> v = a->download();
+            QVERIFY(std::all_of(v.begin(), v.end(), [](float f) { return f == 3.0f; }));
+        }
+        const std::vector<float> early = b3.download();   // a2 was not written yet: allocation fill (NaN)
+        QVERIFY(std::isnan(early[0]));
+        QCOMPARE(early[threads], 3.0f);
+    }
+
     // Host code that dereferences a device pointer faults, as on a GPU (in a child process: it ends it).
     void hostTouchingDeviceMemoryFaults() {
         int pipeFds[2];

@@ -135,8 +135,10 @@ int runParity(Args& args) {
         const Diff d = diff(lg, le), df = diff(f, le);
         const TokenId tg = argmax(lg), te = argmax(le);
         matches += tg == te;
-        worstNmse = std::max(worstNmse, d.nmse);
-        worstAbs = std::max(worstAbs, d.maxAbs);
+        // A NaN stays the worst (std::max would drop it): the run then fails and says nan.
+        const auto worse = [](double now, double step) { return !std::isnan(now) && (std::isnan(step) || step > now); };
+        if (worse(worstNmse, d.nmse)) worstNmse = d.nmse;
+        if (worse(worstAbs, d.maxAbs)) worstAbs = d.maxAbs;
         const float m = margin(le);
         const bool nearTie = tg != te && m <= 2 * d.maxAbs;
         nearTies += nearTie;

@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "cuda/ops/attention.h"
 #include "cuda/ops/common.cuh"
+#include "cuda/ops/pdl.cuh"
 #include "cuda/ops/softmax.h"
 #include "cuda/quant_hd.h"
 
@@ -37,6 +38,7 @@ __device__ __forceinline__ void kvChunk8(const uint8_t* row, int e, float* out) 
 
 template <int KV, bool VEC>
 __global__ void __launch_bounds__(32 * kWarps) attentionKernel(const AttentionArgs a) {
+    allowNextGrid();   // the output projection after it may start loading its weights
     const int t = blockIdx.x, h = blockIdx.y, split = blockIdx.z;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int D = a.headDim;
@@ -134,6 +136,7 @@ __global__ void __launch_bounds__(32 * kWarps) attentionKernel(const AttentionAr
 // Combines a (token, head)'s ranges: out = sum_z e^(M_z - M) o_z / sum_z e^(M_z - M) L_z. A token
 // of one range comes out exactly as the attention kernel alone writes it (weight 1, nothing added).
 __global__ void attentionMergeKernel(const AttentionArgs a) {
+    allowNextGrid();
     const int t = blockIdx.x, h = blockIdx.y, D = a.headDim;
     const int ranges = attentionRanges(a.slots.slot[t] + 1, a.splitFrom);
     const float* part = a.partial + (static_cast<size_t>(t) * a.nHead + h) * a.splits * (D + 2);

@@ -3,12 +3,14 @@
 // one is not left to a single warp. Thread i of a row's group takes the row's chunks of eight
 // elements i, i + 32 WPR, ..., dequantizes each once and multiplies it with every token's x; the
 // warp's sums for all tokens at once (warpSum8), then (WPR > 1) a sum over the group's warps in
-// shared memory.
+// shared memory. The first chunks' weights are loaded before anything else (they depend on no
+// other kernel), then the kernel waits for the previous one when it was launched dependent.
 #include <string>
 
 #include "core/error.h"
 #include "cuda/ops/common.cuh"
 #include "cuda/ops/matvec.h"
+#include "cuda/ops/pdl.cuh"
 #include "cuda/ops/type_dispatch.h"
 #include "cuda/quant_hd.h"
 
@@ -16,6 +18,7 @@ namespace dlab::cuda {
 
 namespace {
 constexpr int kWarps = 4;
+constexpr int kPrefetch = 2;   // chunk rounds whose weights a thread loads first
 
 // 8 values of x, times the RMSNorm weight g elementwise when g is not null.
 __device__ __forceinline__ void load8(const float* x, const float* g, float* out) {
@@ -56,6 +59,25 @@ __global__ void __launch_bounds__(32 * kWarps) matvecKernel(const MatvecArgs a) 
     const int sub = warp % WPR;           // this warp's share of its row
     const int row = blockIdx.x * kRows + warp / WPR;
     const bool active = row < o.rows;     // (warp-uniform; no early return: the group sums below)
+    // The weights of this thread's first kPrefetch chunks (every chunk it has, up to 2,048 columns
+    // with 4 warps a row), loaded before anything else: they depend on nothing the kernel computes,
+    // so their DRAM latency overlaps the folded norm's pass over x instead of following it.
+    const uint8_t* wr = o.w + static_cast<size_t>(active ? row : 0) * o.rowBytes;
+    const uint8_t* ur = GATED ? a.up + static_cast<size_t>(active ? row : 0) * o.rowBytes : nullptr;
+    const int chunks = a.cols / 8, c0 = sub * 32 + lane;
+    float wPre[kPrefetch][8], uPre[kPrefetch][8];
+#pragma unroll
+    for (int p = 0; p < kPrefetch; ++p) {
+        const int c = c0 + p * 32 * WPR;
+        if (active && c < chunks) {
+            dequantChunk8<TYPE>(wr, c, wPre[p]);
+            if constexpr (GATED) dequantChunk8<TYPE>(ur, c, uPre[p]);
+        }
+    }
+    // Launched dependent, the kernel before this one may still be running until here: nothing
+    // above reads what a kernel writes. The next dependent kernel may start loading its weights.
+    waitForPreviousGrid();
+    allowNextGrid();
     // Folded RMSNorm: 1 / sqrt(mean(x²) + eps) of each token's row, a warp per token.
     __shared__ float rnorm[kMatvecMaxT];
     if (a.rmsWeight) {
@@ -70,23 +92,27 @@ __global__ void __launch_bounds__(32 * kWarps) matvecKernel(const MatvecArgs a) 
     }
     float acc[kMatvecMaxT], accUp[kMatvecMaxT];
     for (int t = 0; t < kMatvecMaxT; ++t) acc[t] = accUp[t] = 0.0f;
+    // The chunks in order, the same sums in the same order as without the prefetch.
+    auto accumulateChunk = [&](int c, const float (&w)[8], const float (&u)[8]) {
+#pragma unroll
+        for (int t = 0; t < kMatvecMaxT; ++t) {
+            if (t < a.T) {
+                float x[8];
+                load8(a.x + static_cast<size_t>(t) * a.ldx + c * 8, a.rmsWeight ? a.rmsWeight + c * 8 : nullptr, x);
+                acc[t] += dot8(w, x);
+                if constexpr (GATED) accUp[t] += dot8(u, x);
+            }
+        }
+    };
     if (active) {
-        const uint8_t* wr = o.w + static_cast<size_t>(row) * o.rowBytes;
-        const uint8_t* ur = GATED ? a.up + static_cast<size_t>(row) * o.rowBytes : nullptr;
-        const int chunks = a.cols / 8;
-        for (int c = sub * 32 + lane; c < chunks; c += 32 * WPR) {
+#pragma unroll
+        for (int p = 0; p < kPrefetch; ++p)
+            if (c0 + p * 32 * WPR < chunks) accumulateChunk(c0 + p * 32 * WPR, wPre[p], uPre[p]);
+        for (int c = c0 + kPrefetch * 32 * WPR; c < chunks; c += 32 * WPR) {
             float w[8], u[8];
             dequantChunk8<TYPE>(wr, c, w);
             if constexpr (GATED) dequantChunk8<TYPE>(ur, c, u);
-#pragma unroll
-            for (int t = 0; t < kMatvecMaxT; ++t) {
-                if (t < a.T) {
-                    float x[8];
-                    load8(a.x + static_cast<size_t>(t) * a.ldx + c * 8, a.rmsWeight ? a.rmsWeight + c * 8 : nullptr, x);
-                    acc[t] += dot8(w, x);
-                    if constexpr (GATED) accUp[t] += dot8(u, x);
-                }
-            }
+            accumulateChunk(c, w, u);
         }
     }
     // The warp's sums: one token (T == 1: lane 0 writes it) or up to 8 (lane l holds token
@@ -123,7 +149,8 @@ __global__ void __launch_bounds__(32 * kWarps) matvecKernel(const MatvecArgs a) 
 template <GgmlType TYPE, int WPR>
 void launchFor(const MatvecArgs& a, int rows, cudaStream_t stream) {
     const dim3 grid(blocksFor(rows, kWarps / WPR), a.nOut);
-    if (a.up) matvecKernel<TYPE, true, WPR><<<grid, 32 * kWarps, 0, stream>>>(a);
+    if (a.dependent) launchDependent("matvecKernel", a.up ? matvecKernel<TYPE, true, WPR> : matvecKernel<TYPE, false, WPR>, grid, dim3(32 * kWarps), 0, stream, a);
+    else if (a.up) matvecKernel<TYPE, true, WPR><<<grid, 32 * kWarps, 0, stream>>>(a);
     else matvecKernel<TYPE, false, WPR><<<grid, 32 * kWarps, 0, stream>>>(a);
 }
 }  // namespace

@@ -38,6 +38,9 @@ struct MatvecArgs {
     // is taken as x / sqrt(mean(x²) + eps) * rmsWeight (cols values); null: x as it is.
     const float* rmsWeight = nullptr;
     float rmsEps = 0.0f;
+    // A programmatic dependent launch (cuda/ops/pdl.cuh): the blocks may start while the kernel
+    // before them runs; they load their first weights and then wait for it.
+    bool dependent = false;
 };
 
 // Throws dlab::Error for a type the device cannot read or T outside 1..kMatvecMaxT.

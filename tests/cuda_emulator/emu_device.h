@@ -31,6 +31,12 @@
     ::dlab::emu::shuffle((mask), (v), ::dlab::emu::segmentLane(::dlab::emu::laneId(), (src), ::dlab::emu::detail::widthOr(__VA_ARGS__)), __FILE__, __LINE__)
 #define __shfl_xor_sync(mask, v, laneMask, ...) \
     ::dlab::emu::shuffle((mask), (v), ::dlab::emu::segmentLane(::dlab::emu::laneId(), ::dlab::emu::laneId() ^ (laneMask), ::dlab::emu::detail::widthOr(__VA_ARGS__)), __FILE__, __LINE__)
+// Programmatic dependent launch (cuda/ops/pdl.cuh): the wait may pause the thread (see
+// gridDependencyWait); the trigger only lets a GPU start the next grid early, nothing to emulate.
+#define cudaGridDependencySynchronize() ::dlab::emu::gridDependencyWait(__FILE__, __LINE__)
+#define cudaTriggerProgrammaticLaunchCompletion() ((void)0)
+#define DLAB_EMU_LAUNCH_DEPENDENT(name, kernel, grid, block, shared, stream, ...) \
+    ::dlab::emu::launch((name), __FILE__, __LINE__, (kernel), ::dlab::emu::LaunchConfig((grid), (block), (shared), (stream), true), __VA_ARGS__)
 #define DLAB_EMU_CHECK_ALIGNED(p, bytes) ::dlab::emu::checkAligned((p), (bytes), __FILE__, __LINE__)
 #define __ballot_sync(mask, predicate) ::dlab::emu::warpBallot((mask), (predicate) != 0, __FILE__, __LINE__)
 #define __any_sync(mask, predicate) (::dlab::emu::warpBallot((mask), (predicate) != 0, __FILE__, __LINE__) != 0u)

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -26,6 +27,11 @@ struct Op {
     std::string what;
     std::function<void()> run;
     bool kernel = false;
+    // A dependent kernel (programmatic dependent launch): runs its first block up to the threads'
+    // cudaGridDependencySynchronize; flush calls it before the kernel queued ahead of this one, so
+    // that what the block does before its wait shows whether it reads or writes what that kernel
+    // writes or reads (on a GPU the two overlap). Empty for anything else.
+    std::function<void()> startEarly;
 };
 
 // Every API entry holds this lock (the engine may call from its own thread).
@@ -50,7 +56,16 @@ struct KernelLaunch {
     int line = 0;
     std::function<void()> body;
 };
-void runKernel(const KernelLaunch& k);   // throws DeviceFault
+// The first block (in the configured order) of a dependent grid, paused where its threads wait
+// for the previous grid (or finished, if they never wait).
+struct EarlyBlock;
+struct EarlyBlockDeleter {
+    void operator()(EarlyBlock* b) const;
+};
+using EarlyBlockPtr = std::unique_ptr<EarlyBlock, EarlyBlockDeleter>;
+EarlyBlockPtr startEarly(const KernelLaunch& k);   // throws DeviceFault
+// Runs the grid; an early block started for it resumes first (its threads' waits return).
+void runKernel(const KernelLaunch& k, EarlyBlockPtr early = nullptr);   // throws DeviceFault
 
 // ---- memory (emu_memory.cpp) ----
 enum class Space { Device, Pinned, Pageable };

@@ -61,13 +61,21 @@ inline int segmentLane(int lane, int target, int width) {
     return base + (target & (width - 1));
 }
 
-// A launch's configuration, as written between <<< and >>>.
+// A launch's configuration, as written between <<< and >>>. dependent: a programmatic dependent
+// launch (cudaLaunchKernelEx with cudaLaunchAttributeProgrammaticStreamSerialization).
 struct LaunchConfig {
     dim3 grid, block;
     size_t sharedBytes = 0;
     cudaStream_t stream = nullptr;
-    LaunchConfig(dim3 g, dim3 b, size_t shared = 0, cudaStream_t s = nullptr) : grid(g), block(b), sharedBytes(shared), stream(s) {}
+    bool dependent = false;
+    LaunchConfig(dim3 g, dim3 b, size_t shared = 0, cudaStream_t s = nullptr, bool dependentLaunch = false)
+        : grid(g), block(b), sharedBytes(shared), stream(s), dependent(dependentLaunch) {}
 };
+
+// cudaGridDependencySynchronize(): in the block of a dependent grid that runs before the grid it
+// depends on (emu_runtime.cpp's flush), the thread waits here until that grid has run; anywhere
+// else it returns at once, as on a GPU where the previous grid has finished.
+void gridDependencyWait(const char* file, int line);
 
 // Checks a pointer argument at launch: null, device memory or pinned host memory are fine; a
 // pageable host pointer would fault on the GPU, so the launch then faults too. Returns the problem

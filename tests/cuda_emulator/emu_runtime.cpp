@@ -106,6 +106,17 @@ cudaError_t flush() {
         Op op = std::move(s.pending.front());
         s.pending.pop_front();
         if (s.sticky != cudaSuccess) continue;
+        // A dependent kernel next: its first block runs up to its wait before this kernel runs.
+        if (op.kernel && !s.pending.empty() && s.pending.front().startEarly) {
+            try {
+                s.pending.front().startEarly();
+            } catch (const DeviceFault& f) {
+                s.sticky = f.error;
+                s.stickyMessage = s.pending.front().what + ": " + f.message;
+                report(s.stickyMessage);
+                continue;
+            }
+        }
         try {
             op.run();
         } catch (const DeviceFault& f) {
@@ -335,14 +346,22 @@ void submitKernel(const LaunchConfig& cfg, const char* name, const char* file, i
     launch->line = line;
     launch->body = std::move(body);
     Op op;
-    op.what = what;
+    op.what = what + (cfg.dependent ? " (dependent launch)" : "");
     op.kernel = true;
-    op.run = [launch, fault = std::move(fault)] {
+    auto early = std::make_shared<EarlyBlockPtr>();   // the first block, when flush starts it early
+    if (cfg.dependent)
+        op.startEarly = [launch, fault, early] {
+            if (!fault.empty()) throw DeviceFault{cudaErrorIllegalAddress, fault};
+            ++state().stats.earlyBlocks;
+            *early = startEarly(*launch);
+        };
+    op.run = [launch, fault = std::move(fault), early, dependent = cfg.dependent] {
         if (!fault.empty()) throw DeviceFault{cudaErrorIllegalAddress, fault};
         Stats& st = state().stats;
         ++st.kernels;
+        st.dependentKernels += dependent;
         st.threads += uint64_t(launch->grid.x) * launch->grid.y * launch->grid.z * launch->block.x * launch->block.y * launch->block.z;
-        runKernel(*launch);
+        runKernel(*launch, std::move(*early));
     };
     submit(cfg.stream, std::move(op));
 }

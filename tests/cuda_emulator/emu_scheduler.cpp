@@ -58,7 +58,7 @@ constexpr int kMaxThreads = 1024;
 constexpr size_t kPage = 4096;
 constexpr size_t kStackBytes = 64 * 1024;
 
-enum class State : uint8_t { Ready, Running, AtBlockBarrier, AtWarpBarrier, Done };
+enum class State : uint8_t { Ready, Running, AtBlockBarrier, AtWarpBarrier, AtGridWait, Done };
 
 struct Fiber {
     void* sp = nullptr;
@@ -95,6 +95,8 @@ private:
 
 struct Block {
     const KernelLaunch* k = nullptr;
+    Stacks* stacks = nullptr;
+    bool early = false;   // a dependent grid's block running before the grid it depends on
     std::vector<Fiber> fibers;
     std::vector<uint64_t> slots;   // shuffle values: (2 phases, threads)
     int n = 0;
@@ -107,12 +109,20 @@ thread_local Block* tBlock = nullptr;
 thread_local Fiber* tFiber = nullptr;
 thread_local void* tSchedulerSp = nullptr;
 thread_local std::unique_ptr<Stacks> tStacks;
+// Early blocks' stacks, kept while other grids run. Two sets: in a chain of dependent grids the
+// next grid's early block starts while this one's still waits.
+thread_local std::unique_ptr<Stacks> tEarlyStacks[2];
+thread_local bool tEarlyStacksInUse[2] = {false, false};
 thread_local std::unique_ptr<std::mt19937_64> tShuffle;   // DLAB_CUDA_EMU_ORDER=shuffle
 thread_local sigjmp_buf tFaultJump;
 thread_local bool tFaultJumpArmed = false;
 thread_local std::string tFaultMessage;
 
-std::string dim(const uint3& d) { return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")"; }
+std::string dim(const uint3& d) {
+    char text[48];   // (snprintf: GCC 12 warns falsely about "(" + std::string's inlined copy)
+    std::snprintf(text, sizeof text, "(%u,%u,%u)", d.x, d.y, d.z);
+    return text;
+}
 std::string site(const char* file, int line) {
     const char* s = std::strstr(file, "cuda/");
     return std::string(s ? s : file) + ":" + std::to_string(line);
@@ -147,10 +157,10 @@ void yieldToScheduler() { dlab_emu_switch(&tFiber->sp, tSchedulerSp); }
     __builtin_trap();
 }
 
-void initFiber(Fiber& f, int i) {
+void initFiber(Fiber& f, int i, const Stacks& stacks) {
     // The first switch pops six registers and returns into fiberEntry with the stack as a call
     // would leave it (16-byte aligned before the call's return address).
-    auto top = reinterpret_cast<uintptr_t>(tStacks->top(i)) & ~uintptr_t(15);
+    auto top = reinterpret_cast<uintptr_t>(stacks.top(i)) & ~uintptr_t(15);
     auto** sp = reinterpret_cast<void**>(top);
     *--sp = nullptr;   // fiberEntry's return address: it never returns
     *--sp = reinterpret_cast<void*>(&fiberEntry);
@@ -202,14 +212,16 @@ bool releaseWarps(Block& b) {
     return released;
 }
 
-// Every fiber waits or has ended: release what can be released. Returns false when all ended.
+// Every fiber waits or has ended: release what can be released. Returns false when all ended,
+// or (an early block) when what is left waits for the previous grid.
 bool release(Block& b) {
     if (releaseWarps(b)) return true;
-    int live = 0, atBarrier = 0;
+    int live = 0, atBarrier = 0, atGridWait = 0;
     const Fiber* lead = nullptr;
     for (const Fiber& f : b.fibers) {
         if (f.state == State::Done) continue;
         ++live;
+        atGridWait += f.state == State::AtGridWait;
         if (f.state != State::AtBlockBarrier) continue;
         ++atBarrier;
         if (!lead) lead = &f;
@@ -223,6 +235,7 @@ bool release(Block& b) {
             if (f.state == State::AtBlockBarrier) f.state = State::Ready;
         return true;
     }
+    if (atGridWait > 0) return false;   // the rest of the block runs after the previous grid
     // Some wait at a warp operation that a lane waiting at __syncthreads will never reach.
     for (const Fiber& f : b.fibers)
         if (f.state == State::AtWarpBarrier)
@@ -258,6 +271,11 @@ void orderIndices(std::vector<int>& order, int n) {
 }
 
 void runBlock(Block& b) {
+    struct Current {   // the block the fibers' calls refer to, restored however this returns
+        Block* outer;
+        explicit Current(Block* b) : outer(tBlock) { tBlock = b; }
+        ~Current() { tBlock = outer; }
+    } current(&b);
     std::vector<int> order;
     // A memory fault inside a fiber comes back here (recoverFromFault) and ends the grid.
     if (sigsetjmp(tFaultJump, 1) != 0) {
@@ -295,42 +313,86 @@ void runBlock(Block& b) {
     tFaultJumpArmed = false;
 }
 
-}  // namespace
-
-void runKernel(const KernelLaunch& k) {
-    installFaultHandler();
-    if (!tStacks) tStacks = std::make_unique<Stacks>();
-    Block b;
+// Block `linear` of k's grid with every thread at its start, on `stacks`.
+void setUpBlock(Block& b, const KernelLaunch& k, int linear, Stacks& stacks) {
     b.k = &k;
+    b.stacks = &stacks;
     b.n = static_cast<int>(k.block.x * k.block.y * k.block.z);
     b.fibers.resize(b.n);
     b.slots.assign(2 * size_t(b.n), 0);
-    Block* outer = tBlock;
-    tBlock = &b;
-    struct Restore {
-        Block* outer;
-        ~Restore() { tBlock = outer; }
-    } restore{outer};
+    const auto lb = static_cast<unsigned>(linear);
+    const uint3 blockIdx{lb % k.grid.x, lb / k.grid.x % k.grid.y, lb / (k.grid.x * k.grid.y)};
+    for (int i = 0; i < b.n; ++i) {
+        Fiber& f = b.fibers[i];
+        f.coords.threadIdx = {static_cast<unsigned>(i) % k.block.x, static_cast<unsigned>(i) / k.block.x % k.block.y,
+                              static_cast<unsigned>(i) / (k.block.x * k.block.y)};
+        f.coords.blockIdx = blockIdx;
+        f.coords.blockDim = k.block;
+        f.coords.gridDim = k.grid;
+        f.linear = i;
+        f.lane = i & 31;
+        f.warp = i >> 5;
+        initFiber(f, i, stacks);
+    }
+}
+
+int blocksIn(const KernelLaunch& k) { return static_cast<int>(k.grid.x * k.grid.y * k.grid.z); }
+
+}  // namespace
+
+struct EarlyBlock {
+    Block block;
+    int linear = 0;
+    int stacks = 0;   // which of tEarlyStacks
+    ~EarlyBlock() { tEarlyStacksInUse[stacks] = false; }
+};
+void EarlyBlockDeleter::operator()(EarlyBlock* b) const { delete b; }
+
+EarlyBlockPtr startEarly(const KernelLaunch& k) {
+    installFaultHandler();
+    const int set = tEarlyStacksInUse[0] ? 1 : 0;
+    if (tEarlyStacksInUse[set]) throw DeviceFault{cudaErrorLaunchFailure, "the emulator holds two early blocks already"};
+    if (!tEarlyStacks[set]) tEarlyStacks[set] = std::make_unique<Stacks>();
+    std::vector<int> blocks;
+    orderIndices(blocks, blocksIn(k));
+    EarlyBlockPtr e(new EarlyBlock);
+    e->stacks = set;
+    tEarlyStacksInUse[set] = true;
+    e->linear = blocks.front();
+    setUpBlock(e->block, k, e->linear, *tEarlyStacks[set]);
+    e->block.early = true;
+    runBlock(e->block);   // until every thread waits for the previous grid or has ended
+    return e;
+}
+
+void runKernel(const KernelLaunch& k, EarlyBlockPtr early) {
+    installFaultHandler();
+    if (!tStacks) tStacks = std::make_unique<Stacks>();
+    if (early) {   // the previous grid has run: its waits return
+        early->block.early = false;
+        for (Fiber& f : early->block.fibers)
+            if (f.state == State::AtGridWait) f.state = State::Ready;
+        runBlock(early->block);
+        tEarlyStacksInUse[early->stacks] = false;
+    }
     // A GPU runs the blocks at once: a result that depends on their order is a race there.
     std::vector<int> blocks;
-    orderIndices(blocks, static_cast<int>(k.grid.x * k.grid.y * k.grid.z));
+    orderIndices(blocks, blocksIn(k));
+    Block b;
     for (const int linearBlock : blocks) {
-        const auto lb = static_cast<unsigned>(linearBlock);
-        const uint3 blockIdx{lb % k.grid.x, lb / k.grid.x % k.grid.y, lb / (k.grid.x * k.grid.y)};
-        for (int i = 0; i < b.n; ++i) {
-            Fiber& f = b.fibers[i];
-            f.coords.threadIdx = {static_cast<unsigned>(i) % k.block.x, static_cast<unsigned>(i) / k.block.x % k.block.y,
-                                  static_cast<unsigned>(i) / (k.block.x * k.block.y)};
-            f.coords.blockIdx = blockIdx;
-            f.coords.blockDim = k.block;
-            f.coords.gridDim = k.grid;
-            f.linear = i;
-            f.lane = i & 31;
-            f.warp = i >> 5;
-            initFiber(f, i);
-        }
+        if (early && linearBlock == early->linear) continue;
+        setUpBlock(b, k, linearBlock, *tStacks);
         runBlock(b);
     }
+}
+
+void gridDependencyWait(const char* file, int line) {
+    if (!tFiber) throw DeviceFault{cudaErrorLaunchFailure, "cudaGridDependencySynchronize called outside a kernel"};
+    if (!tBlock->early) return;
+    tFiber->state = State::AtGridWait;
+    tFiber->file = file;
+    tFiber->line = line;
+    yieldToScheduler();
 }
 
 void syncThreads(const char* file, int line) {
@@ -409,6 +471,11 @@ bool recoverFromFault(const char* what) {
     siglongjmp(tFaultJump, 1);
 }
 
-bool isFiberStackGuard(const void* p) { return tStacks && tStacks->isGuard(p); }
+bool isFiberStackGuard(const void* p) {
+    if (tStacks && tStacks->isGuard(p)) return true;
+    for (const auto& s : tEarlyStacks)
+        if (s && s->isGuard(p)) return true;
+    return false;
+}
 
 }  // namespace dlab::emu

@@ -14,6 +14,9 @@
 //   - stream capture records kernels with the arguments of the moment and memory copies that
 //     read pinned memory at replay; unsafe calls during capture (cudaMalloc, synchronisation,
 //     pageable copies) fail the capture;
+//   - a dependent launch (programmatic dependent launch, cuda/ops/pdl.cuh) runs its first block
+//     up to cudaGridDependencySynchronize before the kernel ahead of it, as a GPU may overlap
+//     them: reading that kernel's results before the wait gives the old values;
 //   - faults are sticky: every later call returns the error, as a GPU context does.
 // What it cannot show: speed, memory-model races beyond the orders it tries (a GPU runs blocks
 // at once and a block's warps in any order; DLAB_CUDA_EMU_ORDER=reverse or shuffle runs the
@@ -59,6 +62,8 @@ struct Stats {
     uint64_t flushes = 0;          // synchronisation points that ran work
     uint64_t bytesToDevice = 0, bytesToHost = 0, bytesOnDevice = 0;
     uint64_t gemms = 0;
+    uint64_t dependentKernels = 0;   // grids launched dependent (programmatic dependent launch) that ran
+    uint64_t earlyBlocks = 0;        // of their first blocks, those run up to their wait before the previous grid
 };
 Stats stats();
 void resetStats();

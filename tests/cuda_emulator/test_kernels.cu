@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda/ops/common.cuh"
+#include "cuda/ops/pdl.cuh"
 #include "cuda/quant_hd.h"
 #include "test_kernels.h"
 
@@ -61,6 +62,15 @@ __global__ void runOrderKernel(int* out, int* counter) {
     out[blockIdx.x * blockDim.x + threadIdx.x] = (*counter)++;   // the emulator runs one fiber at a time
 }
 
+// What x held before and after the wait for the previous grid; the thread's first read
+// happens before the wait, as a dependent kernel may do with memory no kernel writes.
+__global__ void readAroundWaitKernel(const float* x, float* before, float* after, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    const float b = i < n ? x[i] : 0.0f;
+    waitForPreviousGrid();
+    if (i < n) before[i] = b, after[i] = x[i];
+}
+
 __global__ void misalignedLoadKernel(const float* x, float* out) {
     const auto* bytes = reinterpret_cast<const uint8_t*>(x);
     out[0] = static_cast<float>(dlab::cuda::loadAligned<uint32_t>(bytes + 2 + 4 * threadIdx.x));   // 4-byte load, 2 past a boundary
@@ -107,6 +117,10 @@ void launchMissingBarrier(float* out, float value, cudaStream_t stream) { missin
 void launchCrossBlockChain(float* out, int blocks, cudaStream_t stream) { crossBlockChainKernel<<<blocks, 32, 0, stream>>>(out); }
 void launchRunOrder(int* out, int* counter, int blocks, int threads, cudaStream_t stream) {
     runOrderKernel<<<blocks, threads, 0, stream>>>(out, counter);
+}
+void launchReadAroundWait(const float* x, float* before, float* after, int n, int threads, bool dependent, cudaStream_t stream) {
+    if (dependent) launchDependent("readAroundWaitKernel", readAroundWaitKernel, dim3(blocksFor(n, threads)), dim3(threads), 0, stream, x, before, after, n);
+    else readAroundWaitKernel<<<blocksFor(n, threads), threads, 0, stream>>>(x, before, after, n);
 }
 void launchReadPastEnd(const float* x, float* out, int n, cudaStream_t stream) {
     readPastEndKernel<<<blocksFor(n + 1, 128), 128, 0, stream>>>(x, out, n);

@@ -28,6 +28,9 @@ void launchCrossBlockChain(float* out, int blocks, cudaStream_t stream);
 // out[(block, thread)] = the position at which that thread ran in the grid (a counter every thread
 // bumps once): tells the order the emulator ran blocks and threads in.
 void launchRunOrder(int* out, int* counter, int blocks, int threads, cudaStream_t stream);
+// before[i] = x[i] read before cudaGridDependencySynchronize, after[i] = x[i] read after it;
+// a dependent launch (programmatic dependent launch) when `dependent`.
+void launchReadAroundWait(const float* x, float* before, float* after, int n, int threads, bool dependent, cudaStream_t stream);
 
 // Faults: a read one element past the end of x; a warp sum that waits for an exited lane;
 // __syncthreads at two different places; a shuffle that waits for a lane stuck at __syncthreads.
