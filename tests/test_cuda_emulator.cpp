@@ -369,31 +369,47 @@ private slots:
         }
     }
 
-    // A dependent launch right after a kernel: its first block runs up to the wait before that
-    // kernel, so what it reads there is what the kernel had not written yet; after the wait, and
-    // in every other block, it reads the kernel's result. An ordinary launch, or a dependent one
-    // after a copy, waits for everything.
+    // A dependent launch right after a kernel (or a cuBLAS GEMM, kernels too on a GPU): its first
+    // block runs up to the wait before that kernel, so what it reads there is what the kernel
+    // had not written yet; after the wait, and in every other block, it reads the kernel's
+    // result. An ordinary launch, or a dependent one after a copy, waits for everything.
     void dependentLaunchOverlapsThePreviousKernel_data() {
         QTest::addColumn<bool>("dependent");
-        QTest::addColumn<bool>("afterAKernel");
+        QTest::addColumn<QString>("previous");   // what writes x: kernel, gemm or copy
         QTest::addColumn<bool>("graphed");
-        QTest::newRow("dependent, after a kernel") << true << true << false;
-        QTest::newRow("dependent, after a kernel, graph replay") << true << true << true;
-        QTest::newRow("dependent, after a copy") << true << false << false;
-        QTest::newRow("ordinary, after a kernel") << false << true << false;
+        QTest::newRow("dependent, after a kernel") << true << "kernel" << false;
+        QTest::newRow("dependent, after a kernel, graph replay") << true << "kernel" << true;
+        QTest::newRow("dependent, after a GEMM") << true << "gemm" << false;
+        QTest::newRow("dependent, after a copy") << true << "copy" << false;
+        QTest::newRow("ordinary, after a kernel") << false << "kernel" << false;
     }
     void dependentLaunchOverlapsThePreviousKernel() {
         QFETCH(bool, dependent);
-        QFETCH(bool, afterAKernel);
+        QFETCH(QString, previous);
         QFETCH(bool, graphed);
-        constexpr int n = 256, threads = 64;
+        constexpr int n = 256, threads = 64, k = 8;
         Dev<float> in(n), x(n), before(n), after(n);
+        Dev<__half> ones(size_t(n) * k), quarters(k);
         in.upload(std::vector<float>(n, 1.0f));
         x.upload(std::vector<float>(n, -5.0f));
+        ones.upload(std::vector<__half>(size_t(n) * k, __float2half_rn(1.0f)));
+        quarters.upload(std::vector<__half>(k, __float2half_rn(0.25f)));
+        cublasHandle_t h = nullptr;
+        const auto& api = cuda::cublas();
+        QCOMPARE(api.create(&h), CUBLAS_STATUS_SUCCESS);
+        QCOMPARE(api.setStream(h, stream_), CUBLAS_STATUS_SUCCESS);
         const emu::Stats start = emu::stats();
         auto enqueue = [&] {
-            if (afterAKernel) launchAffine(in.p, x.p, 2.0f, 0.0f, n, stream_);   // x = 2
-            else QCOMPARE(cudaMemcpyAsync(x.p, in.p, n * sizeof(float), cudaMemcpyDeviceToDevice, stream_), cudaSuccess);   // x = 1
+            if (previous == "kernel") {
+                launchAffine(in.p, x.p, 2.0f, 0.0f, n, stream_);   // x = 2
+            } else if (previous == "gemm") {   // x (n, 1) = ones (n, k) · quarters (k, 1) = 2
+                const float alpha = 1.0f, beta = 0.0f;
+                QCOMPARE(api.gemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, 1, k, &alpha, ones.p, CUDA_R_16F, n, quarters.p, CUDA_R_16F, k, &beta, x.p,
+                                    CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                         CUBLAS_STATUS_SUCCESS);
+            } else {
+                QCOMPARE(cudaMemcpyAsync(x.p, in.p, n * sizeof(float), cudaMemcpyDeviceToDevice, stream_), cudaSuccess);   // x = 1
+            }
             launchReadAroundWait(x.p, before.p, after.p, n, threads, dependent, stream_);
         };
         cudaGraphExec_t exec = nullptr;
@@ -410,9 +426,10 @@ private slots:
         }
         QCOMPARE(cudaStreamSynchronize(stream_), cudaSuccess);
         if (exec) cudaGraphExecDestroy(exec);
-        const float result = afterAKernel ? 2.0f : 1.0f;
+        api.destroy(h);
+        const float result = previous == "copy" ? 1.0f : 2.0f;
         const std::vector<float> b = before.download(), a = after.download();
-        const bool early = dependent && afterAKernel;
+        const bool early = dependent && previous != "copy";
         for (int i = 0; i < n; ++i) {
             QCOMPARE(a[i], result);
             QCOMPARE(b[i], early && i < threads ? -5.0f : result);   // block 0 read before the kernel ran

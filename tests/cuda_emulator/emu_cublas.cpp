@@ -132,6 +132,7 @@ cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa, cub
     const float a = *static_cast<const float*>(alpha), b = *static_cast<const float*>(beta);
     Op op;
     op.what = "cublasGemmEx (" + std::to_string(m) + " x " + std::to_string(n) + " x " + std::to_string(k) + ")";
+    op.grids = true;
     op.run = [=] {
         // Bt (n, k): column j of op(B) as a contiguous row; each row i of op(A) likewise.
         std::vector<float> bt(size_t(n) * k), arow(k);

@@ -27,6 +27,9 @@ struct Op {
     std::string what;
     std::function<void()> run;
     bool kernel = false;
+    // Runs as grids on a GPU (a kernel, a cuBLAS GEMM): a dependent kernel after it may start
+    // before it ends. A copy or memset is always waited for.
+    bool grids = false;
     // A dependent kernel (programmatic dependent launch): runs its first block up to the threads'
     // cudaGridDependencySynchronize; flush calls it before the kernel queued ahead of this one, so
     // that what the block does before its wait shows whether it reads or writes what that kernel

@@ -107,7 +107,7 @@ cudaError_t flush() {
         s.pending.pop_front();
         if (s.sticky != cudaSuccess) continue;
         // A dependent kernel next: its first block runs up to its wait before this kernel runs.
-        if (op.kernel && !s.pending.empty() && s.pending.front().startEarly) {
+        if (op.grids && !s.pending.empty() && s.pending.front().startEarly) {
             try {
                 s.pending.front().startEarly();
             } catch (const DeviceFault& f) {
@@ -347,12 +347,13 @@ void submitKernel(const LaunchConfig& cfg, const char* name, const char* file, i
     launch->body = std::move(body);
     Op op;
     op.what = what + (cfg.dependent ? " (dependent launch)" : "");
-    op.kernel = true;
+    op.kernel = op.grids = true;
     auto early = std::make_shared<EarlyBlockPtr>();   // the first block, when flush starts it early
     if (cfg.dependent)
         op.startEarly = [launch, fault, early] {
             if (!fault.empty()) throw DeviceFault{cudaErrorIllegalAddress, fault};
             ++state().stats.earlyBlocks;
+            early->reset();   // one left by a run that a fault stopped frees its stacks first
             *early = startEarly(*launch);
         };
     op.run = [launch, fault = std::move(fault), early, dependent = cfg.dependent] {
