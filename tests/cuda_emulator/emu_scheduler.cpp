@@ -372,8 +372,7 @@ void runKernel(const KernelLaunch& k, EarlyBlockPtr early) {
         early->block.early = false;
         for (Fiber& f : early->block.fibers)
             if (f.state == State::AtGridWait) f.state = State::Ready;
-        runBlock(early->block);
-        tEarlyStacksInUse[early->stacks] = false;
+        runBlock(early->block);   // (its stacks are free again once `early` goes)
     }
     // A GPU runs the blocks at once: a result that depends on their order is a race there.
     std::vector<int> blocks;
