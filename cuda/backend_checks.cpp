@@ -80,6 +80,22 @@ const Model& longContextModel() {
     return *m;
 }
 
+// The same greedy run on two sides (a backend and its cache each) that must agree bit for bit:
+// the prompt in passes of `chunk` tokens (0: one pass), then `steps` decode steps. `differ` says
+// what a difference means ("graphed and plain logits differ").
+void expectSameGreedySteps(Backend& a, KvCache& ca, Backend& b, KvCache& cb, const std::vector<TokenId>& prompt, size_t chunk,
+                           int steps, const std::string& differ) {
+    const size_t n = chunk > 0 ? chunk : prompt.size();
+    auto compare = [&](std::span<const TokenId> tokens, const std::string& where) {
+        const std::vector<float> x = copy(a.forward(tokens, ca, false)), y = copy(b.forward(tokens, cb, false));
+        expect(x == y, where + ": " + differ + " (NMSE " + num(nmse(x, y)) + ")");
+        return argmax(x);
+    };
+    TokenId next = 0;
+    for (size_t i = 0; i < prompt.size(); i += n) next = compare(std::span(prompt).subspan(i, std::min(n, prompt.size() - i)), "the prompt");
+    for (int step = 0; step < steps; ++step) next = compare(std::span(&next, 1), at(step));
+}
+
 // The same decode steps with graphs (captured once, replayed with each step's metadata) and
 // without: the same kernels, so the same logits bit for bit. 13 passes: the prefill, 12 steps.
 void graphsReplayWithNewMetadata(KvType kv) {
@@ -87,14 +103,8 @@ void graphsReplayWithNewMetadata(KvType kv) {
     auto graphed = makeCudaBackend(model, {0, true});
     auto plain = makeCudaBackend(model, {0, false});
     KvCache cg(model.hparams(), 64, kv), cp(model.hparams(), 64, kv);
-    std::vector<TokenId> input = checkPrompt(10, 1);
     stepsBegin();
-    for (int step = 0; step < 13; ++step) {
-        const std::vector<float> g = copy(graphed->forward(input, cg, false));
-        const std::vector<float> p = copy(plain->forward(input, cp, false));
-        expect(g == p, at(step) + ": graphed and plain logits differ (NMSE " + num(nmse(g, p)) + ")");
-        input.assign(1, argmax(g));
-    }
+    expectSameGreedySteps(*graphed, cg, *plain, cp, checkPrompt(10, 1), 0, 12, "graphed and plain logits differ");
 }
 
 // The matvecs as programmatic dependent launches against ordinary ones, graphed: the same
@@ -110,22 +120,8 @@ void dependentLaunchesEqualOrdinary(KvType kv) {
     auto pdl = makeCudaBackend(model, dependent);
     auto plain = makeCudaBackend(model, ordinary);
     KvCache cd(model.hparams(), 64, kv), cp(model.hparams(), 64, kv);
-    const std::vector<TokenId> prompt = checkPrompt(10, 2);
-    std::vector<float> d, p;
     stepsBegin();
-    for (size_t i = 0; i < prompt.size(); i += 4) {
-        const auto part = std::span(prompt).subspan(i, std::min<size_t>(4, prompt.size() - i));
-        d = copy(pdl->forward(part, cd, false));
-        p = copy(plain->forward(part, cp, false));
-    }
-    expect(d == p, "the prompt: dependent and ordinary launches give different logits (NMSE " + num(nmse(d, p)) + ")");
-    std::vector<TokenId> input(1, argmax(p));
-    for (int step = 0; step < 12; ++step) {
-        d = copy(pdl->forward(input, cd, false));
-        p = copy(plain->forward(input, cp, false));
-        expect(d == p, at(step) + ": dependent and ordinary launches give different logits (NMSE " + num(nmse(d, p)) + ")");
-        input.assign(1, argmax(p));
-    }
+    expectSameGreedySteps(*pdl, cd, *plain, cp, checkPrompt(10, 2), 4, 12, "dependent and ordinary launches give different logits");
 }
 
 // 16 sequences a batched decode step (the GEMM path, cuBLAS in the graph), 4 steps: graphed
@@ -170,13 +166,7 @@ void poolSizeDoesNotMatter() {
     const Model& model = checkModel();
     auto gpu = makeCudaBackend(model);
     KvCache small(model.hparams(), 24, KvType::F16), large(model.hparams(), 2048, KvType::F16);
-    std::vector<TokenId> input = checkPrompt(5, 8);
-    for (int step = 0; step < 10; ++step) {
-        const std::vector<float> a = copy(gpu->forward(input, small, false));
-        const std::vector<float> b = copy(gpu->forward(input, large, false));
-        expect(a == b, at(step) + ": a 24- and a 2,048-slot cache give different logits (NMSE " + num(nmse(b, a)) + ")");
-        input.assign(1, argmax(a));
-    }
+    expectSameGreedySteps(*gpu, small, *gpu, large, checkPrompt(5, 8), 0, 9, "a 24- and a 2,048-slot cache give different logits");
 }
 
 // Four sequences decoded in one pass equal each decoded alone, bit for bit (the matvec path
