@@ -101,6 +101,7 @@ public:
           dependentLaunches_(options.dependentLaunches == 1), splitFrom_(options.attentionSplitFrom), cublas_(stream_) {
         if (const char* g = std::getenv("DLAB_CUDA_GRAPHS")) graphsOn_ = graphsOn_ && std::string(g) != "0";
         if (const char* d = std::getenv("DLAB_CUDA_PDL"); options.dependentLaunches < 0 && d && *d) dependentLaunches_ = std::string(d) != "0";
+        dependentLaunches_ = dependentLaunches_ && codeHasDependentLaunches();
         if (splitFrom_ < 0) splitFrom_ = kAttentionSplitFrom;
         if (const char* n = std::getenv("DLAB_CUDA_ATTENTION_SPLIT_FROM")) {
             char* end = nullptr;
@@ -224,6 +225,19 @@ private:
     static int selectDevice(int device) {
         DLAB_CUDA_CHECK(cudaSetDevice(device));
         return device;
+    }
+
+    // Dependent launches need a device of compute capability 9.0 running code compiled for 9.0 or
+    // newer. Elsewhere the request is dropped: a Turing to Ada GPU, or a Hopper made to compile the
+    // compute_75 PTX (CUDA_FORCE_PTX_JIT=1 on a build without newer PTX), runs kernels without the
+    // wait (cuda/ops/pdl.cuh), which a dependent launch would let read x before it is written.
+    static bool codeHasDependentLaunches() {
+        cudaFuncAttributes code{};
+        if (cuda::matvecLoadedCode(&code) != cudaSuccess) {
+            cudaGetLastError();
+            return false;
+        }
+        return code.ptxVersion >= 90 && code.binaryVersion >= 90;
     }
 
     void checkInput(std::span<const TokenId> tokens, const KvBlockPool& cache, SeqId seq, int64_t slot0) const {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cuda/cuda_backend.h"
+#include "cuda/ops/matvec.h"
 
 namespace dlab {
 
@@ -34,11 +35,23 @@ std::string cudaUnavailableReason(int device, std::string* description) {
         cudaGetLastError();
         return "cannot read the properties of GPU " + std::to_string(device);
     }
-    // The build carries sm_90 code and compute_90 PTX: older devices cannot run either.
-    if (p.major < 9)
-        return std::string(p.name) + " has compute capability " + std::to_string(p.major) + "." + std::to_string(p.minor) +
-               "; this build has code for 9.0 and newer (rebuild with -DCMAKE_CUDA_ARCHITECTURES=" + std::to_string(p.major) +
-               std::to_string(p.minor) + ")";
+    const std::string cc = std::to_string(p.major) + "." + std::to_string(p.minor);
+    // CUDA 13 compiles for nothing older than Turing.
+    if (p.major * 10 + p.minor < 75)
+        return std::string(p.name) + " has compute capability " + cc + "; the CUDA 13 runtime this build uses needs 7.5 (Turing) or newer";
+    // Whether the driver finds code for it among the build's architectures (by default SASS for
+    // 9.0 and PTX for 7.5 and 9.0, which every newer GPU compiles at load time).
+    int current = 0;
+    cudaGetDevice(&current);
+    cudaFuncAttributes code{};
+    const cudaError_t loaded = cudaSetDevice(device) == cudaSuccess ? cuda::matvecLoadedCode(&code) : cudaErrorInvalidDevice;
+    cudaGetLastError();
+    cudaSetDevice(current);
+    cudaGetLastError();
+    if (loaded == cudaErrorNoKernelImageForDevice || loaded == cudaErrorInvalidDeviceFunction)
+        return std::string(p.name) + " has compute capability " + cc + " and this build has no GPU code for it (built for " DLAB_CUDA_ARCHS
+               "); rebuild with -DCMAKE_CUDA_ARCHITECTURES=" + std::to_string(p.major) + std::to_string(p.minor);
+    if (loaded != cudaSuccess) return std::string("cannot load this build's GPU code on GPU ") + std::to_string(device) + ": " + cudaGetErrorString(loaded);
     if (description) {
         int driver = 0;
         cudaDriverGetVersion(&driver);

@@ -15,7 +15,8 @@
 # On the device tool:  carry ["build-gpu/app/cli/decoding-lab-cli", "build-gpu/tools"],
 #   command "LD_LIBRARY_PATH=/usr/local/cuda/lib64 scripts/gpu_check.sh run"
 # build-gpu/tools holds NVIDIA's compute-sanitizer wheel from PyPI (14 MB), run there on the q8_0
-# KV path; the run stops starting steps after DLAB_GPU_CHECK_BUDGET_S seconds (560: the device
+# KV path, and decoding-lab-cli-ptx75, the same CLI with only compute_75 PTX: the code Turing,
+# Ampere and Ada GPUs compile at load time, which the H100 / H200 then runs too. The run stops starting steps after DLAB_GPU_CHECK_BUDGET_S seconds (560: the device
 # tool's limit is 600 a command) and still writes its summary and raw.tgz.
 # The 94 MB default model does not travel: the run writes a random-weights model of exactly its
 # shape and tensor types (make-tiny-model --like smollm2-135m); speed does not depend on the
@@ -36,8 +37,14 @@ if [[ "$MODE" == "build" ]]; then
   cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDLAB_CUDA=ON -DDLAB_CUDA_EMULATOR=OFF -DDLAB_GUI=OFF -DDLAB_TESTS=OFF \
     -DDLAB_HTTP=OFF -DDLAB_PORTABLE=ON >/dev/null
   cmake --build "$BUILD" --target decoding-lab-cli -j"$(nproc)"
-  # compute-sanitizer for the device (the CUDA 13.0 one, as its driver): not installed there.
   mkdir -p "$BUILD/tools"
+  # The same CLI with nothing but compute_75 PTX (the default build's code for GPUs older than 9.0):
+  # on the GPU machine the driver compiles it, so its checks run the code those GPUs run.
+  cmake -S "$ROOT" -B "$BUILD-ptx75" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDLAB_CUDA=ON -DDLAB_CUDA_EMULATOR=OFF -DDLAB_GUI=OFF \
+    -DDLAB_TESTS=OFF -DDLAB_HTTP=OFF -DDLAB_PORTABLE=ON -DCMAKE_CUDA_ARCHITECTURES=75-virtual >/dev/null
+  cmake --build "$BUILD-ptx75" --target decoding-lab-cli -j"$(nproc)"
+  cp "$BUILD-ptx75/app/cli/decoding-lab-cli" "$BUILD/tools/decoding-lab-cli-ptx75"
+  # compute-sanitizer for the device (the CUDA 13.0 one, as its driver): not installed there.
   if ! ls "$BUILD"/tools/nvidia_cuda_sanitizer_api-*.whl >/dev/null 2>&1; then
     python3 -m pip download --quiet --no-deps --dest "$BUILD/tools" "nvidia-cuda-sanitizer-api==$SANITIZER_VERSION" ||
       echo "gpu_check: could not download compute-sanitizer $SANITIZER_VERSION from PyPI; the run will skip its sanitizer steps" >&2
@@ -48,7 +55,7 @@ if [[ "$MODE" == "build" ]]; then
     echo "gpu_check: the binary needs a Debian-only library; it would not start on the GPU machine" >&2
     exit 1
   fi
-  echo "carry: ${CLI#$ROOT/} ${BUILD#$ROOT/}/tools"
+  echo "carry: ${CLI#$ROOT/} ${BUILD#$ROOT/}/tools ($(du -sh "$BUILD/tools" | cut -f1) with the compute_75 CLI and the sanitizer)"
   exit 0
 fi
 if [[ "$MODE" != "run" && "$MODE" != "dry-run" ]]; then
@@ -259,6 +266,38 @@ if [[ -n "$SAN" ]]; then
   done
 else
   echo "- compute-sanitizer is not here (nor its wheel in ${BUILD#$ROOT/}/tools), or this is the emulator" >>"$REPORT"
+fi
+
+section "GPUs older than 9.0: the build's compute_75 PTX, compiled by the driver"
+# Turing, Ampere and Ada GPUs (a T4, an RTX 3060 or 4090) find no SASS in the build and run its
+# compute_75 PTX, which the driver compiles on first use and caches. decoding-lab-cli-ptx75 carries
+# only that PTX, so this GPU runs the same code they do: the op and backend checks and a parity run
+# on it, the first start's compile time (a fresh cache) against a start from the cache, and its
+# decode speed. Dependent launches are asked for and must stay off (that code has no wait in it).
+CLI75="$BUILD/tools/decoding-lab-cli-ptx75"
+PTX75_ENV=(CUDA_CACHE_PATH="$WORK/nvcache")
+if ((EMULATED)); then CLI75="$CLI"; PTX75_ENV+=(DLAB_CUDA_EMU_IMAGES=75-virtual); fi
+# "${TIMED[@]}" CMD...: CMD, then its wall time in seconds to stderr, two decimals (a command, not a
+# function, so that step's timeout can run it).
+TIMED=(bash -c 't0=$(date +%s.%N); "$@"; rc=$?; awk -v a="$t0" -v b="$(date +%s.%N)" '"'"'BEGIN { printf "wall %.2f s\n", b - a }'"'"' >&2; exit $rc' timed)
+if [[ -x "$CLI75" ]]; then
+  for start in first cached; do
+    inform "generate 1 token, compute_75 PTX, $start start" "$OUTDIR/ptx75-$start.txt" \
+      "${TIMED[@]}" env "${PTX75_ENV[@]}" "$CLI75" generate --model "$MODEL" --backend cuda --prompt Hi --max-tokens 1 --quiet
+    echo "    $(grep -h '^wall' "$OUTDIR/ptx75-$start.txt.err")" >>"$REPORT"
+  done
+  step "cuda-check --only ops, compute_75 PTX" "$OUTDIR/ptx75-ops.md" env "${PTX75_ENV[@]}" "$CLI75" cuda-check --only ops && true
+  tail -n 1 "$OUTDIR/ptx75-ops.md" | sed 's/^/    /' >>"$REPORT"
+  step "cuda-check --only backend, compute_75 PTX, DLAB_CUDA_PDL=1" "$OUTDIR/ptx75-backend.md" \
+    env "${PTX75_ENV[@]}" DLAB_CUDA_PDL=1 "$CLI75" cuda-check --only backend && true
+  tail -n 1 "$OUTDIR/ptx75-backend.md" | sed 's/^/    /' >>"$REPORT"
+  step "parity --steps 32 --kv-type f16 --prefill-chunk 8, compute_75 PTX" "$OUTDIR/parity-ptx75.json" \
+    env "${PTX75_ENV[@]}" "$CLI75" parity --model "$MODEL" --steps 32 --kv-type f16 --prefill-chunk 8 --json
+  parity_lines "$OUTDIR/parity-ptx75.json"
+  step "bench cuda-tg-trace-ptx75" "$OUTDIR/bench-cuda-tg-trace-ptx75.json" \
+    env "${PTX75_ENV[@]}" DLAB_CUDA_PDL=1 "$CLI75" bench --model "$MODEL" --json --backend cuda -p 0 -n "$TG" --reps "$REPS" --stats 32
+else
+  echo "- ${CLI75#$ROOT/} is missing (scripts/gpu_check.sh build makes it)" >>"$REPORT"
 fi
 
 section "Where a decode step's time goes (nsys, information)"

@@ -27,7 +27,7 @@ def main():
     out, model = sys.argv[1], sys.argv[2]
     emulated = "--emulated" in sys.argv[3:]
     b = {n: load(os.path.join(out, f"bench-{n}.json")) for n in
-         ["cuda-tg-trace", "cuda-tg-trace-pdl", "cuda-tg-stats-only", "cuda-tg-no-graphs", "cuda-pp", "cpu-tg-pp", "cuda-tg-depth", "cuda-tg-depth-whole"]}
+         ["cuda-tg-trace", "cuda-tg-trace-pdl", "cuda-tg-trace-ptx75", "cuda-tg-stats-only", "cuda-tg-no-graphs", "cuda-pp", "cpu-tg-pp", "cuda-tg-depth", "cuda-tg-depth-whole"]}
     torch = load(os.path.join(out, "torch.json")) or {}
     weights = os.path.getsize(model) if os.path.exists(model) else None
     bw = torch.get("copy_bandwidth_GBps")
@@ -49,6 +49,7 @@ def main():
     print(f"| decode tokens/s, trace stats only (logits stay on the GPU) | {fmt(tg('cuda-tg-stats-only'))} | | | | |")
     print(f"| decode tokens/s, trace as above, matvecs as dependent launches (DLAB_CUDA_PDL=1) | {fmt(tg('cuda-tg-trace-pdl'))} | | | | |")
     print(f"| decode tokens/s, no CUDA graphs | {fmt(tg('cuda-tg-no-graphs'))} | | | | |")
+    print(f"| decode tokens/s, trace as above, the compute_75 PTX that GPUs before 9.0 run | {fmt(tg('cuda-tg-trace-ptx75'))} | | | | |")
     print(f"| prefill tokens/s | {fmt(pp('cuda-pp'))} | {fmt(pp('cpu-tg-pp'))} | {fmt(torch.get('prefill_tokens_per_s'))} | | |")
     depth = (b.get("cuda-tg-depth") or {}).get("depth")
     if depth:

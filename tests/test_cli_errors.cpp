@@ -206,14 +206,17 @@ private slots:
     // Each reason the GPU cannot be used, injected into the CLI built on the CUDA emulator: --backend
     // cuda fails with one line naming it, --backend auto runs on the CPU and says why in one line.
     void gpuUnusable_data() {
-        QTest::addColumn<QString>("env");
+        QTest::addColumn<QString>("env");   // NAME=VALUE, several with spaces between
         QTest::addColumn<QString>("expected");
         QTest::newRow("no GPU") << "DLAB_CUDA_EMU_DEVICES=0" << "no NVIDIA GPU is visible \\(cudaGetDeviceCount found none\\)";
         QTest::newRow("no driver") << "DLAB_CUDA_EMU_DRIVER=0" << "no NVIDIA driver is installed";
         QTest::newRow("old driver") << "DLAB_CUDA_EMU_DRIVER=12040"
                                     << "the NVIDIA driver supports CUDA 12\\.4, older than this build's CUDA runtime needs; update the driver";
-        QTest::newRow("compute capability 8.0")
-            << "DLAB_CUDA_EMU_CC=8.0" << "compute capability 8\\.0; this build has code for 9\\.0 and newer \\(rebuild with -DCMAKE_CUDA_ARCHITECTURES=80\\)";
+        QTest::newRow("compute capability 7.0")
+            << "DLAB_CUDA_EMU_CC=7.0" << "compute capability 7\\.0; the CUDA 13 runtime this build uses needs 7\\.5 \\(Turing\\) or newer";
+        QTest::newRow("no code for the GPU")
+            << "DLAB_CUDA_EMU_CC=8.0 DLAB_CUDA_EMU_IMAGES=90-real"
+            << "compute capability 8\\.0 and this build has no GPU code for it \\(built for [0-9a-z,-]+\\); rebuild with -DCMAKE_CUDA_ARCHITECTURES=80";
         QTest::newRow("out of GPU memory") << "DLAB_CUDA_EMU_MEMORY=64K"
                                            << "cannot allocate \\d+ KiB of GPU memory for the weight token_embd\\.weight \\(64 KiB of 64 KiB free\\).*--backend cpu";
     }
@@ -227,7 +230,7 @@ private slots:
         auto run = [&](const QString& backend) {
             QProcess p;
             QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
-            e.insert(env.section('=', 0, 0), env.section('=', 1));
+            for (const QString& kv : env.split(' ')) e.insert(kv.section('=', 0, 0), kv.section('=', 1));
             p.setProcessEnvironment(e);
             p.start(DLAB_CLI_EMULATED_PATH, {"generate", "--model", tiny, "--prompt", "hi", "--max-tokens", "2", "--backend", backend});
             if (!p.waitForFinished(60000)) p.kill();

@@ -138,20 +138,25 @@ private slots:
         QTest::addColumn<int>("driver");
         QTest::addColumn<QString>("capability");
         QTest::addColumn<qlonglong>("memory");
+        QTest::addColumn<QString>("images");   // the code the build carries ("": this build's)
         QTest::addColumn<QString>("expected");
         const qlonglong plenty = qlonglong(16) << 30;
-        QTest::newRow("no GPU") << 0 << 13000 << "9.0" << plenty << "no NVIDIA GPU is visible";
-        QTest::newRow("no driver") << 1 << 0 << "9.0" << plenty << "no NVIDIA driver is installed";
-        QTest::newRow("driver too old") << 1 << 12040 << "9.0" << plenty << "supports CUDA 12.4, older than this build's CUDA runtime needs";
-        QTest::newRow("compute capability 8.6") << 1 << 13000 << "8.6" << plenty << "compute capability 8.6; this build has code for 9.0";
-        QTest::newRow("no memory for the weights") << 1 << 13000 << "9.0" << qlonglong(64 << 10) << "cannot allocate";
-        QTest::newRow("no memory for the scratch") << 1 << 13000 << "9.0" << qlonglong(1 << 20) << "cannot allocate";
+        QTest::newRow("no GPU") << 0 << 13000 << "9.0" << plenty << "" << "no NVIDIA GPU is visible";
+        QTest::newRow("no driver") << 1 << 0 << "9.0" << plenty << "" << "no NVIDIA driver is installed";
+        QTest::newRow("driver too old") << 1 << 12040 << "9.0" << plenty << "" << "supports CUDA 12.4, older than this build's CUDA runtime needs";
+        QTest::newRow("compute capability 7.0") << 1 << 13000 << "7.0" << plenty << ""
+                                                << "compute capability 7.0; the CUDA 13 runtime this build uses needs 7.5 (Turing) or newer";
+        QTest::newRow("no code for 8.6 in a build for 9.0") << 1 << 13000 << "8.6" << plenty << "90-real;90-virtual"
+                                                            << "this build has no GPU code for it";
+        QTest::newRow("no memory for the weights") << 1 << 13000 << "9.0" << qlonglong(64 << 10) << "" << "cannot allocate";
+        QTest::newRow("no memory for the scratch") << 1 << 13000 << "9.0" << qlonglong(1 << 20) << "" << "cannot allocate";
     }
     void fallbacks() {
         QFETCH(int, devices);
         QFETCH(int, driver);
         QFETCH(QString, capability);
         QFETCH(qlonglong, memory);
+        QFETCH(QString, images);
         QFETCH(QString, expected);
         const emu::Config saved = emu::config();
         emu::config().devices = devices;
@@ -159,6 +164,7 @@ private slots:
         emu::config().major = capability.section('.', 0, 0).toInt();
         emu::config().minor = capability.section('.', 1, 1).toInt();
         emu::config().memoryBytes = size_t(memory);
+        if (!images.isEmpty()) emu::config().images = images.toStdString();
         struct Restore {
             emu::Config c;
             ~Restore() { emu::config() = c; }
@@ -179,6 +185,54 @@ private slots:
         QCOMPARE(emu::deviceMemoryInUse(), size_t(0));
         QCOMPARE(emu::liveStreams(), 0);
         QCOMPARE(emu::liveCublasHandles(), 0);
+    }
+
+    // GPUs older and newer than the H100 / H200 it is measured on run the build's code: Turing to
+    // Ada compile the compute_75 PTX at load time, newer ones the compute_90 PTX. Dependent launches
+    // (asked for here) stay off wherever the code that runs was not compiled for 9.0: that code has
+    // no wait in it, so a dependent matvec would read x before the kernel ahead of it wrote it (the
+    // emulator's early block then runs straight through, and the logits differ). The check
+    // compares the dependent backend's logits with an ordinary one's, bit for bit.
+    void otherGpusRunTheBuild_data() {
+        QTest::addColumn<QString>("capability");
+        QTest::addColumn<QString>("images");
+        QTest::addColumn<bool>("forcePtxJit");   // CUDA_FORCE_PTX_JIT=1
+        QTest::addColumn<bool>("dependent");
+        const QString build = QString::fromStdString(emu::Config::defaultImages());
+        QTest::newRow("Turing 7.5: compute_75 PTX") << "7.5" << build << false << false;
+        QTest::newRow("Ampere 8.6: compute_75 PTX") << "8.6" << build << false << false;
+        QTest::newRow("Ada 8.9: compute_75 PTX") << "8.9" << build << false << false;
+        QTest::newRow("Hopper 9.0: sm_90 SASS") << "9.0" << build << false << true;
+        QTest::newRow("Blackwell 12.0: compute_90 PTX") << "12.0" << build << false << true;
+        QTest::newRow("Hopper, PTX forced: compute_90") << "9.0" << build << true << true;
+        QTest::newRow("Hopper, PTX forced, only compute_75 PTX") << "9.0" << "75-virtual;90-real" << true << false;
+    }
+    void otherGpusRunTheBuild() {
+        QFETCH(QString, capability);
+        QFETCH(QString, images);
+        QFETCH(bool, forcePtxJit);
+        QFETCH(bool, dependent);
+        const emu::Config saved = emu::config();
+        struct Restore {
+            emu::Config c;
+            ~Restore() { emu::config() = c; }
+        } restore{saved};
+        emu::config().major = capability.section('.', 0, 0).toInt();
+        emu::config().minor = capability.section('.', 1, 1).toInt();
+        emu::config().images = images.toStdString();
+        emu::config().forcePtxJit = forcePtxJit;
+        const std::string reason = cudaUnavailableReason();
+        QVERIFY2(reason.empty(), reason.c_str());
+        BackendChoice choice = makeBackend(cuda::checkModel(), BackendKind::Auto, 1);
+        QCOMPARE(QString::fromUtf8(choice.backend->name().data(), int(choice.backend->name().size())), QString("cuda"));
+
+        emu::Stats before = emu::stats();
+        const cuda::BackendCheckResult r = cuda::runBackendCheck("dependent launches equal ordinary ones, f16 KV", [&] { before = emu::stats(); });
+        QVERIFY2(r.pass, r.detail.c_str());
+        QVERIFY2(emu::lastFault().empty(), emu::lastFault().c_str());
+        const uint64_t launched = emu::stats().dependentKernels - before.dependentKernels;
+        if (dependent) QVERIFY(launched > 0);
+        else QCOMPARE(launched, uint64_t(0));
     }
 
     // GPU memory that runs out for a KV cache: one sentence naming it, and the backend goes on with

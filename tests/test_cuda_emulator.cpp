@@ -438,6 +438,123 @@ private slots:
         QCOMPARE(emu::stats().dependentKernels - start.dependentKernels, uint64_t(dependent ? 1 : 0));
     }
 
+    // A dependent launch as the code the driver loaded makes it: with code compiled for 9.0 the
+    // early block waits for the kernel ahead (the case above); code compiled from the compute_75
+    // PTX has no wait in it (cuda/ops/pdl.cuh), so the early block reads x before that kernel wrote
+    // it, after the "wait" too; below 9.0 the grid runs as an ordinary one.
+    void dependentLaunchAndTheLoadedCode_data() {
+        QTest::addColumn<QString>("capability");
+        QTest::addColumn<QString>("images");
+        QTest::addColumn<bool>("forcePtxJit");
+        QTest::addColumn<bool>("early");        // block 0 ran before the kernel ahead
+        QTest::addColumn<bool>("waited");       // ... and its wait held it until that kernel ran
+        QTest::newRow("9.0, sm_90 SASS") << "9.0" << "75-virtual;90-real;90-virtual" << false << true << true;
+        QTest::newRow("9.0, compute_90 PTX") << "9.0" << "75-virtual;90-virtual" << false << true << true;
+        QTest::newRow("9.0, compute_75 PTX (forced)") << "9.0" << "75-virtual;90-real" << true << true << false;
+        QTest::newRow("8.6, compute_75 PTX") << "8.6" << "75-virtual;90-real;90-virtual" << false << false << true;
+    }
+    void dependentLaunchAndTheLoadedCode() {
+        QFETCH(QString, capability);
+        QFETCH(QString, images);
+        QFETCH(bool, forcePtxJit);
+        QFETCH(bool, early);
+        QFETCH(bool, waited);
+        const emu::Config saved = emu::config();
+        struct Restore {
+            emu::Config c;
+            ~Restore() { emu::config() = c; }
+        } restore{saved};
+        emu::config().major = capability.section('.', 0, 0).toInt();
+        emu::config().minor = capability.section('.', 1, 1).toInt();
+        emu::config().images = images.toStdString();
+        emu::config().forcePtxJit = forcePtxJit;
+        constexpr int n = 128, threads = 32;
+        Dev<float> in(n), x(n), before(n), after(n);
+        in.upload(std::vector<float>(n, 1.0f));
+        x.upload(std::vector<float>(n, -5.0f));
+        const emu::Stats start = emu::stats();
+        launchAffine(in.p, x.p, 2.0f, 0.0f, n, stream_);   // x = 2
+        launchReadAroundWait(x.p, before.p, after.p, n, threads, true, stream_);
+        QCOMPARE(cudaStreamSynchronize(stream_), cudaSuccess);
+        const std::vector<float> b = before.download(), a = after.download();
+        for (int i = 0; i < n; ++i) {
+            const bool stale = early && i < threads;
+            QCOMPARE(b[i], stale ? -5.0f : 2.0f);
+            QCOMPARE(a[i], stale && !waited ? -5.0f : 2.0f);
+        }
+        QCOMPARE(emu::stats().earlyBlocks - start.earlyBlocks, uint64_t(early ? 1 : 0));
+        QCOMPARE(emu::stats().dependentKernels - start.dependentKernels, uint64_t(1));
+    }
+
+    // The driver's choice among a build's code images (emulator.h's loadedCode): SASS of the
+    // device's major version and a minor no higher, else the newest PTX no newer than the device.
+    void loadedCode_data() {
+        QTest::addColumn<QString>("images");
+        QTest::addColumn<QString>("capability");
+        QTest::addColumn<bool>("forcePtxJit");
+        QTest::addColumn<int>("ptx");
+        QTest::addColumn<int>("binary");
+        const QString build = "75-virtual;90-real;90-virtual";
+        QTest::newRow("H200: its SASS") << build << "9.0" << false << 90 << 90;
+        QTest::newRow("RTX 3060: compute_75 PTX") << build << "8.6" << false << 75 << 86;
+        QTest::newRow("T4: compute_75 PTX") << build << "7.5" << false << 75 << 75;
+        QTest::newRow("Blackwell: compute_90 PTX") << build << "12.0" << false << 90 << 120;
+        QTest::newRow("H200, PTX forced: the newest PTX") << build << "9.0" << true << 90 << 90;
+        QTest::newRow("H200, PTX forced, only compute_75") << "75-virtual;90-real" << "9.0" << true << 75 << 90;
+        QTest::newRow("V100: nothing") << build << "7.0" << false << 0 << 0;
+        QTest::newRow("sm_80 SASS runs on 8.6") << "80-real" << "8.6" << false << 80 << 80;
+        QTest::newRow("sm_86 SASS not on 8.0") << "86-real" << "8.0" << false << 0 << 0;
+        QTest::newRow("SASS only, other major") << "90-real" << "8.6" << false << 0 << 0;
+        QTest::newRow("SASS only, PTX forced") << "90-real" << "9.0" << true << 0 << 0;
+        QTest::newRow("both, no suffix") << "75,86" << "8.9" << false << 86 << 86;
+        QTest::newRow("90a on 9.0") << "90a-real" << "9.0" << false << 90 << 90;
+        QTest::newRow("90a not on 10.0") << "90a-real" << "10.0" << false << 0 << 0;
+    }
+    void loadedCode() {
+        QFETCH(QString, images);
+        QFETCH(QString, capability);
+        QFETCH(bool, forcePtxJit);
+        QFETCH(int, ptx);
+        QFETCH(int, binary);
+        const emu::LoadedCode code =
+            emu::loadedCode(images.toStdString(), capability.section('.', 0, 0).toInt(), capability.section('.', 1, 1).toInt(), forcePtxJit);
+        QCOMPARE(code.ptxVersion, ptx);
+        QCOMPARE(code.binaryVersion, binary);
+    }
+
+    // A device the build has no code for: every launch fails with cudaErrorNoKernelImageForDevice
+    // (not sticky, nothing runs) and cudaFuncGetAttributes says so; with code, the attributes say
+    // which was loaded.
+    void launchWithoutCodeFails() {
+        const emu::Config saved = emu::config();
+        struct Restore {
+            emu::Config c;
+            ~Restore() { emu::config() = c; }
+        } restore{saved};
+        Dev<float> in(64), out(64);
+        in.upload(std::vector<float>(64, 1.0f));
+        emu::config().major = 8;
+        emu::config().minor = 6;
+        emu::config().images = "90-real";
+        const uint64_t kernels = emu::stats().kernels;
+        launchAffine(in.p, out.p, 2.0f, 0.0f, 64, stream_);
+        QCOMPARE(cudaGetLastError(), cudaErrorNoKernelImageForDevice);
+        QCOMPARE(cudaGetLastError(), cudaSuccess);
+        QCOMPARE(cudaDeviceSynchronize(), cudaSuccess);
+        QCOMPARE(emu::stats().kernels, kernels);
+        cudaFuncAttributes attr{};
+        QCOMPARE(cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(&launchAffine)), cudaErrorNoKernelImageForDevice);
+        cudaGetLastError();
+        emu::config().images = "75-virtual;90-real;90-virtual";
+        QCOMPARE(cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(&launchAffine)), cudaSuccess);
+        QCOMPARE(attr.ptxVersion, 75);
+        QCOMPARE(attr.binaryVersion, 86);
+        launchAffine(in.p, out.p, 2.0f, 0.0f, 64, stream_);
+        QCOMPARE(cudaGetLastError(), cudaSuccess);
+        QCOMPARE(cudaDeviceSynchronize(), cudaSuccess);
+        QCOMPARE(out.download(), std::vector<float>(64, 2.0f));
+    }
+
     // Dependent launches in a row: each one's first block starts before the kernel ahead of it,
     // while that kernel's own first block still waits (two held at once), and each reads its
     // predecessor's result after its wait.

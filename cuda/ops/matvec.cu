@@ -155,6 +155,10 @@ void launchFor(const MatvecArgs& a, int rows, cudaStream_t stream) {
 }
 }  // namespace
 
+cudaError_t matvecLoadedCode(cudaFuncAttributes* attr) {
+    return cudaFuncGetAttributes(attr, reinterpret_cast<const void*>(matvecKernel<GgmlType::F32, false, 1>));
+}
+
 void matvecLaunch(const MatvecArgs& a, cudaStream_t stream) {
     if (a.T < 1 || a.T > kMatvecMaxT)
         throw Error("matvec: " + std::to_string(a.T) + " tokens in one launch (1 to " + std::to_string(kMatvecMaxT) + ")");

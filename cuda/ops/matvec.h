@@ -46,4 +46,10 @@ struct MatvecArgs {
 // Throws dlab::Error for a type the device cannot read or T outside 1..kMatvecMaxT.
 void matvecLaunch(const MatvecArgs& a, cudaStream_t stream);
 
+// The code the driver loaded for the current device, read from one matvec kernel (every kernel of
+// the build comes from the same architectures): attr->ptxVersion is the virtual architecture it
+// was compiled from (75 for the compute_75 PTX), binaryVersion the SASS that runs.
+// cudaErrorNoKernelImageForDevice (or cudaErrorInvalidDeviceFunction) when the build has none.
+cudaError_t matvecLoadedCode(cudaFuncAttributes* attr);
+
 }  // namespace dlab::cuda

@@ -19,8 +19,16 @@
 
 namespace dlab::cuda {
 
+// Code compiled for compute capability below 9.0 (the compute_75 PTX that Turing to Ada GPUs
+// compile at load time) has no such instructions, so there both are empty; the backend then never
+// launches dependent (cuda_backend.cpp's codeHasDependentLaunches).
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
 __device__ __forceinline__ void waitForPreviousGrid() { cudaGridDependencySynchronize(); }
 __device__ __forceinline__ void allowNextGrid() { cudaTriggerProgrammaticLaunchCompletion(); }
+#else
+__device__ __forceinline__ void waitForPreviousGrid() {}
+__device__ __forceinline__ void allowNextGrid() {}
+#endif
 
 // kernel<<<grid, block, shared, stream>>>(args...) as a dependent launch. Throws dlab::Error when
 // the runtime refuses it.

@@ -72,6 +72,8 @@ Config makeConfig() {
     if (const char* v = std::getenv("DLAB_CUDA_EMU_SEED")) c.shuffleSeed = std::strtoull(v, nullptr, 10);
     if (const char* v = std::getenv("DLAB_CUDA_EMU_PROTECT")) c.protectDeviceMemory = std::strcmp(v, "0") != 0;
     if (const char* v = std::getenv("DLAB_CUDA_EMU_CUBLAS_CAPTURE")) c.cublasCapturable = std::strcmp(v, "0") != 0;
+    if (const char* v = std::getenv("DLAB_CUDA_EMU_IMAGES")) c.images = v;
+    if (const char* v = std::getenv("CUDA_FORCE_PTX_JIT")) c.forcePtxJit = std::strcmp(v, "1") == 0;
     return c;
 }
 
@@ -338,6 +340,13 @@ void submitKernel(const LaunchConfig& cfg, const char* name, const char* file, i
         setLastError(cudaErrorInvalidConfiguration);
         return;
     }
+    if (loadedCode().ptxVersion == 0) {   // not sticky: a launch error, as on a GPU
+        report(what + ": no kernel image for compute capability " + std::to_string(config().major) + "." + std::to_string(config().minor) +
+               " in this build's code (" + config().images + ")");
+        if (CUstream_st::Capture* c = captureOf(cfg.stream)) invalidate(*c, what + " has no kernel image for the device");
+        setLastError(cudaErrorNoKernelImageForDevice);
+        return;
+    }
     auto launch = std::make_shared<KernelLaunch>();
     launch->grid = g;
     launch->block = b;
@@ -349,7 +358,9 @@ void submitKernel(const LaunchConfig& cfg, const char* name, const char* file, i
     op.what = what + (cfg.dependent ? " (dependent launch)" : "");
     op.kernel = op.grids = true;
     auto early = std::make_shared<EarlyBlockPtr>();   // the first block, when flush starts it early
-    if (cfg.dependent)
+    // Below compute capability 9.0 the attribute asks for an overlap the device cannot give: the
+    // grid runs as an ordinary one (it still counts as launched dependent).
+    if (cfg.dependent && config().major >= 9)
         op.startEarly = [launch, fault, early] {
             if (!fault.empty()) throw DeviceFault{cudaErrorIllegalAddress, fault};
             ++state().stats.earlyBlocks;
@@ -469,6 +480,19 @@ cudaError_t cudaSetDevice(int device) {
 cudaError_t cudaGetDevice(int* device) {
     if (!device) return setLastError(cudaErrorInvalidValue);
     *device = 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
+    DLAB_EMU_LOCK;
+    if (!attr || !func) return setLastError(cudaErrorInvalidValue);
+    if (const cudaError_t e = deviceError(); e != cudaSuccess) return setLastError(e);
+    *attr = cudaFuncAttributes{};
+    const LoadedCode code = loadedCode();
+    if (code.ptxVersion == 0) return setLastError(cudaErrorNoKernelImageForDevice);
+    attr->ptxVersion = code.ptxVersion;
+    attr->binaryVersion = code.binaryVersion;
+    attr->maxThreadsPerBlock = 1024;
     return cudaSuccess;
 }
 

@@ -388,6 +388,7 @@ void runKernel(const KernelLaunch& k, EarlyBlockPtr early) {
 void gridDependencyWait(const char* file, int line) {
     if (!tFiber) throw DeviceFault{cudaErrorLaunchFailure, "cudaGridDependencySynchronize called outside a kernel"};
     if (!tBlock->early) return;
+    if (loadedCode().ptxVersion < 90) return;   // code from older PTX has no wait (cuda/ops/pdl.cuh)
     tFiber->state = State::AtGridWait;
     tFiber->file = file;
     tFiber->line = line;

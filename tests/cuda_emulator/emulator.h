@@ -33,6 +33,10 @@
 //                                threads between barriers (shuffle: a new permutation each
 //                                grid and each round, from DLAB_CUDA_EMU_SEED, default 1)
 //   DLAB_CUDA_EMU_PROTECT=0      leave device memory readable by host code
+//   DLAB_CUDA_EMU_IMAGES=LIST    the code the emulated build carries, as CMAKE_CUDA_ARCHITECTURES
+//                                lists it (default: this build's list, e.g.
+//                                75-virtual;90-real;90-virtual); see loadedCode()
+//   CUDA_FORCE_PTX_JIT=1         as the driver: ignore SASS, compile the PTX at load time
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -51,8 +55,25 @@ struct Config {
     bool protectDeviceMemory = true;
     bool cublasCapturable = true;   // false: cublasGemmEx refuses while its stream captures (an old cuBLAS)
     std::string name = "CUDA emulator on the CPU";
+    std::string images = defaultImages();   // CMAKE_CUDA_ARCHITECTURES' form, ';' or ',' between entries
+    bool forcePtxJit = false;               // CUDA_FORCE_PTX_JIT=1
+    static std::string defaultImages();
 };
 Config& config();
+
+// The code the driver would load for the configured device from config().images, as a driver
+// chooses: SASS built for the same major version and a minor no higher (the newest such), else
+// the newest PTX no newer than the device, compiled at load time (the only choice with
+// forcePtxJit). Versions are major * 10 + minor, as cudaFuncAttributes has them; 0 when the build
+// has no code the device can run: every launch then fails with cudaErrorNoKernelImageForDevice.
+// Code compiled from PTX older than 9.0 has no cudaGridDependencySynchronize in it
+// (cuda/ops/pdl.cuh leaves it out there), so a dependent launch's early block runs past it.
+struct LoadedCode {
+    int ptxVersion = 0;      // the virtual architecture the code was compiled from
+    int binaryVersion = 0;   // the architecture of the SASS that runs
+};
+LoadedCode loadedCode();
+LoadedCode loadedCode(const std::string& images, int major, int minor, bool forcePtxJit);
 
 struct Stats {
     uint64_t kernels = 0;          // grids run (direct and replayed)
