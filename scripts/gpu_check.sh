@@ -291,8 +291,9 @@ if [[ -x "$CLI75" ]]; then
   step "cuda-check --only backend, compute_75 PTX, DLAB_CUDA_PDL=1" "$OUTDIR/ptx75-backend.md" \
     env "${PTX75_ENV[@]}" DLAB_CUDA_PDL=1 "$CLI75" cuda-check --only backend && true
   tail -n 1 "$OUTDIR/ptx75-backend.md" | sed 's/^/    /' >>"$REPORT"
-  step "parity --steps 32 --kv-type f16 --prefill-chunk 8, compute_75 PTX" "$OUTDIR/parity-ptx75.json" \
-    env "${PTX75_ENV[@]}" "$CLI75" parity --model "$MODEL" --steps 32 --kv-type f16 --prefill-chunk 8 --json
+  n=$( ((DRY)) && echo "$STEPS" || echo 32)
+  step "parity --steps $n --kv-type f16 --prefill-chunk 8, compute_75 PTX" "$OUTDIR/parity-ptx75.json" \
+    env "${PTX75_ENV[@]}" "$CLI75" parity --model "$MODEL" --steps "$n" --kv-type f16 --prefill-chunk 8 --json
   parity_lines "$OUTDIR/parity-ptx75.json"
   step "bench cuda-tg-trace-ptx75" "$OUTDIR/bench-cuda-tg-trace-ptx75.json" \
     env "${PTX75_ENV[@]}" DLAB_CUDA_PDL=1 "$CLI75" bench --model "$MODEL" --json --backend cuda -p 0 -n "$TG" --reps "$REPS" --stats 32
