@@ -97,10 +97,8 @@ private slots:
     // Where cuBLAS cannot be captured (injected), a batched step's capture is tried once and the
     // steps run ungraphed, with the same logits as without graphs.
     void batchedCaptureRefused() {
+        const emu::ConfigScope restore;
         emu::config().cublasCapturable = false;
-        struct Restore {
-            ~Restore() { emu::config().cublasCapturable = true; }
-        } restore;
         emu::Stats before = emu::stats();
         const cuda::BackendCheckResult r = cuda::runBackendCheck("batched decode of 16 (GEMM) graphed equals plain", [&] { before = emu::stats(); });
         QVERIFY2(r.pass, r.detail.c_str());
@@ -158,17 +156,12 @@ private slots:
         QFETCH(qlonglong, memory);
         QFETCH(QString, images);
         QFETCH(QString, expected);
-        const emu::Config saved = emu::config();
+        const emu::ConfigScope restore;
         emu::config().devices = devices;
         emu::config().driverVersion = driver;
-        emu::config().major = capability.section('.', 0, 0).toInt();
-        emu::config().minor = capability.section('.', 1, 1).toInt();
+        emu::setCapability(emu::config(), capability.toStdString());
         emu::config().memoryBytes = size_t(memory);
         if (!images.isEmpty()) emu::config().images = images.toStdString();
-        struct Restore {
-            emu::Config c;
-            ~Restore() { emu::config() = c; }
-        } restore{saved};
 
         BackendChoice choice = makeBackend(cuda::checkModel(), BackendKind::Auto, 1);
         QCOMPARE(QString::fromUtf8(choice.backend->name().data(), int(choice.backend->name().size())), QString("cpu"));
@@ -212,13 +205,8 @@ private slots:
         QFETCH(QString, images);
         QFETCH(bool, forcePtxJit);
         QFETCH(bool, dependent);
-        const emu::Config saved = emu::config();
-        struct Restore {
-            emu::Config c;
-            ~Restore() { emu::config() = c; }
-        } restore{saved};
-        emu::config().major = capability.section('.', 0, 0).toInt();
-        emu::config().minor = capability.section('.', 1, 1).toInt();
+        const emu::ConfigScope restore;
+        emu::setCapability(emu::config(), capability.toStdString());
         emu::config().images = images.toStdString();
         emu::config().forcePtxJit = forcePtxJit;
         const std::string reason = cudaUnavailableReason();
@@ -239,12 +227,8 @@ private slots:
     // a cache that fits.
     void kvCacheOutOfMemory() {
         auto gpu = makeCudaBackend(cuda::checkModel());
-        const emu::Config saved = emu::config();
+        const emu::ConfigScope restore;
         emu::config().memoryBytes = emu::deviceMemoryInUse() + (64 << 10);
-        struct Restore {
-            emu::Config c;
-            ~Restore() { emu::config() = c; }
-        } restore{saved};
         KvCache big(cuda::checkModel().hparams(), 4096, KvType::F32);
         try {
             gpu->forward(prompt(4, 1), big, false);

@@ -459,13 +459,8 @@ private slots:
         QFETCH(bool, forcePtxJit);
         QFETCH(bool, early);
         QFETCH(bool, waited);
-        const emu::Config saved = emu::config();
-        struct Restore {
-            emu::Config c;
-            ~Restore() { emu::config() = c; }
-        } restore{saved};
-        emu::config().major = capability.section('.', 0, 0).toInt();
-        emu::config().minor = capability.section('.', 1, 1).toInt();
+        const emu::ConfigScope restore;
+        emu::setCapability(emu::config(), capability.toStdString());
         emu::config().images = images.toStdString();
         emu::config().forcePtxJit = forcePtxJit;
         constexpr int n = 128, threads = 32;
@@ -516,8 +511,9 @@ private slots:
         QFETCH(bool, forcePtxJit);
         QFETCH(int, ptx);
         QFETCH(int, binary);
-        const emu::LoadedCode code =
-            emu::loadedCode(images.toStdString(), capability.section('.', 0, 0).toInt(), capability.section('.', 1, 1).toInt(), forcePtxJit);
+        emu::Config device;
+        emu::setCapability(device, capability.toStdString());
+        const emu::LoadedCode code = emu::loadedCode(images.toStdString(), device.major, device.minor, forcePtxJit);
         QCOMPARE(code.ptxVersion, ptx);
         QCOMPARE(code.binaryVersion, binary);
     }
@@ -526,11 +522,7 @@ private slots:
     // (not sticky, nothing runs) and cudaFuncGetAttributes says so; with code, the attributes say
     // which was loaded.
     void launchWithoutCodeFails() {
-        const emu::Config saved = emu::config();
-        struct Restore {
-            emu::Config c;
-            ~Restore() { emu::config() = c; }
-        } restore{saved};
+        const emu::ConfigScope restore;
         Dev<float> in(64), out(64);
         in.upload(std::vector<float>(64, 1.0f));
         emu::config().major = 8;
@@ -656,7 +648,8 @@ private slots:
 
     // The injected device conditions the backend's fallback tests use.
     void injectedConditions() {
-        emu::Config saved = emu::config();
+        const emu::ConfigScope restore;   // a failed comparison leaves no injected condition behind
+        const emu::Config saved = emu::config();
         int count = -1, driver = -1;
         emu::config().devices = 0;
         QCOMPARE(cudaGetDeviceCount(&count), cudaErrorNoDevice);

@@ -53,15 +53,21 @@ size_t parseBytes(const char* s) {
     return static_cast<size_t>(v);
 }
 
+}  // namespace
+
+void setCapability(Config& c, const std::string& majorDotMinor) {
+    c.major = std::atoi(majorDotMinor.c_str());
+    const size_t dot = majorDotMinor.find('.');
+    c.minor = dot == std::string::npos ? 0 : std::atoi(majorDotMinor.c_str() + dot + 1);
+}
+
+namespace {
+
 Config makeConfig() {
     Config c;
     if (const char* v = std::getenv("DLAB_CUDA_EMU_DEVICES")) c.devices = std::atoi(v);
     if (const char* v = std::getenv("DLAB_CUDA_EMU_DRIVER")) c.driverVersion = std::atoi(v);
-    if (const char* v = std::getenv("DLAB_CUDA_EMU_CC")) {
-        c.major = std::atoi(v);
-        const char* dot = std::strchr(v, '.');
-        c.minor = dot ? std::atoi(dot + 1) : 0;
-    }
+    if (const char* v = std::getenv("DLAB_CUDA_EMU_CC")) setCapability(c, v);
     if (const char* v = std::getenv("DLAB_CUDA_EMU_MEMORY")) c.memoryBytes = parseBytes(v);
     if (const char* v = std::getenv("DLAB_CUDA_EMU_ORDER")) {
         if (std::strcmp(v, "reverse") == 0) c.order = ThreadOrder::Reverse;

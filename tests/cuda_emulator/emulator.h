@@ -61,6 +61,21 @@ struct Config {
 };
 Config& config();
 
+// A test's changes to config(), undone when the scope ends.
+class ConfigScope {
+public:
+    ConfigScope() : saved_(config()) {}
+    ~ConfigScope() { config() = saved_; }
+    ConfigScope(const ConfigScope&) = delete;
+    ConfigScope& operator=(const ConfigScope&) = delete;
+
+private:
+    Config saved_;
+};
+
+// "M.m" (e.g. "8.6") into c's compute capability, as DLAB_CUDA_EMU_CC is read.
+void setCapability(Config& c, const std::string& majorDotMinor);
+
 // The code the driver would load for the configured device from config().images, as a driver
 // chooses: SASS built for the same major version and a minor no higher (the newest such), else
 // the newest PTX no newer than the device, compiled at load time (the only choice with
