@@ -20,6 +20,7 @@
 #include "core/error.h"
 #include "cpu/ops.h"
 #include "cuda/cuda_backend.h"
+#include "cuda/code_images.h"
 #include "cuda/cublas_loader.h"
 #include "cuda/cuda_check.h"
 #include "cuda/device_buffer.h"
@@ -101,7 +102,12 @@ public:
           dependentLaunches_(options.dependentLaunches == 1), splitFrom_(options.attentionSplitFrom), cublas_(stream_) {
         if (const char* g = std::getenv("DLAB_CUDA_GRAPHS")) graphsOn_ = graphsOn_ && std::string(g) != "0";
         if (const char* d = std::getenv("DLAB_CUDA_PDL"); options.dependentLaunches < 0 && d && *d) dependentLaunches_ = std::string(d) != "0";
-        dependentLaunches_ = dependentLaunches_ && codeHasDependentLaunches();
+        // Dependent launches need code compiled for 9.0 or newer running on such a device: code from
+        // the compute_75 PTX (Turing to Ada, or a Hopper made to compile it with CUDA_FORCE_PTX_JIT=1
+        // in a build without newer PTX) has no wait in it (cuda/ops/pdl.cuh), so a dependent matvec
+        // would read x before the kernel ahead of it wrote it. Elsewhere the request is dropped.
+        const cuda::CodeImage code = loadedCode(device_);
+        dependentLaunches_ = dependentLaunches_ && code.ptxVersion >= 90 && code.binaryVersion >= 90;
         if (splitFrom_ < 0) splitFrom_ = kAttentionSplitFrom;
         if (const char* n = std::getenv("DLAB_CUDA_ATTENTION_SPLIT_FROM")) {
             char* end = nullptr;
@@ -227,17 +233,19 @@ private:
         return device;
     }
 
-    // Dependent launches need a device of compute capability 9.0 running code compiled for 9.0 or
-    // newer. Elsewhere the request is dropped: a Turing to Ada GPU, or a Hopper made to compile the
-    // compute_75 PTX (CUDA_FORCE_PTX_JIT=1 on a build without newer PTX), runs kernels without the
-    // wait (cuda/ops/pdl.cuh), which a dependent launch would let read x before it is written.
-    static bool codeHasDependentLaunches() {
-        cudaFuncAttributes code{};
-        if (cuda::matvecLoadedCode(&code) != cudaSuccess) {
+    // The code the driver loaded for this GPU (asked of a matvec kernel: the build's kernels all come
+    // from the same architectures). None is one sentence, as the probe would say it.
+    static cuda::CodeImage loadedCode(int device) {
+        cudaFuncAttributes attr{};
+        const cudaError_t e = cuda::matvecLoadedCode(&attr);
+        if (e == cudaErrorNoKernelImageForDevice || e == cudaErrorInvalidDeviceFunction) {
             cudaGetLastError();
-            return false;
+            cudaDeviceProp p{};
+            DLAB_CUDA_CHECK(cudaGetDeviceProperties(&p, device));
+            throw Error(cuda::noCodeFor(p.name, p.major, p.minor));
         }
-        return code.ptxVersion >= 90 && code.binaryVersion >= 90;
+        DLAB_CUDA_CHECK(e);
+        return {attr.ptxVersion, attr.binaryVersion};
     }
 
     void checkInput(std::span<const TokenId> tokens, const KvBlockPool& cache, SeqId seq, int64_t slot0) const {

@@ -3,12 +3,21 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "cuda/cuda_backend.h"
-#include "cuda/ops/matvec.h"
+#include "cuda/code_images.h"
 
 namespace dlab {
+
+namespace cuda {
+std::string noCodeFor(const std::string& gpu, int major, int minor) {
+    return gpu + " has compute capability " + std::to_string(major) + "." + std::to_string(minor) +
+           " and this build has no GPU code for it (built for " DLAB_CUDA_ARCHS "); rebuild with -DCMAKE_CUDA_ARCHITECTURES=" +
+           std::to_string(major) + std::to_string(minor);
+}
+}  // namespace cuda
 
 bool cudaBuiltIn() { return true; }
 
@@ -35,23 +44,17 @@ std::string cudaUnavailableReason(int device, std::string* description) {
         cudaGetLastError();
         return "cannot read the properties of GPU " + std::to_string(device);
     }
-    const std::string cc = std::to_string(p.major) + "." + std::to_string(p.minor);
     // CUDA 13 compiles for nothing older than Turing.
     if (p.major * 10 + p.minor < 75)
-        return std::string(p.name) + " has compute capability " + cc + "; the CUDA 13 runtime this build uses needs 7.5 (Turing) or newer";
-    // Whether the driver finds code for it among the build's architectures (by default SASS for
-    // 9.0 and PTX for 7.5 and 9.0, which every newer GPU compiles at load time).
-    int current = 0;
-    cudaGetDevice(&current);
-    cudaFuncAttributes code{};
-    const cudaError_t loaded = cudaSetDevice(device) == cudaSuccess ? cuda::matvecLoadedCode(&code) : cudaErrorInvalidDevice;
-    cudaGetLastError();
-    cudaSetDevice(current);
-    cudaGetLastError();
-    if (loaded == cudaErrorNoKernelImageForDevice || loaded == cudaErrorInvalidDeviceFunction)
-        return std::string(p.name) + " has compute capability " + cc + " and this build has no GPU code for it (built for " DLAB_CUDA_ARCHS
-               "); rebuild with -DCMAKE_CUDA_ARCHITECTURES=" + std::to_string(p.major) + std::to_string(p.minor);
-    if (loaded != cudaSuccess) return std::string("cannot load this build's GPU code on GPU ") + std::to_string(device) + ": " + cudaGetErrorString(loaded);
+        return std::string(p.name) + " has compute capability " + std::to_string(p.major) + "." + std::to_string(p.minor) +
+               "; the CUDA 13 runtime this build uses needs 7.5 (Turing) or newer";
+    // Whether the driver would find code for it among the build's architectures (by default SASS
+    // for 9.0 and PTX for 7.5 and 9.0), decided from the list alone: asking the driver would load
+    // GPU code, which on a GPU that compiles PTX takes seconds on first use (the app asks at start).
+    // The backend asks the driver itself when it starts (cuda_backend.cpp).
+    const char* force = std::getenv("CUDA_FORCE_PTX_JIT");
+    const auto code = cuda::codeImageFor(DLAB_CUDA_ARCHS, p.major, p.minor, force && std::string(force) == "1");
+    if (code && code->ptxVersion == 0) return cuda::noCodeFor(p.name, p.major, p.minor);
     if (description) {
         int driver = 0;
         cudaDriverGetVersion(&driver);

@@ -21,7 +21,7 @@ namespace dlab::cuda {
 
 // Code compiled for compute capability below 9.0 (the compute_75 PTX that Turing to Ada GPUs
 // compile at load time) has no such instructions, so there both are empty; the backend then never
-// launches dependent (cuda_backend.cpp's codeHasDependentLaunches).
+// launches dependent (CudaBackend's constructor asks which code was loaded).
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
 __device__ __forceinline__ void waitForPreviousGrid() { cudaGridDependencySynchronize(); }
 __device__ __forceinline__ void allowNextGrid() { cudaTriggerProgrammaticLaunchCompletion(); }

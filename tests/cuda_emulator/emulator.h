@@ -76,9 +76,9 @@ private:
 // "M.m" (e.g. "8.6") into c's compute capability, as DLAB_CUDA_EMU_CC is read.
 void setCapability(Config& c, const std::string& majorDotMinor);
 
-// The code the driver would load for the configured device from config().images, as a driver
-// chooses: SASS built for the same major version and a minor no higher (the newest such), else
-// the newest PTX no newer than the device, compiled at load time (the only choice with
+// The code the driver would load for the configured device from config().images, by the rule of
+// cuda/code_images.h: SASS built for the same major version and a minor no higher (the newest
+// such), else the newest PTX no newer than the device, compiled at load time (the only choice with
 // forcePtxJit). Versions are major * 10 + minor, as cudaFuncAttributes has them; 0 when the build
 // has no code the device can run: every launch then fails with cudaErrorNoKernelImageForDevice.
 // Code compiled from PTX older than 9.0 has no cudaGridDependencySynchronize in it
