@@ -3,7 +3,7 @@
 # a small working tree), and the build that is taken there.
 #
 #   scripts/gpu_check.sh build            here: the Qt-free CLI with CUDA on, portable (build-gpu/);
-#                                         prints what to carry (the binary alone, a few MiB)
+#                                         and the compute_75 CLI; prints what to carry (~32 MB)
 #   scripts/gpu_check.sh run [OUT]        there: op checks, parity, benchmarks, the PyTorch baseline;
 #                                         writes OUT/report.md and the raw JSON (OUT defaults to $OUT,
 #                                         else gpu-report/)
@@ -16,8 +16,9 @@
 #   command "LD_LIBRARY_PATH=/usr/local/cuda/lib64 scripts/gpu_check.sh run"
 # build-gpu/tools holds NVIDIA's compute-sanitizer wheel from PyPI (14 MB), run there on the q8_0
 # KV path, and decoding-lab-cli-ptx75, the same CLI with only compute_75 PTX: the code Turing,
-# Ampere and Ada GPUs compile at load time, which the H100 / H200 then runs too. The run stops starting steps after DLAB_GPU_CHECK_BUDGET_S seconds (560: the device
-# tool's limit is 600 a command) and still writes its summary and raw.tgz.
+# Ampere and Ada GPUs compile at load time, which the H100 / H200 then runs too. The run stops
+# starting steps after DLAB_GPU_CHECK_BUDGET_S seconds (560: the device tool's limit is 600 a
+# command) and still writes its summary and raw.tgz.
 # The 94 MB default model does not travel: the run writes a random-weights model of exactly its
 # shape and tensor types (make-tiny-model --like smollm2-135m); speed does not depend on the
 # weights and CPU-vs-GPU parity is as meaningful.
@@ -59,7 +60,7 @@ if [[ "$MODE" == "build" ]]; then
   exit 0
 fi
 if [[ "$MODE" != "run" && "$MODE" != "dry-run" ]]; then
-  sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 
