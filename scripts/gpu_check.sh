@@ -2,8 +2,8 @@
 # The CUDA backend's evidence in ONE prepared run on the GPU machine (one H200, no Qt, no network,
 # a small working tree), and the build that is taken there.
 #
-#   scripts/gpu_check.sh build            here: the Qt-free CLI with CUDA on, portable (build-gpu/);
-#                                         and the compute_75 CLI; prints what to carry (~32 MB)
+#   scripts/gpu_check.sh build            here: the Qt-free CLI with CUDA on, portable (build-gpu/),
+#                                         and its compute_75-only twin; prints what to carry (~32 MB)
 #   scripts/gpu_check.sh run [OUT]        there: op checks, parity, benchmarks, the PyTorch baseline;
 #                                         writes OUT/report.md and the raw JSON (OUT defaults to $OUT,
 #                                         else gpu-report/)
