@@ -513,7 +513,7 @@ private slots:
         QFETCH(int, binary);
         emu::Config device;
         emu::setCapability(device, capability.toStdString());
-        const emu::LoadedCode code = emu::loadedCode(images.toStdString(), device.major, device.minor, forcePtxJit);
+        const cuda::CodeImage code = emu::loadedCode(images.toStdString(), device.major, device.minor, forcePtxJit);
         QCOMPARE(code.ptxVersion, ptx);
         QCOMPARE(code.binaryVersion, binary);
     }

@@ -1,6 +1,5 @@
 // Which of the build's code images the driver would load for the emulated device (emulator.h's
 // loadedCode): the rule of cuda/code_images.h, which the backend's probe uses too.
-#include "cuda/code_images.h"
 #include "emulator.h"
 
 namespace dlab::emu {
@@ -13,13 +12,12 @@ std::string Config::defaultImages() {
 #endif
 }
 
-LoadedCode loadedCode(const std::string& images, int major, int minor, bool forcePtxJit) {
-    // A list without architecture numbers ("native"): code for whatever device this is.
-    const cuda::CodeImage code = cuda::codeImageFor(images, major, minor, forcePtxJit).value_or(cuda::CodeImage{major * 10 + minor, major * 10 + minor});
-    return {code.ptxVersion, code.binaryVersion};
+cuda::CodeImage loadedCode(const std::string& images, int major, int minor, bool forcePtxJit) {
+    const int device = major * 10 + minor;
+    return cuda::codeImageFor(images, major, minor, forcePtxJit).value_or(cuda::CodeImage{device, device});
 }
 
-LoadedCode loadedCode() {
+cuda::CodeImage loadedCode() {
     const Config& c = config();
     return loadedCode(c.images, c.major, c.minor, c.forcePtxJit);
 }

@@ -494,7 +494,7 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
     if (!attr || !func) return setLastError(cudaErrorInvalidValue);
     if (const cudaError_t e = deviceError(); e != cudaSuccess) return setLastError(e);
     *attr = cudaFuncAttributes{};
-    const LoadedCode code = loadedCode();
+    const dlab::cuda::CodeImage code = loadedCode();
     if (code.ptxVersion == 0) return setLastError(cudaErrorNoKernelImageForDevice);
     attr->ptxVersion = code.ptxVersion;
     attr->binaryVersion = code.binaryVersion;

@@ -41,6 +41,8 @@
 #include <cstdint>
 #include <string>
 
+#include "cuda/code_images.h"
+
 namespace dlab::emu {
 
 enum class ThreadOrder { Forward, Reverse, Shuffle };
@@ -83,12 +85,9 @@ void setCapability(Config& c, const std::string& majorDotMinor);
 // has no code the device can run: every launch then fails with cudaErrorNoKernelImageForDevice.
 // Code compiled from PTX older than 9.0 has no cudaGridDependencySynchronize in it
 // (cuda/ops/pdl.cuh leaves it out there), so a dependent launch's early block runs past it.
-struct LoadedCode {
-    int ptxVersion = 0;      // the virtual architecture the code was compiled from
-    int binaryVersion = 0;   // the architecture of the SASS that runs
-};
-LoadedCode loadedCode();
-LoadedCode loadedCode(const std::string& images, int major, int minor, bool forcePtxJit);
+// A list without architecture numbers ("native") has code for whatever device this is.
+cuda::CodeImage loadedCode();
+cuda::CodeImage loadedCode(const std::string& images, int major, int minor, bool forcePtxJit);
 
 struct Stats {
     uint64_t kernels = 0;          // grids run (direct and replayed)
