@@ -106,8 +106,8 @@ public:
         // the compute_75 PTX (Turing to Ada, or a Hopper made to compile it with CUDA_FORCE_PTX_JIT=1
         // in a build without newer PTX) has no wait in it (cuda/ops/pdl.cuh), so a dependent matvec
         // would read x before the kernel ahead of it wrote it. Elsewhere the request is dropped.
-        const cuda::CodeImage code = loadedCode(device_);
-        dependentLaunches_ = dependentLaunches_ && code.ptxVersion >= 90 && code.binaryVersion >= 90;
+        code_ = loadedCode(device_);
+        dependentLaunches_ = dependentLaunches_ && code_.ptxVersion >= 90 && code_.binaryVersion >= 90;
         if (splitFrom_ < 0) splitFrom_ = kAttentionSplitFrom;
         if (const char* n = std::getenv("DLAB_CUDA_ATTENTION_SPLIT_FROM")) {
             char* end = nullptr;
@@ -123,6 +123,16 @@ public:
     }
 
     std::string_view name() const override { return "cuda"; }
+    // "sm_90 code; graphs on; dependent launches off; attention split from 512 slots", or for
+    // a GPU that compiled the PTX "compute_75 PTX compiled for sm_86; ...".
+    std::string settings() const override {
+        auto arch = [](int v) { return std::to_string(v); };
+        std::string s = code_.ptxVersion == code_.binaryVersion ? "sm_" + arch(code_.binaryVersion) + " code"
+                                                                 : "compute_" + arch(code_.ptxVersion) + " PTX compiled for sm_" + arch(code_.binaryVersion);
+        s += std::string("; graphs ") + (graphsOn_ ? "on" : "off") + "; dependent launches " + (dependentLaunches_ ? "on" : "off");
+        s += splitFrom_ > 0 ? "; attention split from " + std::to_string(splitFrom_) + " slots" : "; attention never split";
+        return s;
+    }
     int threads() const override { return 1; }
     void setHostLogits(bool on) override { hostLogits_ = on; }
 
@@ -689,6 +699,7 @@ private:
     int device_;
     bool graphsOn_;
     bool dependentLaunches_;   // matvecs as programmatic dependent launches (cuda/ops/pdl.cuh)
+    cuda::CodeImage code_;     // what the driver loaded for this GPU
     int splitFrom_;      // attention splits contexts longer than this (0: never)
     // Declared before everything that uses them, so they go last (after the graphs, the KV
     // mirrors and the buffers), also when the constructor throws half-way.

@@ -75,6 +75,12 @@ def main():
                         print(f"- {line.strip()}")
         except OSError:
             pass
+    # How each decode run went, as the backend says it (the code the driver loaded, graphs, whether
+    # dependent launches went out; the CPU's kernel path and threads).
+    for name in ["cuda-tg-trace", "cuda-tg-trace-pdl", "cuda-tg-trace-ptx75", "cuda-tg-no-graphs", "cpu-tg-pp"]:
+        settings = (b.get(name) or {}).get("backend_settings")
+        if settings:
+            print(f"- `bench {name}` ran with: {settings}")
     print(f"- ceiling = copy bandwidth {fmt(bw)} GB/s (measured by torch) / {weights} bytes of weights per token")
     plain = (load(os.path.join(out, "bench-cuda-tg-plain.json")) or {}).get("tg_tokens_per_s")
     if plain:

@@ -4,6 +4,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTest>
 
 #include <fstream>
@@ -20,8 +21,14 @@ struct Run {
     QByteArray out, err;
 };
 
-Run cli(const QStringList& args, const QString& program = QString::fromStdString(test::cliPath())) {
+// env: NAME=VALUE entries added to the environment.
+Run cli(const QStringList& args, const QString& program = QString::fromStdString(test::cliPath()), const QStringList& env = {}) {
     QProcess p;
+    if (!env.isEmpty()) {
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        for (const QString& kv : env) e.insert(kv.section('=', 0, 0), kv.section('=', 1));
+        p.setProcessEnvironment(e);
+    }
     p.start(program, args);
     Run r;
     if (!p.waitForFinished(120000)) {
@@ -99,6 +106,9 @@ private slots:
         QVERIFY(o["pp_tokens_per_s"].toDouble() > 0);
         QVERIFY(o["tg_tokens_per_s"].toDouble() > 0);
         QCOMPARE(o["depth"].toInt(), 0);
+        // How the CPU ran, beside its figures: the SIMD kernel path and the threads.
+        QVERIFY2(QRegularExpression("^(scalar|avx2|avx512) kernels, 2 threads$").match(o["backend_settings"].toString()).hasMatch(),
+                 qPrintable(o["backend_settings"].toString()));
     }
 
     // -d N (llama-bench's depth): pp and tg start from N cached tokens; the table names the depth.
@@ -206,6 +216,7 @@ private slots:
         QCOMPARE(rows[1].toObject()["batch"].toInt(), 3);
         QVERIFY(rows[1].toObject()["batched_tokens_per_s"].toDouble() > 0);
         QVERIFY(rows[1].toObject()["one_by_one_tokens_per_s"].toDouble() > 0);
+        QVERIFY(rows[1].toObject()["backend_settings"].toString().endsWith(" kernels, 2 threads"));
     }
 
     void benchBeamTimesAStepAgainstGreedy() {
@@ -284,6 +295,34 @@ private slots:
             ++lines;
         }
         QCOMPARE(lines, 3);
+    }
+
+    // bench on the CUDA emulator says how the GPU ran beside its figures: which code the driver
+    // loaded, graphs, and whether the dependent launches asked for went out.
+    void benchSaysHowTheGpuRan_data() {
+        QTest::addColumn<QStringList>("env");
+        QTest::addColumn<QString>("settings");
+        QTest::newRow("Hopper") << QStringList{} << "sm_90 code; graphs on; dependent launches off; attention split from 512 slots";
+        QTest::newRow("Hopper, dependent launches") << QStringList{"DLAB_CUDA_PDL=1"}
+                                                    << "sm_90 code; graphs on; dependent launches on; attention split from 512 slots";
+        QTest::newRow("Ampere, dependent launches asked for") << QStringList{"DLAB_CUDA_PDL=1", "DLAB_CUDA_EMU_CC=8.6"}
+                                                              << "compute_75 PTX compiled for sm_86; graphs on; dependent launches off; attention split from 512 slots";
+        QTest::newRow("no graphs, never split") << QStringList{"DLAB_CUDA_GRAPHS=0", "DLAB_CUDA_ATTENTION_SPLIT_FROM=0"}
+                                                << "sm_90 code; graphs off; dependent launches off; attention never split";
+    }
+    void benchSaysHowTheGpuRan() {
+#ifndef DLAB_CLI_EMULATED_PATH
+        QSKIP("no CUDA emulator in this build (no CUDA toolkit)");
+#else
+        QFETCH(QStringList, env);
+        QFETCH(QString, settings);
+        const Run r = cli({"bench", "--model", tinyModel(), "--backend", "cuda", "-p", "0", "-n", "2", "--reps", "1", "--json"},
+                          DLAB_CLI_EMULATED_PATH, env);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["backend"].toString(), QString("cuda"));
+        QCOMPARE(o["backend_settings"].toString(), settings);
+#endif
     }
 
     // parity on the CUDA emulator: the tiny model's greedy steps on the emulated GPU against the

@@ -84,6 +84,7 @@ int benchBatches(const Model& model, Backend& backend, const std::vector<int>& s
         const Stat a = stats(batched), o = stats(single);
         if (json)
             j.beginObject().field("batch", B).field("n_prompt", nPrompt).field("n_gen", nGen).field("threads", threads)
+                .field("backend_settings", backend.settings())
                 .field("batched_tokens_per_s", a.mean).field("batched_sd", a.sd).field("one_by_one_tokens_per_s", o.mean)
                 .field("one_by_one_sd", o.sd).endObject();
         else
@@ -252,7 +253,8 @@ int runBench(Args& args) {
     const Stat p = pp.empty() ? Stat{} : stats(pp), g = tg.empty() ? Stat{} : stats(tg);
     if (json) {
         JsonWriter j;
-        j.beginObject().field("model", path).field("backend", std::string(backend->name())).field("threads", threads)
+        j.beginObject().field("model", path).field("backend", std::string(backend->name())).field("backend_settings", backend->settings())
+            .field("threads", threads)
             .field("kv_type", kvTypeName(kvType)).field("kv_cache", !noKvCache).field("stats_top_n", statsTopN).field("host_logits", !noHostLogits).field("n_prompt", nPrompt).field("n_gen", nGen).field("depth", depth).field("reps", reps)
             .field("pp_tokens_per_s", p.mean).field("pp_sd", p.sd).field("tg_tokens_per_s", g.mean).field("tg_sd", g.sd);
         if (stopped)

@@ -12,6 +12,7 @@
 #include "cpu/ops.h"
 #include "model/backend.h"
 #include "model/forward_input.h"
+#include "quant/kernel_path.h"
 
 namespace dlab {
 
@@ -47,6 +48,11 @@ public:
         : model_(model), hp_(model.hparams()), pool_(threads), exact_(exact) {}
 
     std::string_view name() const override { return exact_ ? "cpu-exact" : "cpu"; }
+    // "avx512 kernels, 16 threads" (the exact path: f32 weights and activations).
+    std::string settings() const override {
+        return exact_ ? "exact f32 matmul, " + std::to_string(pool_.size()) + " threads"
+                      : std::string(kernelPathName(activeKernelPath())) + " kernels, " + std::to_string(pool_.size()) + " threads";
+    }
     int threads() const override { return pool_.size(); }
     void setThreads(int threads) override {
         checkThreads(threads);

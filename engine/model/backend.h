@@ -5,6 +5,7 @@
 #include <atomic>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -21,6 +22,9 @@ class Backend {
 public:
     virtual ~Backend() = default;
     virtual std::string_view name() const = 0;
+    // How this backend runs, for reports beside its figures: the CPU's kernel path, the CUDA
+    // backend's loaded code, graphs and dependent launches. "" where there is nothing to say.
+    virtual std::string settings() const { return {}; }
     virtual int threads() const = 0;
     // Changes the number of threads in place: the model, the KV cache and every session stay.
     // Throws dlab::Error naming the valid range, or for a backend whose thread count is fixed.
