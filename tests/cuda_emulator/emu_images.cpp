@@ -4,13 +4,11 @@
 
 namespace dlab::emu {
 
-std::string Config::defaultImages() {
-#ifdef DLAB_CUDA_ARCHS
-    return DLAB_CUDA_ARCHS;
-#else
-    return "75-virtual;90-real;90-virtual";
+#ifndef DLAB_CUDA_ARCHS
+#error "DLAB_CUDA_ARCHS (the build's CMAKE_CUDA_ARCHITECTURES) comes from tests/cuda_emulator/CMakeLists.txt"
 #endif
-}
+
+std::string Config::defaultImages() { return DLAB_CUDA_ARCHS; }
 
 cuda::CodeImage loadedCode(const std::string& images, int major, int minor, bool forcePtxJit) {
     const int device = major * 10 + minor;
