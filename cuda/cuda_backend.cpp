@@ -58,7 +58,8 @@ struct PassShape {
     bool hostLogits = true;
     int splitFrom = 0;     // attention splits contexts longer than this (0: never)
     int splits = 1;        // and launches this many blocks per (token, head)
-    auto key() const { return std::tie(T, nSeg, R, maxBlocks, half, kv, topN, hostLogits, splitFrom, splits); }
+    bool foldStore = false;   // the KV store folded into attention (every token ends its sequence)
+    auto key() const { return std::tie(T, nSeg, R, maxBlocks, half, kv, topN, hostLogits, splitFrom, splits, foldStore); }
     bool operator<(const PassShape& o) const { return key() < o.key(); }
     size_t ints() const { return 4 * size_t(T) + R + nSeg + size_t(nSeg) * maxBlocks; }
     size_t bytes() const { return ints() * 4 + 2 * size_t(T) * half * 4; }
@@ -102,6 +103,8 @@ public:
           dependentLaunches_(options.dependentLaunches == 1), splitFrom_(options.attentionSplitFrom), cublas_(stream_) {
         if (const char* g = std::getenv("DLAB_CUDA_GRAPHS")) graphsOn_ = graphsOn_ && std::string(g) != "0";
         if (const char* d = std::getenv("DLAB_CUDA_PDL"); options.dependentLaunches < 0 && d && *d) dependentLaunches_ = std::string(d) != "0";
+        foldStore_ = options.foldKvStore != 0;
+        if (const char* f = std::getenv("DLAB_CUDA_FOLD_STORE"); options.foldKvStore < 0 && f && *f) foldStore_ = std::string(f) != "0";
         // Dependent launches need code compiled for 9.0 or newer running on such a device: code from
         // the compute_75 PTX (Turing to Ada, or a Hopper made to compile it with CUDA_FORCE_PTX_JIT=1
         // in a build without newer PTX) has no wait in it (cuda/ops/pdl.cuh), so a dependent matvec
@@ -131,6 +134,7 @@ public:
                                                                  : "compute_" + arch(code_.ptxVersion) + " PTX compiled for sm_" + arch(code_.binaryVersion);
         s += std::string("; graphs ") + (graphsOn_ ? "on" : "off") + "; dependent launches " + (dependentLaunches_ ? "on" : "off");
         s += splitFrom_ > 0 ? "; attention split from " + std::to_string(splitFrom_) + " slots" : "; attention never split";
+        s += foldStore_ ? "; KV store folded into decode attention" : "; KV store a kernel of its own";
         return s;
     }
     int threads() const override { return 1; }
@@ -339,6 +343,10 @@ private:
         // result then depends on its context alone. A longer pass has blocks enough without.
         shape.splitFrom = T <= kMaxGraphedBatch ? splitFrom_ : 0;
         shape.splits = attentionGridSplits(maxSlots, shape.splitFrom);
+        const bool attention = std::any_of(segs.begin(), segs.end(), [](const Segment& s) { return s.attention; });
+        // Every token the last of its sequence (T == nSeg: a decode step, batched or not), and no
+        // attention weights asked for (their kernel reads the rotated q and the stored row).
+        shape.foldStore = foldStore_ && shape.T == shape.nSeg && !attention;
         ensurePartial(attentionPartialFloats(shape.T, static_cast<int>(hp_.nHead), shape.splits, static_cast<int>(hp_.headDim)));
         ensureMeta(shape.bytes());
         fillMeta(tokens, segs, pool, shape);
@@ -347,7 +355,6 @@ private:
         // Graphed: decode passes of up to 8 tokens (the matvec path), and batched decode steps of up
         // to 64 sequences, one token each (the GEMM path with cuBLAS in the graph; its shape repeats
         // every step). A prefill's shape rarely repeats, so it runs as it is.
-        const bool attention = std::any_of(segs.begin(), segs.end(), [](const Segment& s) { return s.attention; });
         const bool batchedDecode = T <= kMaxGraphedBatch && std::all_of(segs.begin(), segs.end(), [](const Segment& s) { return s.len == 1; });
         const bool graph = graphsOn_ && !attention && (T <= kMatvecMaxT || batchedDecode) && !ungraphable_.count(shape);
         bool done = false;
@@ -499,13 +506,17 @@ private:
                 rope = RopeArgs{q, k, Q, KV, static_cast<int>(hp_.nHead), static_cast<int>(hp_.nHeadKv), D, static_cast<int>(hp_.nRot),
                                 hp_.rope == RopeStyle::NeoX, p.ropeCos, p.ropeSin};
             }
-            // Rotates q and k (RoPE folded in), then stores the token's K and V rows.
-            KvStoreArgs store{k, v, ldkv, ldkv, il, static_cast<int>(hp_.nLayer), kv, slots, staging_.as()};
-            store.rope = rope;
-            kvStoreLaunch(store, T, stream_);
-            DLAB_CUDA_CHECK_LAUNCH();
-            const AttentionArgs a{q, ldq, att, static_cast<int>(hp_.nHead), static_cast<int>(hp_.nHeadKv), D, 1.0f / std::sqrt(float(D)), il, kv, slots,
-                                  s.splits, s.splitFrom, partial_.as<float>()};
+            AttentionArgs a{q, ldq, att, static_cast<int>(hp_.nHead), static_cast<int>(hp_.nHeadKv), D, 1.0f / std::sqrt(float(D)), il, kv, slots,
+                            s.splits, s.splitFrom, partial_.as<float>()};
+            if (s.foldStore) {   // attention rotates, stores and reads the new rows itself
+                a.foldStore = true;
+                a.store = {k, v, ldkv, ldkv, static_cast<int>(hp_.nLayer), staging_.as(), rope.nRot, rope.neox, rope.cosv, rope.sinv};
+            } else {   // rotates q and k (RoPE folded in), then stores the token's K and V rows
+                KvStoreArgs store{k, v, ldkv, ldkv, il, static_cast<int>(hp_.nLayer), kv, slots, staging_.as()};
+                store.rope = rope;
+                kvStoreLaunch(store, T, stream_);
+                DLAB_CUDA_CHECK_LAUNCH();
+            }
             attentionLaunch(a, T, stream_);
             DLAB_CUDA_CHECK_LAUNCH();
             if (attnT >= 0) {
@@ -699,6 +710,7 @@ private:
     int device_;
     bool graphsOn_;
     bool dependentLaunches_;   // matvecs as programmatic dependent launches (cuda/ops/pdl.cuh)
+    bool foldStore_ = true;    // decode passes store K/V in the attention kernel (attention.h)
     cuda::CodeImage code_;     // what the driver loaded for this GPU
     int splitFrom_;      // attention splits contexts longer than this (0: never)
     // Declared before everything that uses them, so they go last (after the graphs, the KV

@@ -20,6 +20,10 @@ struct CudaOptions {
     // Attention splits a context longer than this many slots into ranges (cuda/ops/attention.h):
     // -1 the default (kAttentionSplitFrom), 0 never. DLAB_CUDA_ATTENTION_SPLIT_FROM=N overrides it.
     int attentionSplitFrom = -1;
+    // Decode passes (every token the last of its sequence) store the new K/V rows in the attention
+    // kernel instead of a KV store kernel of their own (cuda/ops/attention.h): one kernel less per
+    // layer, the same bits. 1 on, 0 off, -1 as DLAB_CUDA_FOLD_STORE says (0: off; else on).
+    int foldKvStore = -1;
 };
 
 // Throws dlab::Error saying why the GPU cannot be used (no driver, no device, a driver too old,

@@ -499,6 +499,117 @@ void checkKvStoreWithRope(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng) {
     }
 }
 
+// The KV store folded into attention (decode: 3 sequences of one new token each, after 4, 37 and
+// 300 cached slots; GQA 9 / 3) against the KV store kernel followed by attention: the outputs, the
+// staging rows and the whole device cache bit for bit, per KV type; and the outputs against the
+// engine (ropeApply, storeKvRow, causalAttention). `rot` values of each head rotated (0: none, as
+// GPT-2), NeoX or adjacent pairs, and the context split from splitFrom slots (0: never).
+void checkFoldedKvStore(std::vector<OpCheck>& out, cudaStream_t s, Rng& rng, int D, int rot, bool neox, int splitFrom) {
+    const HParams hp = gqaShape(D);
+    const int T = 3, nHead = 9, nHeadKv = 3, Q = nHead * D, KVD = nHeadKv * D, layer = 1, half = std::max(1, rot / 2);
+    const int prefix[T] = {4, 37, 300};
+    const float scale = 1.0f / std::sqrt(float(D));
+    const std::string shape = "head " + std::to_string(D) + (rot == 0 ? ", no RoPE" : neox ? ", NeoX RoPE" : ", RoPE") +
+                              (rot > 0 && rot < D ? " on " + std::to_string(rot) + " values" : "") +
+                              (splitFrom > 0 ? ", split from " + std::to_string(splitFrom) : "") + ", 3 sequences after 4, 37, 300";
+    for (KvType type : {KvType::F32, KvType::F16, KvType::Q8_0}) {
+        if (type == KvType::Q8_0 && D % 32 != 0) continue;
+        const std::string tn = kvTypeName(type);
+        KvBlockPool pool(hp, 4 + 2 * T + KvBlockPool::blocksFor(300 + 1, 16), type, 16);
+        const SeqId other = pool.newSequence();
+        pool.prepareWrite(other, 0, 20);   // so the sequences' blocks are not 0, 1, 2
+        std::vector<SeqId> seq(T);
+        std::vector<int32_t> segOf(T), slot(T), tableOf(T), tables;
+        const int maxBlocks = KvBlockPool::blocksFor(300 + 1, 16);
+        for (int t = 0; t < T; ++t) {
+            seq[t] = pool.newSequence();
+            pool.prepareWrite(seq[t], 0, prefix[t] + 1);
+            for (int p = 0; p < prefix[t]; ++p) {
+                pool.storeK(seq[t], layer, p, rng.normal(KVD).data());
+                pool.storeV(seq[t], layer, p, rng.normal(KVD).data());
+            }
+            segOf[t] = t;
+            slot[t] = prefix[t];
+            tableOf[t] = t * maxBlocks;
+            const auto table = pool.blockTable(seq[t]);
+            std::vector<int32_t> row(maxBlocks, 0);
+            std::copy(table.begin(), table.end(), row.begin());
+            tables.insert(tables.end(), row.begin(), row.end());
+        }
+        auto q = rng.normal(size_t(T) * Q), k = rng.normal(size_t(T) * KVD), v = rng.normal(size_t(T) * KVD);
+        std::vector<float> c(size_t(T) * half), sn(size_t(T) * half);
+        const ops::RopeParams rp{rot, 10000.0f, 1.0f, nullptr, neox};
+        if (rot > 0)
+            for (int t = 0; t < T; ++t) ops::ropeCache(c.data() + t * half, sn.data() + t * half, prefix[t], rp);
+        auto dseg = upload(segOf, s), dslot = upload(slot, s), dto = upload(tableOf, s), dtab = upload(tables, s), dc = upload(c, s),
+             ds = upload(sn, s);
+        const PassSlots slots{dseg.as<int32_t>(), dslot.as<int32_t>(), dto.as<int32_t>(), dtab.as<int32_t>()};
+        const size_t stagingBytes = size_t(T) * hp.nLayer * 2 * pool.rowBytes();
+
+        // Each side on its own copy of the cache, q and k: the store kernel rotates them in place.
+        struct Side {
+            std::vector<float> out;
+            std::vector<uint8_t> staging, cache;
+        };
+        auto run = [&](bool fold) {
+            DeviceKv dkv(pool, s);
+            auto dq = upload(q, s), dk = upload(k, s), dv = upload(v, s);
+            DeviceBuffer staging(stagingBytes, "a check's staging"), datt(size_t(T) * Q * 4, "a check's output");
+            DLAB_CUDA_CHECK(cudaMemsetAsync(staging.as(), 0, stagingBytes, s));   // the other layer's rows: 0 on both sides
+            const RopeArgs rope = rot > 0 ? RopeArgs{dq.as<float>(), dk.as<float>(), Q, KVD, nHead, nHeadKv, D, rot, neox, dc.as<float>(), ds.as<float>()}
+                                          : RopeArgs{};
+            AttentionArgs a{dq.as<float>(), Q, datt.as<float>(), nHead, nHeadKv, D, scale, layer, dkv.layout(), slots};
+            a.splitFrom = splitFrom;
+            a.splits = splitFrom > 0 ? std::max(2, attentionGridSplits(300 + 1, splitFrom)) : 1;
+            DeviceBuffer dpart(std::max<size_t>(4, attentionPartialFloats(T, nHead, a.splits, D) * 4), "a check's partial sums");
+            a.partial = dpart.as<float>();
+            if (fold) {
+                a.foldStore = true;
+                a.store = {dk.as<float>(), dv.as<float>(), KVD, KVD, static_cast<int>(hp.nLayer), staging.as(), rope.nRot, neox, rope.cosv, rope.sinv};
+            } else {
+                KvStoreArgs st{dk.as<float>(), dv.as<float>(), KVD, KVD, layer, static_cast<int>(hp.nLayer), dkv.layout(), slots, staging.as()};
+                st.rope = rope;
+                kvStoreLaunch(st, T, s);
+                DLAB_CUDA_CHECK_LAUNCH();
+            }
+            attentionLaunch(a, T, s);
+            DLAB_CUDA_CHECK_LAUNCH();
+            Side side{download<float>(datt, size_t(T) * Q, s), download<uint8_t>(staging, stagingBytes, s),
+                      std::vector<uint8_t>(static_cast<size_t>(pool.bytesReserved()))};
+            DLAB_CUDA_CHECK(cudaMemcpy(side.cache.data(), dkv.layout().base, side.cache.size(), cudaMemcpyDeviceToHost));
+            return side;
+        };
+        const Side sep = run(false), fold = run(true);
+        const std::string variant = tn + ", " + shape;
+        long outDiffer = 0, stageDiffer = 0, cacheDiffer = 0;
+        for (size_t i = 0; i < sep.out.size(); ++i) outDiffer += std::memcmp(&sep.out[i], &fold.out[i], 4) != 0;
+        for (size_t i = 0; i < sep.staging.size(); ++i) stageDiffer += sep.staging[i] != fold.staging[i];
+        for (size_t i = 0; i < sep.cache.size(); ++i) cacheDiffer += sep.cache[i] != fold.cache[i];
+        out.push_back(exact("attention + folded kv-store", variant + ": outputs equal store kernel + attention", outDiffer));
+        out.push_back(exact("attention + folded kv-store", variant + ": staging rows equal the store kernel's", stageDiffer));
+        out.push_back(exact("attention + folded kv-store", variant + ": device cache equals the store kernel's", cacheDiffer));
+
+        // The engine: rotate, store, attend, each sequence on its own.
+        std::vector<float> ref(size_t(T) * Q);
+        ThreadPool tp(1);
+        AttentionScratch scratch;
+        for (int t = 0; t < T; ++t) {
+            float* qt = q.data() + size_t(t) * Q;
+            float* kt = k.data() + size_t(t) * KVD;
+            if (rot > 0) {
+                ops::ropeApply(qt, nHead, D, c.data() + t * half, sn.data() + t * half, rp);
+                ops::ropeApply(kt, nHeadKv, D, c.data() + t * half, sn.data() + t * half, rp);
+            }
+            pool.storeK(seq[t], layer, prefix[t], kt);
+            pool.storeV(seq[t], layer, prefix[t], v.data() + size_t(t) * KVD);
+            causalAttention(qt, ref.data() + size_t(t) * Q, 1, prefix[t], pool, seq[t], layer, {nHead, nHeadKv, D, scale}, tp, scratch, nullptr);
+        }
+        // f16 / q8_0 rows rotated on each side: a last-bit difference may round a value to the next step.
+        const double bound = type == KvType::F32 || rot == 0 ? kF32Bound : kStoredRowBound;
+        out.push_back(compare("attention + folded kv-store", variant + ": outputs vs the engine", fold.out, toDouble(ref), bound));
+    }
+}
+
 // The statistics and top-N of R rows against the engine's logitRowStats: the default model's
 // vocabulary with ties and -inf, a top-N under 32, a vocabulary of fewer logits than the kernel
 // has warps (most slices empty), one smaller than N, and a row of ties only.
@@ -568,6 +679,13 @@ std::vector<OpCheck> runOpChecks() {
              checkKvAndAttention(out, s, rng, 20, 45);
              checkKvAndAttention(out, s, rng, 64, 4200);
              checkKvStoreWithRope(out, s, rng);
+         }},
+        {"attention with the KV store folded in", [&] {
+             checkFoldedKvStore(out, s, rng, 64, 64, false, 0);
+             checkFoldedKvStore(out, s, rng, 64, 64, true, 1);
+             checkFoldedKvStore(out, s, rng, 64, 32, false, 100);
+             checkFoldedKvStore(out, s, rng, 20, 20, false, 0);
+             checkFoldedKvStore(out, s, rng, 64, 0, false, 0);
          }},
         {"logit stats", [&] { checkLogitStats(out, s, rng); }},
     };

@@ -209,6 +209,9 @@ bench cuda-tg-trace -- --backend cuda -p 0 -n "$TG" --reps "$REPS" --stats 32
 # The matvecs as programmatic dependent launches (cuda/ops/pdl.cuh): off by default until this
 # shows what it gains; backend-checks.md says whether their logits equal the ordinary launches'.
 bench cuda-tg-trace-pdl DLAB_CUDA_PDL=1 -- --backend cuda -p 0 -n "$TG" --reps "$REPS" --stats 32
+# Decode with the KV store a kernel of its own (DLAB_CUDA_FOLD_STORE=0), as before it was folded into
+# attention (cuda/ops/attention.h): one kernel more per layer, the same logits bit for bit.
+bench cuda-tg-trace-store-kernel DLAB_CUDA_FOLD_STORE=0 -- --backend cuda -p 0 -n "$TG" --reps "$REPS" --stats 32
 bench cuda-tg-stats-only -- --backend cuda -p 0 -n "$TG" --reps "$REPS" --stats 32 --no-host-logits
 bench cuda-tg-no-graphs DLAB_CUDA_GRAPHS=0 -- --backend cuda -p 0 -n "$TG" --reps "$REPS" --stats 32
 bench cuda-tg-plain -- --backend cuda -p 0 -n "$TG" --reps "$REPS"   # no statistics: beside the CPU's decode

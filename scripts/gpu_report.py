@@ -27,7 +27,7 @@ def main():
     out, model = sys.argv[1], sys.argv[2]
     emulated = "--emulated" in sys.argv[3:]
     b = {n: load(os.path.join(out, f"bench-{n}.json")) for n in
-         ["cuda-tg-trace", "cuda-tg-trace-pdl", "cuda-tg-trace-ptx75", "cuda-tg-stats-only", "cuda-tg-no-graphs", "cuda-pp", "cpu-tg-pp", "cuda-tg-depth", "cuda-tg-depth-whole"]}
+         ["cuda-tg-trace", "cuda-tg-trace-pdl", "cuda-tg-trace-store-kernel", "cuda-tg-trace-ptx75", "cuda-tg-stats-only", "cuda-tg-no-graphs", "cuda-pp", "cpu-tg-pp", "cuda-tg-depth", "cuda-tg-depth-whole"]}
     torch = load(os.path.join(out, "torch.json")) or {}
     weights = os.path.getsize(model) if os.path.exists(model) else None
     bw = torch.get("copy_bandwidth_GBps")
@@ -48,6 +48,7 @@ def main():
           f"{fmt(torch.get('decode_eager_tokens_per_s'))} | {fmt(torch.get('decode_static_compiled_tokens_per_s'))} | {fmt(ceiling)} |")
     print(f"| decode tokens/s, trace stats only (logits stay on the GPU) | {fmt(tg('cuda-tg-stats-only'))} | | | | |")
     print(f"| decode tokens/s, trace as above, matvecs as dependent launches (DLAB_CUDA_PDL=1) | {fmt(tg('cuda-tg-trace-pdl'))} | | | | |")
+    print(f"| decode tokens/s, trace as above, the KV store a kernel of its own (DLAB_CUDA_FOLD_STORE=0) | {fmt(tg('cuda-tg-trace-store-kernel'))} | | | | |")
     print(f"| decode tokens/s, no CUDA graphs | {fmt(tg('cuda-tg-no-graphs'))} | | | | |")
     print(f"| decode tokens/s, trace as above, the compute_75 PTX that GPUs before 9.0 run | {fmt(tg('cuda-tg-trace-ptx75'))} | | | | |")
     print(f"| prefill tokens/s | {fmt(pp('cuda-pp'))} | {fmt(pp('cpu-tg-pp'))} | {fmt(torch.get('prefill_tokens_per_s'))} | | |")
@@ -77,7 +78,7 @@ def main():
             pass
     # How each decode run went, as the backend says it (the code the driver loaded, graphs, whether
     # dependent launches went out; the CPU's kernel path and threads).
-    for name in ["cuda-tg-trace", "cuda-tg-trace-pdl", "cuda-tg-trace-ptx75", "cuda-tg-no-graphs", "cpu-tg-pp"]:
+    for name in ["cuda-tg-trace", "cuda-tg-trace-pdl", "cuda-tg-trace-store-kernel", "cuda-tg-trace-ptx75", "cuda-tg-no-graphs", "cpu-tg-pp"]:
         settings = (b.get(name) or {}).get("backend_settings")
         if settings:
             print(f"- `bench {name}` ran with: {settings}")

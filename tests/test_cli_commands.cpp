@@ -298,17 +298,21 @@ private slots:
     }
 
     // bench on the CUDA emulator says how the GPU ran beside its figures: which code the driver
-    // loaded, graphs, and whether the dependent launches asked for went out.
+    // loaded, graphs, whether the dependent launches asked for went out, where attention splits
+    // and whether decode folds the KV store into attention.
     void benchSaysHowTheGpuRan_data() {
         QTest::addColumn<QStringList>("env");
         QTest::addColumn<QString>("settings");
-        QTest::newRow("Hopper") << QStringList{} << "sm_90 code; graphs on; dependent launches off; attention split from 512 slots";
+        const QString folded = "; KV store folded into decode attention";
+        QTest::newRow("Hopper") << QStringList{} << "sm_90 code; graphs on; dependent launches off; attention split from 512 slots" + folded;
         QTest::newRow("Hopper, dependent launches") << QStringList{"DLAB_CUDA_PDL=1"}
-                                                    << "sm_90 code; graphs on; dependent launches on; attention split from 512 slots";
-        QTest::newRow("Ampere, dependent launches asked for") << QStringList{"DLAB_CUDA_PDL=1", "DLAB_CUDA_EMU_CC=8.6"}
-                                                              << "compute_75 PTX compiled for sm_86; graphs on; dependent launches off; attention split from 512 slots";
-        QTest::newRow("no graphs, never split") << QStringList{"DLAB_CUDA_GRAPHS=0", "DLAB_CUDA_ATTENTION_SPLIT_FROM=0"}
-                                                << "sm_90 code; graphs off; dependent launches off; attention never split";
+                                                    << "sm_90 code; graphs on; dependent launches on; attention split from 512 slots" + folded;
+        QTest::newRow("Ampere, dependent launches asked for")
+            << QStringList{"DLAB_CUDA_PDL=1", "DLAB_CUDA_EMU_CC=8.6"}
+            << "compute_75 PTX compiled for sm_86; graphs on; dependent launches off; attention split from 512 slots" + folded;
+        QTest::newRow("no graphs, never split, the KV store a kernel")
+            << QStringList{"DLAB_CUDA_GRAPHS=0", "DLAB_CUDA_ATTENTION_SPLIT_FROM=0", "DLAB_CUDA_FOLD_STORE=0"}
+            << "sm_90 code; graphs off; dependent launches off; attention never split; KV store a kernel of its own";
     }
     void benchSaysHowTheGpuRan() {
 #ifndef DLAB_CLI_EMULATED_PATH

@@ -11,7 +11,9 @@
 #include "core/error.h"
 #include "cuda/ops/attention.h"
 #include "cuda/ops/common.cuh"
+#include "cuda/ops/kv_row.cuh"
 #include "cuda/ops/pdl.cuh"
+#include "cuda/ops/rope.cuh"
 #include "cuda/ops/softmax.h"
 #include "cuda/quant_hd.h"
 
@@ -36,6 +38,40 @@ __device__ __forceinline__ void kvChunk8(const uint8_t* row, int e, float* out) 
     else for (int i = 0; i < 8; ++i) out[i] = kvElement(KV, row, e + i);
 }
 
+// The folded KV store's first part (attention.h), by the block of (token t, query head h, range
+// split): rotates the query in qs, rotates the group's new k and rounds it and the new v to the
+// cache's type into newK / newV (head-relative rows), and lets one block per (token, group) write
+// both to the cache and to the staging buffer. The caller synchronises before reading them.
+template <int KV>
+__device__ __forceinline__ void foldedStore(const AttentionArgs& a, int t, int h, int split, float* qs, uint8_t* newK, uint8_t* newV) {
+    const FoldedKvStore& st = a.store;
+    const int D = a.headDim, g = h / (a.nHead / a.nHeadKv);
+    __shared__ __align__(16) float kf[32 * kMaxPerLane];   // (headDim) the group's new k, rotated
+    const float* k = st.k + static_cast<size_t>(t) * st.ldk + g * D;
+    for (int d = threadIdx.x; d < D; d += blockDim.x) kf[d] = k[d];
+    __syncthreads();   // qs and kf loaded
+    if (st.nRot > 0) {
+        const int half = st.nRot / 2;
+        const float* c = st.cosv + static_cast<size_t>(t) * half;
+        const float* sn = st.sinv + static_cast<size_t>(t) * half;
+        for (int i = threadIdx.x; i < 2 * half; i += blockDim.x) rotatePair(i < half ? qs : kf, i % half, half, st.neox, c[i % half], sn[i % half]);
+        __syncthreads();
+    }
+    storeKvValues(KV, kf, newK, nullptr, D);
+    storeKvValues(KV, st.v + static_cast<size_t>(t) * st.ldv + g * D, newV, nullptr, D);
+    if (split != 0 || h % (a.nHead / a.nHeadKv) != 0) return;
+    __syncthreads();   // newK, newV complete (a uniform branch: the whole block writes or none of it)
+    const int bytes = kvValueBytes(KV, D), at = g * bytes;   // the head's bytes within a row
+    const int64_t cell = static_cast<int64_t>(a.slots.tables[a.slots.tableOf[a.slots.segOf[t]] + a.slots.slot[t] / a.kv.blockSize]) * a.kv.blockSize +
+                         a.slots.slot[t] % a.kv.blockSize;
+    for (int value = 0; value < 2; ++value) {
+        const uint8_t* from = value ? newV : newK;
+        uint8_t* dst = a.kv.row(a.layer, value, cell) + at;
+        uint8_t* stage = st.staging + ((static_cast<size_t>(t) * st.nLayer + a.layer) * 2 + value) * a.kv.rowBytes + at;
+        for (int i = threadIdx.x; i < bytes; i += blockDim.x) dst[i] = stage[i] = from[i];
+    }
+}
+
 template <int KV, bool VEC>
 __global__ void __launch_bounds__(32 * kWarps) attentionKernel(const AttentionArgs a) {
     allowNextGrid();   // the output projection after it may start loading its weights
@@ -55,6 +91,10 @@ __global__ void __launch_bounds__(32 * kWarps) attentionKernel(const AttentionAr
     __shared__ __align__(16) float qs[32 * kMaxPerLane];   // (headDim) this head's query
     const float* q = a.q + static_cast<size_t>(t) * a.ldq + h * D;
     for (int d = threadIdx.x; d < D; d += blockDim.x) qs[d] = q[d];
+    // Folded store (attention.h): the new K and V values of this head's group, as the cache holds them.
+    __shared__ __align__(16) uint8_t newK[32 * kMaxPerLane * 4], newV[32 * kMaxPerLane * 4];   // (headDim values)
+    const int cur = nSlots - 1;   // the token's own slot
+    if (a.foldStore) foldedStore<KV>(a, t, h, split, qs, newK, newV);
     __syncthreads();
 
     float acc[kMaxPerLane];
@@ -66,15 +106,18 @@ __global__ void __launch_bounds__(32 * kWarps) attentionKernel(const AttentionAr
         const long long cell = valid ? cellOf(a, table, s) : 0;
         float score = -INFINITY;
         if (valid) {
-            const uint8_t* krow = a.kv.row(a.layer, 0, cell);
+            // With the store folded in, the token's own row comes from shared memory (head-relative).
+            const bool own = a.foldStore && s == cur;
+            const uint8_t* krow = own ? newK : a.kv.row(a.layer, 0, cell);
+            const int ke = own ? 0 : e0;
             float dot = 0.0f;
             int d = 0;
             for (; d + 8 <= D; d += 8) {
                 float k[8];
-                kvChunk8<KV, VEC>(krow, e0 + d, k);
+                kvChunk8<KV, VEC>(krow, ke + d, k);
                 for (int i = 0; i < 8; ++i) dot += qs[d + i] * k[i];
             }
-            for (; d < D; ++d) dot += qs[d] * kvElement(KV, krow, e0 + d);
+            for (; d < D; ++d) dot += qs[d] * kvElement(KV, krow, ke + d);
             score = dot * a.scale;
         }
         const float mNew = fmaxf(m, warpMax(score));   // lane 0's slot is valid: finite unless a score is -inf
@@ -87,10 +130,12 @@ __global__ void __launch_bounds__(32 * kWarps) attentionKernel(const AttentionAr
         for (int j = 0; j < n; ++j) {
             const float pj = __shfl_sync(kFullMask, p, j);
             const long long cj = __shfl_sync(kFullMask, cell, j);
-            const uint8_t* vrow = a.kv.row(a.layer, 1, cj);
+            const bool own = a.foldStore && base + j == cur;
+            const uint8_t* vrow = own ? newV : a.kv.row(a.layer, 1, cj);
+            const int ve = own ? 0 : e0;
             for (int i = 0; i < kMaxPerLane; ++i) {
                 const int d = lane + 32 * i;
-                if (d < D) acc[i] += pj * kvElement(KV, vrow, e0 + d);
+                if (d < D) acc[i] += pj * kvElement(KV, vrow, ve + d);
             }
         }
         m = mNew;
@@ -190,6 +235,8 @@ void attentionLaunch(const AttentionArgs& a, int T, cudaStream_t stream) {
     if (a.splits < 1 || a.splits > kMaxAttentionSplits || (a.splits > 1 && !a.partial))
         throw Error("attention: " + std::to_string(a.splits) + " context splits asked for (1 to " + std::to_string(kMaxAttentionSplits) +
                     ", more than 1 with a partial buffer)");
+    if (a.foldStore && a.kv.kvType == 2 && a.headDim % 32 != 0)
+        throw Error("attention: a q8_0 KV store folded into attention needs heads of whole 32-value blocks (" + std::to_string(a.headDim) + " values)");
     const dim3 grid(T, a.nHead, a.splits);
     if (a.kv.kvType == 0) {
         if (vec) attentionKernel<0, true><<<grid, 32 * kWarps, 0, stream>>>(a);

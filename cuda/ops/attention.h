@@ -11,6 +11,8 @@
 // kernel rescales and adds them (the same online-softmax algebra the block uses between warps).
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
+
 #include "cuda/hd.h"
 #include "cuda/ops/paged_kv.h"
 
@@ -50,8 +52,27 @@ inline size_t attentionPartialFloats(int T, int nHead, int splits, int headDim) 
     return splits > 1 ? static_cast<size_t>(T) * nHead * splits * (headDim + 2) : 0;
 }
 
+// The KV store folded into attention, for a pass in which every token is the last of its
+// sequence (decode steps, batched or not): no token then reads a row that another block of the
+// launch writes. Each block rotates its query head and its K/V head's new k (RoPE, rope.cuh's
+// arithmetic), rounds that head's new K and V values to the cache's type in shared memory, and
+// reads slot[t]'s K and V from there; the group's first query head, in range 0, writes them to the
+// cache and to the staging buffer. The cache and the outputs come out bit for bit as from the KV
+// store kernel followed by attention, with one kernel less per layer.
+struct FoldedKvStore {
+    const float* k = nullptr;   // (T, ldk) nHeadKv heads, not rotated
+    const float* v = nullptr;   // (T, ldv)
+    int ldk = 0, ldv = 0;
+    int nLayer = 0;
+    uint8_t* staging = nullptr;   // (T, nLayer, 2, rowBytes), as KvStoreArgs::staging
+    int nRot = 0;                 // RoPE: 0 none; the pairs and tables as RopeArgs
+    bool neox = false;
+    const float* cosv = nullptr;  // (T, nRot / 2)
+    const float* sinv = nullptr;
+};
+
 struct AttentionArgs {
-    const float* q;   // (T, ldq) nHead heads of headDim, already rotated
+    const float* q;   // (T, ldq) nHead heads of headDim, already rotated (not rotated with a folded store)
     int ldq;
     float* out;       // (T, nHead * headDim)
     int nHead, nHeadKv, headDim;   // headDim <= 256
@@ -64,7 +85,11 @@ struct AttentionArgs {
     int splits = 1;            // grid z, 1 .. kMaxAttentionSplits
     int splitFrom = 0;
     float* partial = nullptr;  // splits > 1: (T, nHead, splits, headDim + 2): output sums, then max, sum
+    bool foldStore = false;    // the KV store folded in (the pass's tokens each end their sequence)
+    FoldedKvStore store{};
 };
+// Throws dlab::Error for a split count out of range or a folded store it cannot take (q8_0 with a
+// head size that is not a multiple of 32).
 void attentionLaunch(const AttentionArgs& a, int T, cudaStream_t stream);
 
 // The softmax weights of one token's query heads (for the KV heatmap, on request only):

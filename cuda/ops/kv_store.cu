@@ -1,9 +1,10 @@
 // KV store: kernel -> launcher. One block per token; f32/f16 a thread per value, q8_0 a thread
-// per 32-value block (quantized exactly as the engine's storeKvRow). With RoPE folded in, the
-// block first rotates its token's q and k heads (one launch instead of two).
+// per 32-value block (quantized exactly as the engine's storeKvRow: kv_row.cuh). With RoPE folded
+// in, the block first rotates its token's q and k heads (one launch instead of two). Decode passes
+// fold this store into attention instead (attention.h).
 #include "cuda/ops/kv_store.h"
+#include "cuda/ops/kv_row.cuh"
 #include "cuda/ops/rope.cuh"
-#include "cuda/quant_hd.h"
 
 namespace dlab::cuda {
 
@@ -21,23 +22,7 @@ __global__ void kvStoreKernel(const KvStoreArgs a) {
         const float* src = value ? a.v + static_cast<size_t>(t) * a.ldv : a.k + static_cast<size_t>(t) * a.ldk;
         uint8_t* dst = a.kv.row(a.layer, value, cell);
         uint8_t* stage = a.staging + ((static_cast<size_t>(t) * a.nLayer + a.layer) * 2 + value) * a.kv.rowBytes;
-        if (a.kv.kvType == 2) {
-            for (int b = threadIdx.x; b < a.kv.kvDim / 32; b += blockDim.x) {
-                quantizeQ8_0Block(src + 32 * b, dst + 34 * b);
-                for (int i = 0; i < 34; ++i) stage[34 * b + i] = dst[34 * b + i];
-            }
-        } else if (a.kv.kvType == 1) {
-            for (int i = threadIdx.x; i < a.kv.kvDim; i += blockDim.x) {
-                const uint16_t h = floatToHalf(src[i]);
-                reinterpret_cast<uint16_t*>(dst)[i] = h;
-                reinterpret_cast<uint16_t*>(stage)[i] = h;
-            }
-        } else {
-            for (int i = threadIdx.x; i < a.kv.kvDim; i += blockDim.x) {
-                reinterpret_cast<float*>(dst)[i] = src[i];
-                reinterpret_cast<float*>(stage)[i] = src[i];
-            }
-        }
+        storeKvValues(a.kv.kvType, src, dst, stage, a.kv.kvDim);
     }
 }
 }  // namespace
