@@ -96,6 +96,11 @@ __global__ void __launch_bounds__(32 * kWarps) attentionKernel(const AttentionAr
     const int cur = nSlots - 1;   // the token's own slot
     if (a.foldStore) foldedStore<KV>(a, t, h, split, qs, newK, newV);
     __syncthreads();
+    // newK / newV addressed as a whole row, so that element e0 + d of the head reads value d there:
+    // the same reads as a cached row's (an address computed as an integer: the row would begin
+    // before the array; only the head's own bytes are ever read).
+    const uint8_t* ownK = reinterpret_cast<const uint8_t*>(reinterpret_cast<uintptr_t>(newK) - kvValueBytes(KV, e0));
+    const uint8_t* ownV = reinterpret_cast<const uint8_t*>(reinterpret_cast<uintptr_t>(newV) - kvValueBytes(KV, e0));
 
     float acc[kMaxPerLane];
     for (int i = 0; i < kMaxPerLane; ++i) acc[i] = 0.0f;
@@ -106,18 +111,17 @@ __global__ void __launch_bounds__(32 * kWarps) attentionKernel(const AttentionAr
         const long long cell = valid ? cellOf(a, table, s) : 0;
         float score = -INFINITY;
         if (valid) {
-            // With the store folded in, the token's own row comes from shared memory (head-relative).
+            // With the store folded in, the token's own row comes from shared memory.
             const bool own = a.foldStore && s == cur;
-            const uint8_t* krow = own ? newK : a.kv.row(a.layer, 0, cell);
-            const int ke = own ? 0 : e0;
+            const uint8_t* krow = own ? ownK : a.kv.row(a.layer, 0, cell);
             float dot = 0.0f;
             int d = 0;
             for (; d + 8 <= D; d += 8) {
                 float k[8];
-                kvChunk8<KV, VEC>(krow, ke + d, k);
+                kvChunk8<KV, VEC>(krow, e0 + d, k);
                 for (int i = 0; i < 8; ++i) dot += qs[d + i] * k[i];
             }
-            for (; d < D; ++d) dot += qs[d] * kvElement(KV, krow, ke + d);
+            for (; d < D; ++d) dot += qs[d] * kvElement(KV, krow, e0 + d);
             score = dot * a.scale;
         }
         const float mNew = fmaxf(m, warpMax(score));   // lane 0's slot is valid: finite unless a score is -inf
@@ -131,11 +135,10 @@ __global__ void __launch_bounds__(32 * kWarps) attentionKernel(const AttentionAr
             const float pj = __shfl_sync(kFullMask, p, j);
             const long long cj = __shfl_sync(kFullMask, cell, j);
             const bool own = a.foldStore && base + j == cur;
-            const uint8_t* vrow = own ? newV : a.kv.row(a.layer, 1, cj);
-            const int ve = own ? 0 : e0;
+            const uint8_t* vrow = own ? ownV : a.kv.row(a.layer, 1, cj);
             for (int i = 0; i < kMaxPerLane; ++i) {
                 const int d = lane + 32 * i;
-                if (d < D) acc[i] += pj * kvElement(KV, vrow, ve + d);
+                if (d < D) acc[i] += pj * kvElement(KV, vrow, e0 + d);
             }
         }
         m = mNew;
