@@ -508,6 +508,7 @@ private:
             }
             AttentionArgs a{q, ldq, att, static_cast<int>(hp_.nHead), static_cast<int>(hp_.nHeadKv), D, 1.0f / std::sqrt(float(D)), il, kv, slots,
                             s.splits, s.splitFrom, partial_.as<float>()};
+            a.dependent = dependentLaunches_;
             if (s.foldStore) {   // attention rotates, stores and reads the new rows itself
                 a.foldStore = true;
                 a.store = {k, v, ldkv, ldkv, static_cast<int>(hp_.nLayer), staging_.as(), rope.nRot, rope.neox, rope.cosv, rope.sinv};

@@ -13,9 +13,9 @@ namespace dlab {
 struct CudaOptions {
     int device = 0;
     bool graphs = true;   // capture decode passes in CUDA graphs (DLAB_CUDA_GRAPHS=0 turns it off)
-    // Launch the matvecs as programmatic dependent launches (cuda/ops/pdl.cuh): each may start
-    // loading its weights while the kernel before it still runs. 1 on, 0 off, -1 as DLAB_CUDA_PDL
-    // says (set to anything but 0: on; unset or 0: off).
+    // Launch the matvecs and attention as programmatic dependent launches (cuda/ops/pdl.cuh):
+    // each may start (a matvec loading its weights) while the kernel before it still runs. 1 on,
+    // 0 off, -1 as DLAB_CUDA_PDL says (set to anything but 0: on; unset or 0: off).
     int dependentLaunches = -1;
     // Attention splits a context longer than this many slots into ranges (cuda/ops/attention.h):
     // -1 the default (kAttentionSplitFrom), 0 never. DLAB_CUDA_ATTENTION_SPLIT_FROM=N overrides it.

@@ -206,7 +206,7 @@ bench() {  # bench NAME ENV... -- ARGS...
   step "bench $name" "$OUTDIR/bench-$name.json" env "${envs[@]}" "$CLI" bench --model "$MODEL" --json "$@"
 }
 bench cuda-tg-trace -- --backend cuda -p 0 -n "$TG" --reps "$REPS" --stats 32
-# The matvecs as programmatic dependent launches (cuda/ops/pdl.cuh): off by default until this
+# The matvecs and attention as programmatic dependent launches (cuda/ops/pdl.cuh): off by default until this
 # shows what it gains; backend-checks.md says whether their logits equal the ordinary launches'.
 bench cuda-tg-trace-pdl DLAB_CUDA_PDL=1 -- --backend cuda -p 0 -n "$TG" --reps "$REPS" --stats 32
 # Decode with the KV store a kernel of its own (DLAB_CUDA_FOLD_STORE=0), as before it was folded into

@@ -47,7 +47,7 @@ def main():
     print(f"| decode tokens/s, trace stats + full logits to host | {fmt(tg('cuda-tg-trace'))} | {fmt(tg('cpu-tg-pp'))} | "
           f"{fmt(torch.get('decode_eager_tokens_per_s'))} | {fmt(torch.get('decode_static_compiled_tokens_per_s'))} | {fmt(ceiling)} |")
     print(f"| decode tokens/s, trace stats only (logits stay on the GPU) | {fmt(tg('cuda-tg-stats-only'))} | | | | |")
-    print(f"| decode tokens/s, trace as above, matvecs as dependent launches (DLAB_CUDA_PDL=1) | {fmt(tg('cuda-tg-trace-pdl'))} | | | | |")
+    print(f"| decode tokens/s, trace as above, matvecs and attention as dependent launches (DLAB_CUDA_PDL=1) | {fmt(tg('cuda-tg-trace-pdl'))} | | | | |")
     print(f"| decode tokens/s, trace as above, the KV store a kernel of its own (DLAB_CUDA_FOLD_STORE=0) | {fmt(tg('cuda-tg-trace-store-kernel'))} | | | | |")
     print(f"| decode tokens/s, no CUDA graphs | {fmt(tg('cuda-tg-no-graphs'))} | | | | |")
     print(f"| decode tokens/s, trace as above, the compute_75 PTX that GPUs before 9.0 run | {fmt(tg('cuda-tg-trace-ptx75'))} | | | | |")

@@ -87,6 +87,9 @@ __global__ void __launch_bounds__(32 * kWarps) attentionKernel(const AttentionAr
     const int per = ranges == 1 ? nSlots : attentionRangeSlots(nSlots);
     const int s0 = split * per, s1 = nSlots < s0 + per ? nSlots : s0 + per;
     const int32_t* table = a.slots.tables + a.slots.tableOf[a.slots.segOf[t]];
+    // Launched dependent, the kernel before this one (the q/k/v matvec, or the KV store) may still
+    // be running until here: above, only the pass's metadata was read, which no kernel writes.
+    waitForPreviousGrid();
 
     __shared__ __align__(16) float qs[32 * kMaxPerLane];   // (headDim) this head's query
     const float* q = a.q + static_cast<size_t>(t) * a.ldq + h * D;
@@ -226,6 +229,11 @@ __global__ void attentionScoresKernel(const AttentionArgs a, int t, int nSlots, 
         if (lane == 0) scores[static_cast<size_t>(h) * nSlots + s] = dot * a.scale;
     }
 }
+template <int KV, bool VEC>
+void launchAttention(const AttentionArgs& a, dim3 grid, cudaStream_t stream) {
+    if (a.dependent) launchDependent("attentionKernel", attentionKernel<KV, VEC>, grid, dim3(32 * kWarps), 0, stream, a);
+    else attentionKernel<KV, VEC><<<grid, 32 * kWarps, 0, stream>>>(a);
+}
 }  // namespace
 
 void attentionLaunch(const AttentionArgs& a, int T, cudaStream_t stream) {
@@ -241,15 +249,9 @@ void attentionLaunch(const AttentionArgs& a, int T, cudaStream_t stream) {
     if (a.foldStore && a.kv.kvType == 2 && a.headDim % 32 != 0)
         throw Error("attention: a q8_0 KV store folded into attention needs heads of whole 32-value blocks (" + std::to_string(a.headDim) + " values)");
     const dim3 grid(T, a.nHead, a.splits);
-    if (a.kv.kvType == 0) {
-        if (vec) attentionKernel<0, true><<<grid, 32 * kWarps, 0, stream>>>(a);
-        else attentionKernel<0, false><<<grid, 32 * kWarps, 0, stream>>>(a);
-    } else if (a.kv.kvType == 1) {
-        if (vec) attentionKernel<1, true><<<grid, 32 * kWarps, 0, stream>>>(a);
-        else attentionKernel<1, false><<<grid, 32 * kWarps, 0, stream>>>(a);
-    } else {
-        attentionKernel<2, false><<<grid, 32 * kWarps, 0, stream>>>(a);
-    }
+    if (a.kv.kvType == 0) vec ? launchAttention<0, true>(a, grid, stream) : launchAttention<0, false>(a, grid, stream);
+    else if (a.kv.kvType == 1) vec ? launchAttention<1, true>(a, grid, stream) : launchAttention<1, false>(a, grid, stream);
+    else launchAttention<2, false>(a, grid, stream);
     if (a.splits > 1) attentionMergeKernel<<<dim3(T, a.nHead), 64, 0, stream>>>(a);
 }
 

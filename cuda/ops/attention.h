@@ -86,6 +86,9 @@ struct AttentionArgs {
     int splitFrom = 0;
     float* partial = nullptr;  // splits > 1: (T, nHead, splits, headDim + 2): output sums, then max, sum
     bool foldStore = false;    // the KV store folded in (the pass's tokens each end their sequence)
+    // A programmatic dependent launch (cuda/ops/pdl.cuh): the blocks may start while the kernel
+    // before still runs, and wait for it before reading q, k, v or the cache.
+    bool dependent = false;
     FoldedKvStore store{};
 };
 // Throws dlab::Error for a split count out of range or a folded store it cannot take (q8_0 with a
