@@ -97,57 +97,54 @@ void expectSameGreedySteps(Backend& a, KvCache& ca, Backend& b, KvCache& cb, con
     for (int step = 0; step < steps; ++step) next = compare(std::span(&next, 1), at(step));
 }
 
-// The same decode steps with graphs (captured once, replayed with each step's metadata) and
-// without: the same kernels, so the same logits bit for bit. 13 passes: the prefill, 12 steps.
-void graphsReplayWithNewMetadata(KvType kv) {
+// The check model on two backends that must agree bit for bit (options oa and ob, a cache of kv
+// each), through expectSameGreedySteps: checkPrompt(10, salt) in passes of `chunk` tokens (0: one
+// pass), then 12 decode steps; `after` may compare what the two caches hold.
+void optionsAgree(const CudaOptions& oa, const CudaOptions& ob, KvType kv, int salt, size_t chunk, const std::string& differ,
+                  const std::function<void(const KvCache&, const KvCache&)>& after = {}) {
     const Model& model = checkModel();
-    auto graphed = makeCudaBackend(model, {0, true});
-    auto plain = makeCudaBackend(model, {0, false});
-    KvCache cg(model.hparams(), 64, kv), cp(model.hparams(), 64, kv);
+    auto a = makeCudaBackend(model, oa);
+    auto b = makeCudaBackend(model, ob);
+    KvCache ca(model.hparams(), 64, kv), cb(model.hparams(), 64, kv);
     stepsBegin();
-    expectSameGreedySteps(*graphed, cg, *plain, cp, checkPrompt(10, 1), 0, 12, "graphed and plain logits differ");
+    expectSameGreedySteps(*a, ca, *b, cb, checkPrompt(10, salt), chunk, 12, differ);
+    if (after) after(ca, cb);
 }
 
-// The matvecs as programmatic dependent launches against ordinary ones, graphed: the same
-// kernels, so the same logits bit for bit. The prompt goes in passes of 4 tokens (the matvec
-// path), then 12 decode steps. On a GPU a matvec that read what the kernel before it writes
-// before waiting for it would differ here; on the emulator its first block runs before that
-// kernel (tests/cuda_emulator/emulator.h).
+// The same decode steps with graphs (captured once, replayed with each step's metadata) and
+// without: the same kernels, so the same logits bit for bit. 13 passes: the prefill, 12 steps.
+void graphsReplayWithNewMetadata(KvType kv) { optionsAgree({0, true}, {0, false}, kv, 1, 0, "graphed and plain logits differ"); }
+
+// The matvecs and attention as programmatic dependent launches against ordinary ones, graphed:
+// the same kernels, so the same logits bit for bit. The prompt goes in passes of 4 tokens (the
+// matvec path), then 12 decode steps. On a GPU a kernel that read what the kernel before it
+// writes before waiting for it would differ here; on the emulator its first block runs before
+// that kernel (tests/cuda_emulator/emulator.h).
 void dependentLaunchesEqualOrdinary(KvType kv) {
-    const Model& model = checkModel();
     CudaOptions dependent, ordinary;
     dependent.dependentLaunches = 1;
     ordinary.dependentLaunches = 0;
-    auto pdl = makeCudaBackend(model, dependent);
-    auto plain = makeCudaBackend(model, ordinary);
-    KvCache cd(model.hparams(), 64, kv), cp(model.hparams(), 64, kv);
-    stepsBegin();
-    expectSameGreedySteps(*pdl, cd, *plain, cp, checkPrompt(10, 2), 4, 12, "dependent and ordinary launches give different logits");
+    optionsAgree(dependent, ordinary, kv, 2, 4, "dependent and ordinary launches give different logits");
 }
 
 // Decode steps with the KV store folded into attention against the store kernel of their own: the
-// same arithmetic, so the same logits bit for bit, and the rows they leave in the cache read the
-// same afterwards. The prompt (10 tokens in one pass) takes the store kernel on both sides; the 12
-// steps differ. On a GPU a block that read the token's own row from the cache before the group's
-// writer stored it would differ here; on the emulator, in reverse or shuffled block order.
+// same arithmetic, so the same logits bit for bit, and the same rows copied back into the host
+// pool. The prompt (10 tokens in one pass) takes the store kernel on both sides; the 12 steps
+// differ. On a GPU a block that read the token's own row from the cache before the group's writer
+// stored it would differ here; on the emulator, in reverse or shuffled block order.
 void foldedStoreEqualsSeparate(KvType kv) {
-    const Model& model = checkModel();
     CudaOptions folded, separate;
     folded.foldKvStore = 1;
     separate.foldKvStore = 0;
-    auto f = makeCudaBackend(model, folded);
-    auto k = makeCudaBackend(model, separate);
-    KvCache cf(model.hparams(), 64, kv), ck(model.hparams(), 64, kv);
-    stepsBegin();
-    expectSameGreedySteps(*f, cf, *k, ck, checkPrompt(10, 3), 0, 12, "the folded and the separate KV store give different logits");
-    // The rows each side left in its host pool (copied back from the staging buffer).
-    const KvBlockPool &pf = cf.pool(), &pk = ck.pool();
-    long differ = 0;
-    for (int64_t l = 0; l < model.hparams().nLayer; ++l)
-        for (int64_t p = 0; p < cf.size(); ++p)
-            differ += std::memcmp(pf.kRow(cf.sequence(), l, p), pk.kRow(ck.sequence(), l, p), pf.rowBytes()) != 0 ||
-                      std::memcmp(pf.vRow(cf.sequence(), l, p), pk.vRow(ck.sequence(), l, p), pf.rowBytes()) != 0;
-    expect(differ == 0, std::to_string(differ) + " cached rows differ between the folded and the separate KV store");
+    optionsAgree(folded, separate, kv, 3, 0, "the folded and the separate KV store give different logits", [](const KvCache& cf, const KvCache& ck) {
+        const KvBlockPool &pf = cf.pool(), &pk = ck.pool();
+        long differ = 0;
+        for (int64_t l = 0; l < pf.nLayer(); ++l)
+            for (int64_t p = 0; p < cf.size(); ++p)
+                differ += std::memcmp(pf.kRow(cf.sequence(), l, p), pk.kRow(ck.sequence(), l, p), pf.rowBytes()) != 0 ||
+                          std::memcmp(pf.vRow(cf.sequence(), l, p), pk.vRow(ck.sequence(), l, p), pf.rowBytes()) != 0;
+        expect(differ == 0, std::to_string(differ) + " cached rows differ between the folded and the separate KV store");
+    });
 }
 
 // 16 sequences a batched decode step (the GEMM path, cuBLAS in the graph), 4 steps: graphed
@@ -286,6 +283,45 @@ void splitContextsStayBatchInvariant() {
     const std::vector<float> u = copy(unsplit->forward(std::span<const TokenId>(&next[1], 1), again, s, false));
     const std::vector<float> g = copy(gpu->forward(std::span<const TokenId>(&next[1], 1), alone, s2, false));
     expect(nmse(g, u) < 1e-9, "split against whole after 300 tokens: NMSE " + num(nmse(g, u)));
+}
+
+// Every pass through cuBLAS (gemmFrom 1: single tokens and batches of 4 too), or every pass
+// through the matvec (gemmFrom 2^20: prompts of 23 and 12 tokens in launches of 8, the norms not
+// folded in past 8): four prompts, then 3 batched decode steps, each sequence against the CPU's
+// exact mode. The GEMM path rounds activations and weights to half (kBound); the matvec path is
+// f32 (1e-6). The emulated test also counts the GEMMs: 15 a pass, or none.
+void projectionPathMatchesTheCpu(int gemmFrom) {
+    const Model& model = checkModel();
+    const HParams& hp = model.hparams();
+    auto cpu = makeCpuBackend(model, 1, true);
+    CudaOptions o;
+    o.gemmFrom = gemmFrom;
+    auto gpu = makeCudaBackend(model, o);
+    const double bound = gemmFrom == 1 ? kBound : 1e-6;
+    KvBlockPool pg(hp, 24, KvType::F16), pc(hp, 24, KvType::F16);
+    std::vector<SeqId> sg, sc;
+    std::vector<TokenId> next;
+    const int lengths[] = {23, 5, 12, 2};
+    stepsBegin();
+    for (int i = 0; i < 4; ++i) {
+        sg.push_back(pg.newSequence());
+        sc.push_back(pc.newSequence());
+        const auto p = checkPrompt(lengths[i], 20 + i);
+        const std::vector<float> g = copy(gpu->forward(p, pg, sg[i], false)), c = copy(cpu->forward(p, pc, sc[i], false));
+        expect(nmse(g, c) < bound, "a prompt of " + std::to_string(lengths[i]) + ": NMSE " + num(nmse(g, c)) + " against the CPU");
+        next.push_back(argmax(c));
+    }
+    for (int step = 0; step < 3; ++step) {
+        std::vector<Backend::BatchItem> items;
+        for (int i = 0; i < 4; ++i) items.push_back({sg[i], std::span<const TokenId>(&next[i], 1), false});
+        std::vector<std::vector<float>> b;
+        for (const auto& r : gpu->forwardBatch(items, pg)) b.push_back(copy(r));
+        for (int i = 0; i < 4; ++i) {
+            const std::vector<float> c = copy(cpu->forward(std::span<const TokenId>(&next[i], 1), pc, sc[i], false));
+            expect(nmse(b[i], c) < bound, at(step, i) + ": NMSE " + num(nmse(b[i], c)) + " against the CPU");
+            next[i] = argmax(c);
+        }
+    }
 }
 
 // A fork shares the prompt's blocks, a partial last block included; the first write into it
@@ -449,6 +485,8 @@ const std::vector<Entry>& entries() {
         for (KvType kv : {KvType::F16, KvType::F32, KvType::Q8_0})
             e.push_back({"KV store folded into attention equals its own kernel, " + std::string(kvTypeName(kv)) + " KV", [kv] { foldedStoreEqualsSeparate(kv); }});
         e.push_back({"batched decode of 16 (GEMM) graphed equals plain", batchedDecodeStepsAreGraphed});
+        e.push_back({"every pass through cuBLAS matches the CPU", [] { projectionPathMatchesTheCpu(1); }});
+        e.push_back({"every pass through the matvec matches the CPU", [] { projectionPathMatchesTheCpu(1 << 20); }});
         e.push_back({"the pool's size does not change the logits", poolSizeDoesNotMatter});
         for (KvType kv : {KvType::F16, KvType::Q8_0})
             e.push_back({"4 sequences batched equal each alone, " + std::string(kvTypeName(kv)) + " KV", [kv] { batchEqualsAlone(kv); }});

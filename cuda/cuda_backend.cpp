@@ -70,6 +70,15 @@ struct PassPointers {
     float *ropeCos, *ropeSin;
 };
 
+// The whole number an environment variable holds (capped at 2^30), or an Error naming the
+// variable and what it should hold.
+int envInt(const char* name, const char* text, long min, const std::string& what) {
+    char* end = nullptr;
+    const long v = std::strtol(text, &end, 10);
+    if (end == text || *end != '\0' || v < min) throw Error(std::string(name) + " is \"" + text + "\"; give " + what);
+    return static_cast<int>(std::min<long>(v, 1 << 30));
+}
+
 PassPointers carve(uint8_t* base, const PassShape& s) {
     auto* i = reinterpret_cast<int32_t*>(base);
     PassPointers p{};
@@ -104,6 +113,8 @@ public:
         if (const char* g = std::getenv("DLAB_CUDA_GRAPHS")) graphsOn_ = graphsOn_ && std::string(g) != "0";
         if (const char* d = std::getenv("DLAB_CUDA_PDL"); options.dependentLaunches < 0 && d && *d) dependentLaunches_ = std::string(d) != "0";
         foldStore_ = options.foldKvStore != 0;
+        gemmFrom_ = options.gemmFrom > 0 ? options.gemmFrom : kMatvecMaxT + 1;
+        if (const char* n = std::getenv("DLAB_CUDA_GEMM_FROM"); options.gemmFrom <= 0 && n) gemmFrom_ = envInt("DLAB_CUDA_GEMM_FROM", n, 1, "the tokens from which a pass projects through cuBLAS (1 or more)");
         if (const char* f = std::getenv("DLAB_CUDA_FOLD_STORE"); options.foldKvStore < 0 && f && *f) foldStore_ = std::string(f) != "0";
         // Dependent launches need code compiled for 9.0 or newer running on such a device: code from
         // the compute_75 PTX (Turing to Ada, or a Hopper made to compile it with CUDA_FORCE_PTX_JIT=1
@@ -112,13 +123,8 @@ public:
         code_ = loadedCode(device_);
         dependentLaunches_ = dependentLaunches_ && code_.ptxVersion >= 90 && code_.binaryVersion >= 90;
         if (splitFrom_ < 0) splitFrom_ = kAttentionSplitFrom;
-        if (const char* n = std::getenv("DLAB_CUDA_ATTENTION_SPLIT_FROM")) {
-            char* end = nullptr;
-            const long v = std::strtol(n, &end, 10);
-            if (end == n || *end != '\0' || v < 0)
-                throw Error("DLAB_CUDA_ATTENTION_SPLIT_FROM is \"" + std::string(n) + "\"; give a context length in slots (0: never split)");
-            splitFrom_ = static_cast<int>(std::min<long>(v, 1 << 30));
-        }
+        if (const char* n = std::getenv("DLAB_CUDA_ATTENTION_SPLIT_FROM"))
+            splitFrom_ = envInt("DLAB_CUDA_ATTENTION_SPLIT_FROM", n, 0, "a context length in slots (0: never split)");
         if (hp_.headDim > 256) throw Error("the GPU attention kernel takes heads of up to 256 values (this model's are " + std::to_string(hp_.headDim) + "); use --backend cpu");
         if (hp_.nHead % hp_.nHeadKv != 0) throw Error("the model's query heads are not a multiple of its K/V heads");
         weights_ = std::make_unique<DeviceModel>(model, stream_);
@@ -135,6 +141,7 @@ public:
         s += std::string("; graphs ") + (graphsOn_ ? "on" : "off") + "; dependent launches " + (dependentLaunches_ ? "on" : "off");
         s += splitFrom_ > 0 ? "; attention split from " + std::to_string(splitFrom_) + " slots" : "; attention never split";
         s += foldStore_ ? "; KV store folded into decode attention" : "; KV store a kernel of its own";
+        s += "; cuBLAS GEMM from " + std::to_string(gemmFrom_) + (gemmFrom_ == 1 ? " token" : " tokens");
         return s;
     }
     int threads() const override { return 1; }
@@ -375,7 +382,7 @@ private:
     // cuBLAS that cannot be captured) is remembered and runs ungraphed: returns graphs_.end().
     std::map<PassShape, std::unique_ptr<Graph>>::iterator capture(const PassShape& shape, const PassPointers& dev, DeviceKv& kv,
                                                                    std::span<const Segment> segs, KvBlockPool& pool) {
-        const bool optional = shape.T > kMatvecMaxT;
+        const bool optional = shape.T >= gemmFrom_;   // cuBLAS in the capture
         DLAB_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
         cudaGraph_t g = nullptr;
         try {
@@ -476,7 +483,7 @@ private:
 
         // Up to kMatvecMaxT tokens, llama's and qwen2's RMSNorms are folded into the matvec that
         // follows them (it normalises x itself); else a norm kernel writes xn first.
-        const bool foldNorm = !gpt2 && T <= kMatvecMaxT;
+        const bool foldNorm = !gpt2 && T <= kMatvecMaxT && T < gemmFrom_;
         auto normed = [&](const float* w, const float* b) -> const float* {
             if (foldNorm) return x;
             norm(x, nullptr, w, b, xn, T);
@@ -623,7 +630,7 @@ private:
     // projection always takes the matvec path).
     void project(std::initializer_list<Proj> outs, const float* x, int cols, int T, bool accumulate, const float* rmsWeight = nullptr) {
         const bool sameType = std::all_of(outs.begin(), outs.end(), [&](const Proj& p) { return p.m->type == outs.begin()->m->type; });
-        const bool gemm = !rmsWeight && T > kMatvecMaxT && std::all_of(outs.begin(), outs.end(), [](const Proj& p) { return p.m->half != nullptr; });
+        const bool gemm = !rmsWeight && T >= gemmFrom_ && std::all_of(outs.begin(), outs.end(), [](const Proj& p) { return p.m->half != nullptr; });
         if (gemm) {
             toHalfLaunch(x, half_.as<uint16_t>(), int64_t(T) * cols, stream_);
             DLAB_CUDA_CHECK_LAUNCH();
@@ -659,7 +666,7 @@ private:
     void projectGated(const DeviceMatrix& gate, const DeviceMatrix& up, const float* x, int cols, int T, float* ffA, float* ffB,
                       const float* rmsWeight = nullptr) {
         const int F = static_cast<int>(hp_.nFf);
-        const bool gemm = !rmsWeight && T > kMatvecMaxT && gate.half && up.half;
+        const bool gemm = !rmsWeight && T >= gemmFrom_ && gate.half && up.half;
         if (gemm) {
             toHalfLaunch(x, half_.as<uint16_t>(), int64_t(T) * cols, stream_);
             DLAB_CUDA_CHECK_LAUNCH();
@@ -712,6 +719,7 @@ private:
     bool graphsOn_;
     bool dependentLaunches_;   // matvecs as programmatic dependent launches (cuda/ops/pdl.cuh)
     bool foldStore_ = true;    // decode passes store K/V in the attention kernel (attention.h)
+    int gemmFrom_ = kMatvecMaxT + 1;   // passes of this many tokens or more project through cuBLAS
     cuda::CodeImage code_;     // what the driver loaded for this GPU
     int splitFrom_;      // attention splits contexts longer than this (0: never)
     // Declared before everything that uses them, so they go last (after the graphs, the KV

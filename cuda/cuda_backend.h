@@ -24,6 +24,10 @@ struct CudaOptions {
     // kernel instead of a KV store kernel of their own (cuda/ops/attention.h): one kernel less per
     // layer, the same bits. 1 on, 0 off, -1 as DLAB_CUDA_FOLD_STORE says (0: off; else on).
     int foldKvStore = -1;
+    // Passes of at least this many tokens project through cuBLAS on half copies of the weights;
+    // shorter ones through the dequantizing matvec, 8 tokens a launch. 0: the default (9, the
+    // matvec's most tokens + 1); DLAB_CUDA_GEMM_FROM=N otherwise. gpu_check times both paths.
+    int gemmFrom = 0;
 };
 
 // Throws dlab::Error saying why the GPU cannot be used (no driver, no device, a driver too old,

@@ -74,8 +74,8 @@ DRY=$([[ "$MODE" == "dry-run" ]] && echo 1 || echo 0)
 # runs a decode step of the default model's shape in about 1.5 s).
 # DEPTH: the cached context of the long-context decode benchmark; SPLIT_FROM: where attention
 # splits contexts there (the default 512 in the real run; lower in the dry run so it splits).
-if ((DRY)); then STEPS=6; TG=4; PP=32; REPS=1; BATCHES=1,4; BATCH_P=8; BATCH_N=2; DEPTH=160; SPLIT_FROM=64
-else STEPS=128; TG=256; PP=512; REPS=3; BATCHES=1,4,16,64; BATCH_P=32; BATCH_N=64; DEPTH=4096; SPLIT_FROM=512; fi
+if ((DRY)); then STEPS=6; TG=4; PP=32; REPS=1; BATCHES=1,4; PATH_BATCHES=4; BATCH_P=8; BATCH_N=2; DEPTH=160; SPLIT_FROM=64
+else STEPS=128; TG=256; PP=512; REPS=3; BATCHES=1,4,16,64; PATH_BATCHES=1,4,16,64; BATCH_P=32; BATCH_N=64; DEPTH=4096; SPLIT_FROM=512; fi
 [[ -x "$CLI" ]] || { echo "gpu_check: $CLI is missing; run 'scripts/gpu_check.sh build' first (and carry it)" >&2; exit 1; }
 
 # The run's own time limit: a step starts only while time is left and is stopped when it runs out,
@@ -218,6 +218,12 @@ bench cuda-tg-plain -- --backend cuda -p 0 -n "$TG" --reps "$REPS"   # no statis
 bench cuda-pp -- --backend cuda -p "$PP" -n 0 --reps "$REPS"
 bench cuda-batch -- --backend cuda --batch "$BATCHES" -p "$BATCH_P" -n "$BATCH_N" --reps "$REPS"
 bench cuda-batch-no-graphs DLAB_CUDA_GRAPHS=0 -- --backend cuda --batch "$BATCHES" -p "$BATCH_P" -n "$BATCH_N" --reps 1   # a comparison: one rep
+# Which projection path measures faster (the default: the matvec up to 8 tokens, cuBLAS on half
+# copies from 9): every pass through cuBLAS, and every pass through the matvec, 8 tokens a launch.
+# (A dry run takes one batch size: the emulator needs minutes for each.)
+bench cuda-batch-gemm DLAB_CUDA_GEMM_FROM=1 -- --backend cuda --batch "$PATH_BATCHES" -p "$BATCH_P" -n "$BATCH_N" --reps 1
+bench cuda-batch-matvec DLAB_CUDA_GEMM_FROM=1000000 -- --backend cuda --batch "$PATH_BATCHES" -p "$BATCH_P" -n "$BATCH_N" --reps 1
+bench cuda-pp-matvec DLAB_CUDA_GEMM_FROM=1000000 -- --backend cuda -p "$PP" -n 0 --reps 1
 # Decode after DEPTH cached tokens, attention's context split into ranges (flash-decoding) and whole.
 bench cuda-tg-depth DLAB_CUDA_ATTENTION_SPLIT_FROM="$SPLIT_FROM" -- --backend cuda -d "$DEPTH" -p 0 -n "$TG" --reps "$REPS" --stats 32
 bench cuda-tg-depth-whole DLAB_CUDA_ATTENTION_SPLIT_FROM=0 -- --backend cuda -d "$DEPTH" -p 0 -n "$TG" --reps "$REPS" --stats 32

@@ -27,7 +27,7 @@ def main():
     out, model = sys.argv[1], sys.argv[2]
     emulated = "--emulated" in sys.argv[3:]
     b = {n: load(os.path.join(out, f"bench-{n}.json")) for n in
-         ["cuda-tg-trace", "cuda-tg-trace-pdl", "cuda-tg-trace-store-kernel", "cuda-tg-trace-ptx75", "cuda-tg-stats-only", "cuda-tg-no-graphs", "cuda-pp", "cpu-tg-pp", "cuda-tg-depth", "cuda-tg-depth-whole"]}
+         ["cuda-tg-trace", "cuda-tg-trace-pdl", "cuda-tg-trace-store-kernel", "cuda-tg-trace-ptx75", "cuda-tg-stats-only", "cuda-tg-no-graphs", "cuda-pp", "cuda-pp-matvec", "cpu-tg-pp", "cuda-tg-depth", "cuda-tg-depth-whole"]}
     torch = load(os.path.join(out, "torch.json")) or {}
     weights = os.path.getsize(model) if os.path.exists(model) else None
     bw = torch.get("copy_bandwidth_GBps")
@@ -52,6 +52,7 @@ def main():
     print(f"| decode tokens/s, no CUDA graphs | {fmt(tg('cuda-tg-no-graphs'))} | | | | |")
     print(f"| decode tokens/s, trace as above, the compute_75 PTX that GPUs before 9.0 run | {fmt(tg('cuda-tg-trace-ptx75'))} | | | | |")
     print(f"| prefill tokens/s | {fmt(pp('cuda-pp'))} | {fmt(pp('cpu-tg-pp'))} | {fmt(torch.get('prefill_tokens_per_s'))} | | |")
+    print(f"| prefill tokens/s, through the matvec (8 tokens a launch; DLAB_CUDA_GEMM_FROM=1000000) | {fmt(pp('cuda-pp-matvec'))} | | | | |")
     depth = (b.get("cuda-tg-depth") or {}).get("depth")
     if depth:
         print(f"| decode tokens/s after {depth} cached tokens, attention split into ranges | {fmt(tg('cuda-tg-depth'))} | | | | |")
@@ -67,6 +68,11 @@ def main():
         print(f"| batched decode, {B} sequences, tokens/s | {fmt(gpu_b.get(B))} | {fmt(cpu_b.get(B))} | {fmt(tb.get(str(B)))} | | |")
     for B in sorted(gpu_plain):
         print(f"| batched decode, {B} sequences, no CUDA graphs | {fmt(gpu_plain.get(B))} | | | | |")
+    for name, label in [("bench-cuda-batch-gemm.json", "every pass through cuBLAS (DLAB_CUDA_GEMM_FROM=1)"),
+                        ("bench-cuda-batch-matvec.json", "every pass through the matvec (DLAB_CUDA_GEMM_FROM=1000000)")]:
+        rows = per_batch(name)
+        for B in sorted(rows):
+            print(f"| batched decode, {B} sequences, {label} | {fmt(rows.get(B))} | | | | |")
     print()
     for name in ["ops.md", "backend-checks.md"]:   # their "cuda-check: N checks, M failed" lines
         try:

@@ -303,16 +303,16 @@ private slots:
     void benchSaysHowTheGpuRan_data() {
         QTest::addColumn<QStringList>("env");
         QTest::addColumn<QString>("settings");
-        const QString folded = "; KV store folded into decode attention";
+        const QString folded = "; KV store folded into decode attention; cuBLAS GEMM from 9 tokens";
         QTest::newRow("Hopper") << QStringList{} << "sm_90 code; graphs on; dependent launches off; attention split from 512 slots" + folded;
         QTest::newRow("Hopper, dependent launches") << QStringList{"DLAB_CUDA_PDL=1"}
                                                     << "sm_90 code; graphs on; dependent launches on; attention split from 512 slots" + folded;
         QTest::newRow("Ampere, dependent launches asked for")
             << QStringList{"DLAB_CUDA_PDL=1", "DLAB_CUDA_EMU_CC=8.6"}
             << "compute_75 PTX compiled for sm_86; graphs on; dependent launches off; attention split from 512 slots" + folded;
-        QTest::newRow("no graphs, never split, the KV store a kernel")
-            << QStringList{"DLAB_CUDA_GRAPHS=0", "DLAB_CUDA_ATTENTION_SPLIT_FROM=0", "DLAB_CUDA_FOLD_STORE=0"}
-            << "sm_90 code; graphs off; dependent launches off; attention never split; KV store a kernel of its own";
+        QTest::newRow("no graphs, never split, the KV store a kernel, GEMM for every pass")
+            << QStringList{"DLAB_CUDA_GRAPHS=0", "DLAB_CUDA_ATTENTION_SPLIT_FROM=0", "DLAB_CUDA_FOLD_STORE=0", "DLAB_CUDA_GEMM_FROM=1"}
+            << "sm_90 code; graphs off; dependent launches off; attention never split; KV store a kernel of its own; cuBLAS GEMM from 1 token";
     }
     void benchSaysHowTheGpuRan() {
 #ifndef DLAB_CLI_EMULATED_PATH

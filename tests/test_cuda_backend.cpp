@@ -82,6 +82,12 @@ private slots:
             const uint64_t dependent = 15 * (5 * uint64_t(cuda::checkModel().hparams().nLayer) + 1);
             QCOMPARE(after.dependentKernels - before.dependentKernels, dependent);
             QVERIFY(after.earlyBlocks - before.earlyBlocks >= dependent - 15);
+        } else if (name.startsWith("every pass through cuBLAS")) {
+            // q, k, v, the output projection, gate, up and down a layer, and the logits' projection:
+            // 4 prompt passes and 3 batched steps.
+            QCOMPARE(after.gemms - before.gemms, 7 * (7 * uint64_t(cuda::checkModel().hparams().nLayer) + 1));
+        } else if (name.startsWith("every pass through the matvec")) {
+            QCOMPARE(after.gemms - before.gemms, uint64_t(0));
         } else if (name.startsWith("batched decode of 16")) {
             // The batch's shape: one capture (cuBLAS included), a replay per step.
             QCOMPARE(captures, uint64_t(1));
@@ -111,18 +117,33 @@ private slots:
     }
 #endif
 
-    // DLAB_CUDA_ATTENTION_SPLIT_FROM that is not a length is refused with a sentence.
-    void splitFromEnvironmentRefused() {
+    // A tuning variable that does not hold what it should is refused with a sentence naming it.
+    void environmentRefused_data() {
+        QTest::addColumn<QByteArray>("name");
+        QTest::addColumn<QByteArray>("value");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("split from: a word") << QByteArray("DLAB_CUDA_ATTENTION_SPLIT_FROM") << QByteArray("long")
+                                            << "DLAB_CUDA_ATTENTION_SPLIT_FROM is \"long\"; give a context length in slots";
+        QTest::newRow("split from: negative") << QByteArray("DLAB_CUDA_ATTENTION_SPLIT_FROM") << QByteArray("-3")
+                                              << "DLAB_CUDA_ATTENTION_SPLIT_FROM is \"-3\"; give a context length in slots";
+        QTest::newRow("GEMM from: 0") << QByteArray("DLAB_CUDA_GEMM_FROM") << QByteArray("0")
+                                      << "DLAB_CUDA_GEMM_FROM is \"0\"; give the tokens from which a pass projects through cuBLAS (1 or more)";
+        QTest::newRow("GEMM from: 8x") << QByteArray("DLAB_CUDA_GEMM_FROM") << QByteArray("8x") << "DLAB_CUDA_GEMM_FROM is \"8x\"; give the tokens";
+    }
+    void environmentRefused() {
         if (skipWithoutGpu()) QSKIP("no GPU");
-        qputenv("DLAB_CUDA_ATTENTION_SPLIT_FROM", "long");
+        QFETCH(QByteArray, name);
+        QFETCH(QByteArray, value);
+        QFETCH(QString, expected);
+        qputenv(name.constData(), value);
         QString message;
         try {
             makeCudaBackend(cuda::checkModel());
         } catch (const Error& e) {
             message = e.what();
         }
-        qunsetenv("DLAB_CUDA_ATTENTION_SPLIT_FROM");
-        QVERIFY2(message.contains("DLAB_CUDA_ATTENTION_SPLIT_FROM is \"long\""), qPrintable(message));
+        qunsetenv(name.constData());
+        QVERIFY2(message.contains(expected), qPrintable(message));
     }
 
     void unknownCheckIsRefused() {
