@@ -113,9 +113,10 @@ public:
         if (const char* g = std::getenv("DLAB_CUDA_GRAPHS")) graphsOn_ = graphsOn_ && std::string(g) != "0";
         if (const char* d = std::getenv("DLAB_CUDA_PDL"); options.dependentLaunches < 0 && d && *d) dependentLaunches_ = std::string(d) != "0";
         foldStore_ = options.foldKvStore != 0;
-        gemmFrom_ = options.gemmFrom > 0 ? options.gemmFrom : kMatvecMaxT + 1;
-        if (const char* n = std::getenv("DLAB_CUDA_GEMM_FROM"); options.gemmFrom <= 0 && n) gemmFrom_ = envInt("DLAB_CUDA_GEMM_FROM", n, 1, "the tokens from which a pass projects through cuBLAS (1 or more)");
         if (const char* f = std::getenv("DLAB_CUDA_FOLD_STORE"); options.foldKvStore < 0 && f && *f) foldStore_ = std::string(f) != "0";
+        gemmFrom_ = options.gemmFrom > 0 ? options.gemmFrom : kMatvecMaxT + 1;
+        if (const char* n = std::getenv("DLAB_CUDA_GEMM_FROM"); options.gemmFrom <= 0 && n)
+            gemmFrom_ = envInt("DLAB_CUDA_GEMM_FROM", n, 1, "the tokens from which a pass projects through cuBLAS (1 or more)");
         // Dependent launches need code compiled for 9.0 or newer running on such a device: code from
         // the compute_75 PTX (Turing to Ada, or a Hopper made to compile it with CUDA_FORCE_PTX_JIT=1
         // in a build without newer PTX) has no wait in it (cuda/ops/pdl.cuh), so a dependent matvec
@@ -359,9 +360,9 @@ private:
         fillMeta(tokens, segs, pool, shape);
         const PassPointers dev = carve(meta_.as(), shape);
 
-        // Graphed: decode passes of up to 8 tokens (the matvec path), and batched decode steps of up
-        // to 64 sequences, one token each (the GEMM path with cuBLAS in the graph; its shape repeats
-        // every step). A prefill's shape rarely repeats, so it runs as it is.
+        // Graphed: decode passes of up to 8 tokens (by default the matvec path), and batched decode
+        // steps of up to 64 sequences, one token each (by default the GEMM path, cuBLAS in the
+        // graph; its shape repeats every step). A prefill's shape rarely repeats, so it runs as it is.
         const bool batchedDecode = T <= kMaxGraphedBatch && std::all_of(segs.begin(), segs.end(), [](const Segment& s) { return s.len == 1; });
         const bool graph = graphsOn_ && !attention && (T <= kMatvecMaxT || batchedDecode) && !ungraphable_.count(shape);
         bool done = false;
@@ -481,8 +482,9 @@ private:
             if (sg.attention) attnT = static_cast<int>(sg.begin + sg.len - 1), attnSlots = static_cast<int>(sg.slot0 + sg.len);
         if (attnT >= 0) prepareAttentionWeights(attnSlots);
 
-        // Up to kMatvecMaxT tokens, llama's and qwen2's RMSNorms are folded into the matvec that
-        // follows them (it normalises x itself); else a norm kernel writes xn first.
+        // On the matvec path (up to kMatvecMaxT tokens, fewer than gemmFrom_), llama's and qwen2's
+        // RMSNorms are folded into the matvec that follows them (it normalises x itself); else a
+        // norm kernel writes xn first.
         const bool foldNorm = !gpt2 && T <= kMatvecMaxT && T < gemmFrom_;
         auto normed = [&](const float* w, const float* b) -> const float* {
             if (foldNorm) return x;
@@ -623,9 +625,10 @@ private:
         DLAB_CUDA_CHECK_LAUNCH();
     }
 
-    // y = x · Wᵀ (+ bias) for each output (y += with accumulate). Up to kMatvecMaxT tokens (or
-    // without half copies) through the dequantizing matvec, eight tokens a launch; more through
-    // cuBLAS on the half copies, the residual add as beta = 1.
+    // y = x · Wᵀ (+ bias) for each output (y += with accumulate). Passes shorter than gemmFrom_
+    // tokens (by default up to kMatvecMaxT), or without half copies, through the dequantizing
+    // matvec, eight tokens a launch; longer ones through cuBLAS on the half copies, the residual
+    // add as beta = 1.
     // rmsWeight: x is the raw residual stream and the matvec folds the RMSNorm in (so such a
     // projection always takes the matvec path).
     void project(std::initializer_list<Proj> outs, const float* x, int cols, int T, bool accumulate, const float* rmsWeight = nullptr) {
