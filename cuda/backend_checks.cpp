@@ -97,6 +97,15 @@ void expectSameGreedySteps(Backend& a, KvCache& ca, Backend& b, KvCache& cb, con
     for (int step = 0; step < steps; ++step) next = compare(std::span(&next, 1), at(step));
 }
 
+// One batched decode step: token next[i] for sequence seqs[i] of pool; each row's logits, copied.
+std::vector<std::vector<float>> batchedStep(Backend& backend, KvBlockPool& pool, const std::vector<SeqId>& seqs, const std::vector<TokenId>& next) {
+    std::vector<Backend::BatchItem> items;
+    for (size_t i = 0; i < seqs.size(); ++i) items.push_back({seqs[i], std::span<const TokenId>(&next[i], 1), false});
+    std::vector<std::vector<float>> rows;
+    for (const auto& r : backend.forwardBatch(items, pool)) rows.push_back(copy(r));
+    return rows;
+}
+
 // The check model on two backends that must agree bit for bit (options oa and ob, a cache of kv
 // each), through expectSameGreedySteps: checkPrompt(10, salt) in passes of `chunk` tokens (0: one
 // pass), then 12 decode steps; `after` may compare what the two caches hold.
@@ -167,18 +176,10 @@ void batchedDecodeStepsAreGraphed() {
     }
     stepsBegin();
     for (int step = 0; step < 4; ++step) {
-        std::vector<Backend::BatchItem> ig, ip;
+        const auto g = batchedStep(*graphed, pg, sg, next), p = batchedStep(*plain, pp, sp, next);
         for (int i = 0; i < B; ++i) {
-            ig.push_back({sg[i], std::span<const TokenId>(&next[i], 1), false});
-            ip.push_back({sp[i], std::span<const TokenId>(&next[i], 1), false});
-        }
-        std::vector<std::vector<float>> g;
-        for (const auto& r : graphed->forwardBatch(ig, pg)) g.push_back(copy(r));
-        const auto rp = plain->forwardBatch(ip, pp);
-        for (int i = 0; i < B; ++i) {
-            const std::vector<float> p = copy(rp[i]);
-            expect(g[i] == p, at(step, i) + ": graphed and plain logits differ (NMSE " + num(nmse(g[i], p)) + ")");
-            next[i] = argmax(p);
+            expect(g[i] == p[i], at(step, i) + ": graphed and plain logits differ (NMSE " + num(nmse(g[i], p[i])) + ")");
+            next[i] = argmax(p[i]);
         }
     }
 }
@@ -261,10 +262,7 @@ void splitContextsStayBatchInvariant() {
     }
     stepsBegin();
     for (int step = 0; step < 3; ++step) {
-        std::vector<Backend::BatchItem> items;
-        for (int i = 0; i < 4; ++i) items.push_back({sb[i], std::span<const TokenId>(&next[i], 1), false});
-        std::vector<std::vector<float>> b;
-        for (const auto& r : gpu->forwardBatch(items, batched)) b.push_back(copy(r));
+        const auto b = batchedStep(*gpu, batched, sb, next);
         for (int i = 0; i < 4; ++i) {
             const std::vector<float> a = copy(gpu->forward(std::span<const TokenId>(&next[i], 1), alone, sa[i], false));
             const std::vector<float> c = copy(cpu->forward(std::span<const TokenId>(&next[i], 1), ref, sr[i], false));
@@ -312,10 +310,7 @@ void projectionPathMatchesTheCpu(int gemmFrom) {
         next.push_back(argmax(c));
     }
     for (int step = 0; step < 3; ++step) {
-        std::vector<Backend::BatchItem> items;
-        for (int i = 0; i < 4; ++i) items.push_back({sg[i], std::span<const TokenId>(&next[i], 1), false});
-        std::vector<std::vector<float>> b;
-        for (const auto& r : gpu->forwardBatch(items, pg)) b.push_back(copy(r));
+        const auto b = batchedStep(*gpu, pg, sg, next);
         for (int i = 0; i < 4; ++i) {
             const std::vector<float> c = copy(cpu->forward(std::span<const TokenId>(&next[i], 1), pc, sc[i], false));
             expect(nmse(b[i], c) < bound, at(step, i) + ": NMSE " + num(nmse(b[i], c)) + " against the CPU");
