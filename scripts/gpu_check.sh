@@ -230,15 +230,8 @@ bench cuda-tg-depth-whole DLAB_CUDA_ATTENTION_SPLIT_FROM=0 -- --backend cuda -d 
 bench cpu-tg-pp -- --backend cpu -p "$PP" -n "$((TG / 2))" --reps 1 --threads "$(nproc)"
 bench cpu-batch -- --backend cpu --batch "$BATCHES" -p 32 -n 16 --reps 1 --threads "$(nproc)"
 
-section "PyTorch + transformers, same GPU and model shape"
-if python3 -c "import torch, transformers" 2>/dev/null; then
-  step "torch_baseline.py" "$OUTDIR/torch.json" python3 "$ROOT/scripts/torch_baseline.py" --tokens "$TG" --prefill "$PP" \
-    --batches "$BATCHES" $( ((DRY)) && echo --no-compile)
-else
-  echo "- torch or transformers is not installed here: no baseline" >>"$REPORT"
-fi
-
 section "compute-sanitizer on the q8_0 KV path (an error it reports is a failed step)"
+# Before the PyTorch baseline: the q8_0 defect's diagnosis must not be the step the time budget drops.
 # memcheck (out-of-bounds and misaligned accesses), initcheck (reads of device memory never written:
 # the emulator fills fresh allocations with 0xff, a GPU does not) and racecheck (shared-memory
 # hazards between a block's threads, which the emulator's fibers order one way) on the default
@@ -276,6 +269,15 @@ if [[ -n "$SAN" ]]; then
   done
 else
   echo "- compute-sanitizer is not here (nor its wheel in ${BUILD#$ROOT/}/tools), or this is the emulator" >>"$REPORT"
+fi
+
+section "PyTorch + transformers, same GPU and model shape"
+if python3 -c "import torch, transformers" 2>/dev/null; then
+  # --out: the file holds every measurement taken so far, also when the time budget stops the step.
+  step "torch_baseline.py" "$OUTDIR/torch.out" python3 "$ROOT/scripts/torch_baseline.py" --tokens "$TG" --prefill "$PP" \
+    --batches "$BATCHES" --out "$OUTDIR/torch.json" $( ((DRY)) && echo --no-compile)
+else
+  echo "- torch or transformers is not installed here: no baseline" >>"$REPORT"
 fi
 
 section "GPUs older than 9.0: the build's compute_75 PTX, compiled by the driver"

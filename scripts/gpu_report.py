@@ -92,8 +92,10 @@ def main():
     plain = (load(os.path.join(out, "bench-cuda-tg-plain.json")) or {}).get("tg_tokens_per_s")
     if plain:
         print(f"- decode tokens/s without the trace's statistics (as the CPU column): {fmt(plain)}")
+    if torch.get("compiled_by"):
+        print(f"- PyTorch static + compile: {torch['compiled_by']}, compiled in {fmt(torch.get('compile_s'))} s")
     for name, err in (torch.get("errors") or {}).items():
-        print(f"- PyTorch {name} failed: {err[:400]}")
+        print(f"- PyTorch {name} failed: {' '.join(err.split())[:700]}")
     def parity(name, label, extra=lambda p: ""):
         p = load(os.path.join(out, name))
         if p:

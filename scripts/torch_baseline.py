@@ -3,12 +3,13 @@
 default model's shape (SmolLM2-135M: 30 layers of 576, 9 query / 3 K/V heads, feed-forward 1536,
 49152 tokens, tied embeddings, rope base 100000) with random weights in bf16.
 
-Measures greedy decode tokens/s eager (dynamic cache) and with a static cache under
-torch.compile(mode="reduce-overhead") (the strong baseline), prefill tokens/s, batched decode, and the
+Measures greedy decode tokens/s eager (dynamic cache) and with a static cache compiled in
+mode "reduce-overhead" (CUDA graphs; the strong baseline: generate()'s own compile, else the
+forward wrapped by hand, "compiled_by" says which), prefill tokens/s, batched decode, and the
 device's copy bandwidth (for the ceiling). Prints one JSON object.
 
   python3 scripts/torch_baseline.py [--tokens 256] [--prefill 512] [--batches 1,4,16,64] [--no-compile]
-                                   [--device cuda|cpu]
+                                   [--device cuda|cpu] [--out FILE]
 
 Each measurement runs on its own: one that fails (a torch.compile graph break in another
 transformers version, say) is recorded under "errors" and the others are still printed.
@@ -16,11 +17,13 @@ transformers version, say) is recorded under "errors" and the others are still p
 """
 import argparse
 import json
+import os
 import time
+import traceback
 
 import torch
 import transformers
-from transformers import LlamaConfig, LlamaForCausalLM
+from transformers import CompileConfig, LlamaConfig, LlamaForCausalLM
 
 
 def sync():
@@ -40,12 +43,18 @@ def timed(fn, reps=3):
     return sorted(best)[len(best) // 2]
 
 
-def measure(out, name, fn):
-    """Runs one measurement; a failure is recorded and the rest go on."""
+def measure(out, name, fn, path=None):
+    """Runs one measurement; a failure is recorded and the rest go on. With a path, everything
+    measured so far is written there after each measurement, so a run stopped midway keeps it."""
     try:
         fn()
     except Exception as e:  # noqa: BLE001 - any failure of one measurement is reported, not fatal
-        out.setdefault("errors", {})[name] = f"{type(e).__name__}: {e}"[:600]
+        where = "".join(traceback.format_exception(e)[-6:-1])[-1200:]
+        out.setdefault("errors", {})[name] = f"{type(e).__name__}: {str(e)[:600]} | at: {where}"
+    if path:
+        with open(path + ".tmp", "w") as f:
+            json.dump(out, f, indent=1)
+        os.replace(path + ".tmp", path)
 
 
 def main():
@@ -55,6 +64,7 @@ def main():
     ap.add_argument("--batches", default="1,4,16,64")
     ap.add_argument("--no-compile", action="store_true")
     ap.add_argument("--device", default="cuda")
+    ap.add_argument("--out", help="also write the JSON here after each measurement")
     a = ap.parse_args()
     dev = a.device
     cfg = LlamaConfig(vocab_size=49152, hidden_size=576, intermediate_size=1536, num_hidden_layers=30,
@@ -94,27 +104,53 @@ def main():
             s = timed(lambda: model.generate(pb, **g), reps=1)
             out["batched_eager_tokens_per_s"][str(b)] = b * 32 / s
 
-    def compiled():
-        model.generation_config.cache_implementation = "static"
-        model.forward = torch.compile(model.forward, mode="reduce-overhead", fullgraph=True)
+    def compiled_generate():
+        # transformers' own path: with a static cache on a GPU, generate() compiles the model's
+        # call itself (CompileConfig, mode "reduce-overhead": CUDA graphs); on the CPU it must be
+        # told to (_compile_all_devices), which --device cpu does to check this script here.
+        cc = CompileConfig(fullgraph=True, mode="reduce-overhead")
+        if dev != "cuda":
+            cc._compile_all_devices = True
+        g = dict(gen, cache_implementation="static", compile_config=cc)
         t0 = time.perf_counter()
-        model.generate(prompt, **gen)   # compiles
+        model.generate(prompt, **g)   # compiles
         sync()
         out["compile_s"] = time.perf_counter() - t0
-        s = timed(lambda: model.generate(prompt, **gen), reps=2)
+        s = timed(lambda: model.generate(prompt, **g), reps=2)
         out["decode_static_compiled_tokens_per_s"] = a.tokens / s
+        out["compiled_by"] = "generate(cache_implementation='static', compile_config=CompileConfig(fullgraph=True, mode='reduce-overhead'))"
 
-    measure(out, "copy_bandwidth", bandwidth)
+    def compiled_forward():
+        # The older recipe: the forward wrapped by hand, generate's own compile turned off (both
+        # at once compile the call twice, one inside the other).
+        model.forward = torch.compile(model.forward, mode="reduce-overhead", fullgraph=True)
+        g = dict(gen, cache_implementation="static", disable_compile=True)
+        t0 = time.perf_counter()
+        model.generate(prompt, **g)   # compiles
+        sync()
+        out["compile_s"] = time.perf_counter() - t0
+        s = timed(lambda: model.generate(prompt, **g), reps=2)
+        out["decode_static_compiled_tokens_per_s"] = a.tokens / s
+        out["compiled_by"] = "torch.compile(model.forward, mode='reduce-overhead', fullgraph=True), generate(cache_implementation='static', disable_compile=True)"
+
+    measure(out, "copy_bandwidth", bandwidth, a.out)
     with torch.inference_mode():
-        measure(out, "decode_eager", decode_eager)
-        measure(out, "prefill", prefill)
-        measure(out, "batched", batched)
+        measure(out, "decode_eager", decode_eager, a.out)
+        measure(out, "prefill", prefill, a.out)
+        measure(out, "batched", batched, a.out)
     if not a.no_compile:
         # Under no_grad, not inference_mode: torch.compile and inference tensors are known not to
         # mix ("Inference tensors do not track version counter", pytorch/pytorch#101151, #124111),
         # and the first H200 run's compiled measurement failed where the eager ones ran.
+        # The first H200 run's compiled measurement failed (transformers 5.17; its error did not
+        # come back). Its recipe wrapped the forward by hand, and on a GPU generate() compiles the
+        # call around it as well. Now transformers' own path first, the hand-wrapped forward (with
+        # generate's compile off) only if that fails; each failure is recorded with its traceback's end.
         with torch.no_grad():
-            measure(out, "decode_static_compiled", compiled)
+            measure(out, "decode_static_compiled_generate", compiled_generate, a.out)
+            if "decode_static_compiled_tokens_per_s" not in out:
+                torch._dynamo.reset()
+                measure(out, "decode_static_compiled_forward", compiled_forward, a.out)
     print(json.dumps(out, indent=1))
 
 
