@@ -47,18 +47,18 @@ BackendChoice makeBackend(const Model& model, BackendKind kind, int threads) {
         c.backend = makeCpuBackend(model, threads);
         return c;
     }
-    const std::string reason = cudaUnavailableReason();
-    if (reason.empty()) {
+    c.fallback = checkGpu();
+    if (c.fallback.problem == GpuProblem::None) {
         try {
             c.backend = makeCudaBackend(model);
             return c;
+        } catch (const GpuError& e) {
+            c.fallback = e.check;
         } catch (const Error& e) {
-            c.fallbackReason = e.what();
+            c.fallback = {GpuProblem::Other, e.what(), {}, {}, 0, 0};
         }
-    } else {
-        c.fallbackReason = reason;
     }
-    c.notice = "using the CPU: " + c.fallbackReason;
+    c.notice = "using the CPU: " + c.fallback.reason;
     c.backend = makeCpuBackend(model, threads);
     return c;
 }

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "cuda/cuda_backend.h"
 #include "model/backend.h"
 
 namespace dlab {
@@ -17,8 +18,8 @@ BackendKind parseBackendKind(const std::string& text);
 
 struct BackendChoice {
     std::unique_ptr<Backend> backend;
-    std::string notice;           // auto fell back to the CPU: "using the CPU: " + reason ("" otherwise)
-    std::string fallbackReason;   // that reason alone (the app words it in the user's language)
+    std::string notice;   // auto fell back to the CPU: "using the CPU: " + fallback.reason ("" otherwise)
+    GpuCheck fallback;    // why (the app words its problem in the user's language); problem None otherwise
 };
 
 // The backend for `model`: threads is the CPU backend's thread count. Throws dlab::Error for

@@ -264,7 +264,8 @@ private:
             cudaGetLastError();
             cudaDeviceProp p{};
             DLAB_CUDA_CHECK(cudaGetDeviceProperties(&p, device));
-            throw Error(cuda::noCodeFor(p.name, p.major, p.minor));
+            throw GpuError({GpuProblem::NoCodeForGpu, cuda::noCodeFor(p.name, p.major, p.minor), p.name,
+                            std::to_string(p.major) + "." + std::to_string(p.minor), 0, 0});
         }
         DLAB_CUDA_CHECK(e);
         return {attr.ptxVersion, attr.binaryVersion};
@@ -744,8 +745,11 @@ private:
 
 std::unique_ptr<Backend> makeCudaBackend(const Model& model, const CudaOptions& options) {
     std::string description;
-    const std::string reason = cudaUnavailableReason(options.device, &description);
-    if (!reason.empty()) throw Error("the CUDA backend cannot run: " + reason);
+    GpuCheck check = checkGpu(options.device, &description);
+    if (check.problem != GpuProblem::None) {
+        const std::string message = "the CUDA backend cannot run: " + check.reason;
+        throw GpuError(std::move(check), message);
+    }
     return std::make_unique<CudaBackend>(model, options);
 }
 

@@ -3,9 +3,12 @@
 // (the session, sampler chain and views do not know which backend runs). Weights are uploaded
 // once; decode runs dequantizing matvecs captured in CUDA graphs, prefill and larger batches
 // cuBLAS GEMMs on half copies; the paged KV cache is mirrored on the device (cuda/device_kv.h).
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 
+#include "core/error.h"
 #include "model/backend.h"
 
 namespace dlab {
@@ -34,9 +37,43 @@ struct CudaOptions {
 // a device this build has no code for, out of memory, a weight type the kernels cannot read).
 std::unique_ptr<Backend> makeCudaBackend(const Model& model, const CudaOptions& options = {});
 
-// "" when the device can run this build's kernels, otherwise one sentence saying why not.
-// description, when not null, receives "NVIDIA H200 (sm_90, 139.8 GiB, driver 13.0)" for a usable device.
+// Why the GPU cannot be used, as a kind: the app words each one in the user's language, the CLI
+// prints the sentence (GpuCheck::reason).
+enum class GpuProblem {
+    None,          // usable
+    NotBuilt,      // this build has no CUDA backend
+    NoDriver,      // no NVIDIA driver installed
+    OldDriver,     // the driver's CUDA version is older than the runtime needs (detail: "12.4")
+    NoGpu,         // no NVIDIA GPU visible
+    GpuTooOld,     // compute capability below 7.5 (gpu: its name, detail: "7.0")
+    NoCodeForGpu,  // the build carries no code the GPU can run (gpu, detail: its capability)
+    OutOfMemory,   // too little free GPU memory for the model (bytesNeeded, bytesFree)
+    Other,         // anything else: the CUDA runtime's own words (reason)
+};
+
+struct GpuCheck {
+    GpuProblem problem = GpuProblem::None;
+    std::string reason;        // one English sentence, "" when usable
+    std::string gpu;           // the device's name, where the problem is the device's
+    std::string detail;        // OldDriver: the driver's CUDA version; GpuTooOld, NoCodeForGpu: the capability
+    uint64_t bytesNeeded = 0;  // OutOfMemory: the allocation that failed
+    uint64_t bytesFree = 0;    // OutOfMemory: GPU memory free then (0 when the runtime could not tell)
+};
+
+// Whether device can run this build's kernels, and if not, why. description, when not null,
+// receives "NVIDIA H200 (sm_90, 139.8 GiB, driver 13.0)" for a usable device.
+GpuCheck checkGpu(int device = 0, std::string* description = nullptr);
+
+// checkGpu's sentence: "" when the device can run this build's kernels.
 std::string cudaUnavailableReason(int device = 0, std::string* description = nullptr);
+
+// The GPU cannot be used, or ran out of memory (DeviceBuffer): the sentence, and the check an app
+// words in the user's language. makeBackend's automatic choice falls back to the CPU with it.
+class GpuError : public Error {
+public:
+    explicit GpuError(GpuCheck c, const std::string& message = {}) : Error(message.empty() ? c.reason : message), check(std::move(c)) {}
+    GpuCheck check;
+};
 
 // Whether this build has the CUDA backend at all (configured with DLAB_CUDA and a toolkit).
 bool cudaBuiltIn();

@@ -10,6 +10,7 @@ const char* kNotBuilt = "this build has no CUDA backend (it was configured witho
 }
 
 std::unique_ptr<Backend> makeCudaBackend(const Model&, const CudaOptions&) { throw Error(kNotBuilt); }
+GpuCheck checkGpu(int, std::string*) { return {GpuProblem::NotBuilt, kNotBuilt, {}, {}, 0, 0}; }
 std::string cudaUnavailableReason(int, std::string*) { return kNotBuilt; }
 bool cudaBuiltIn() { return false; }
 

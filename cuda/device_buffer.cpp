@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "core/error.h"
+#include "cuda/cuda_backend.h"
 
 namespace dlab::cuda {
 
@@ -24,10 +25,13 @@ namespace {
     cudaGetLastError();
     size_t freeB = 0, totalB = 0;
     std::string state;
-    if (cudaMemGetInfo(&freeB, &totalB) == cudaSuccess)
-        state = " (" + byteText(double(freeB)) + " of " + byteText(double(totalB)) + " free)";
-    throw Error(std::string("cannot allocate ") + byteText(double(bytes)) + " of " + kind + " for " + what + state + ": " +
-                cudaGetErrorString(e) + "; use a smaller context (--ctx) or the CPU backend (--backend cpu)");
+    if (cudaMemGetInfo(&freeB, &totalB) == cudaSuccess) state = " (" + byteText(double(freeB)) + " of " + byteText(double(totalB)) + " free)";
+    else freeB = 0;
+    const std::string reason = std::string("cannot allocate ") + byteText(double(bytes)) + " of " + kind + " for " + what + state + ": " +
+                               cudaGetErrorString(e) + "; use a smaller context (--ctx) or the CPU backend (--backend cpu)";
+    // Pinned host memory running out is not the GPU's: the app shows that sentence as it is.
+    const bool gpu = std::string(kind) == "GPU memory";
+    throw GpuError({gpu ? GpuProblem::OutOfMemory : GpuProblem::Other, reason, {}, {}, gpu ? bytes : 0, gpu ? freeB : 0});
 }
 }  // namespace
 

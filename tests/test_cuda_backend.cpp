@@ -161,16 +161,22 @@ private slots:
         QTest::addColumn<qlonglong>("memory");
         QTest::addColumn<QString>("images");   // the code the build carries ("": this build's)
         QTest::addColumn<QString>("expected");
+        QTest::addColumn<int>("problem");       // the kind the app words in the user's language
+        QTest::addColumn<QString>("detail");    // its version or capability
         const qlonglong plenty = qlonglong(16) << 30;
-        QTest::newRow("no GPU") << 0 << 13000 << "9.0" << plenty << "" << "no NVIDIA GPU is visible";
-        QTest::newRow("no driver") << 1 << 0 << "9.0" << plenty << "" << "no NVIDIA driver is installed";
-        QTest::newRow("driver too old") << 1 << 12040 << "9.0" << plenty << "" << "supports CUDA 12.4, older than this build's CUDA runtime needs";
+        QTest::newRow("no GPU") << 0 << 13000 << "9.0" << plenty << "" << "no NVIDIA GPU is visible" << int(GpuProblem::NoGpu) << "";
+        QTest::newRow("no driver") << 1 << 0 << "9.0" << plenty << "" << "no NVIDIA driver is installed" << int(GpuProblem::NoDriver) << "";
+        QTest::newRow("driver too old") << 1 << 12040 << "9.0" << plenty << "" << "supports CUDA 12.4, older than this build's CUDA runtime needs"
+                                        << int(GpuProblem::OldDriver) << "12.4";
         QTest::newRow("compute capability 7.0") << 1 << 13000 << "7.0" << plenty << ""
-                                                << "compute capability 7.0; the CUDA 13 runtime this build uses needs 7.5 (Turing) or newer";
+                                                << "compute capability 7.0; the CUDA 13 runtime this build uses needs 7.5 (Turing) or newer"
+                                                << int(GpuProblem::GpuTooOld) << "7.0";
         QTest::newRow("no code for 8.6 in a build for 9.0") << 1 << 13000 << "8.6" << plenty << "90-real;90-virtual"
-                                                            << "this build has no GPU code for it";
-        QTest::newRow("no memory for the weights") << 1 << 13000 << "9.0" << qlonglong(64 << 10) << "" << "cannot allocate";
-        QTest::newRow("no memory for the scratch") << 1 << 13000 << "9.0" << qlonglong(1 << 20) << "" << "cannot allocate";
+                                                            << "this build has no GPU code for it" << int(GpuProblem::NoCodeForGpu) << "8.6";
+        QTest::newRow("no memory for the weights") << 1 << 13000 << "9.0" << qlonglong(64 << 10) << "" << "cannot allocate"
+                                                   << int(GpuProblem::OutOfMemory) << "";
+        QTest::newRow("no memory for the scratch") << 1 << 13000 << "9.0" << qlonglong(1 << 20) << "" << "cannot allocate"
+                                                   << int(GpuProblem::OutOfMemory) << "";
     }
     void fallbacks() {
         QFETCH(int, devices);
@@ -179,6 +185,8 @@ private slots:
         QFETCH(qlonglong, memory);
         QFETCH(QString, images);
         QFETCH(QString, expected);
+        QFETCH(int, problem);
+        QFETCH(QString, detail);
         const emu::ConfigScope restore;
         emu::config().devices = devices;
         emu::config().driverVersion = driver;
@@ -191,6 +199,16 @@ private slots:
         QVERIFY2(choice.notice.rfind("using the CPU: ", 0) == 0 && choice.notice.find(expected.toStdString()) != std::string::npos,
                  choice.notice.c_str());
         QVERIFY2(choice.notice.find('\n') == std::string::npos, "the notice is one line");
+        QCOMPARE(int(choice.fallback.problem), problem);
+        QCOMPARE(choice.notice, "using the CPU: " + choice.fallback.reason);
+        QCOMPARE(QString::fromStdString(choice.fallback.detail), detail);
+        if (GpuProblem(problem) == GpuProblem::GpuTooOld || GpuProblem(problem) == GpuProblem::NoCodeForGpu)
+            QCOMPARE(choice.fallback.gpu, emu::config().name);
+        if (GpuProblem(problem) == GpuProblem::OutOfMemory) {   // the figures the app words itself
+            QVERIFY(choice.fallback.bytesNeeded > 0);
+            QVERIFY(choice.fallback.bytesFree > 0 && choice.fallback.bytesFree < choice.fallback.bytesNeeded);
+            QVERIFY(choice.fallback.bytesFree <= size_t(memory));
+        }
         QVERIFY(!choice.backend->forward(prompt(4, 0), *std::make_unique<KvCache>(cuda::checkModel().hparams(), 16, KvType::F16), false).empty());
         try {
             makeBackend(cuda::checkModel(), BackendKind::Cuda, 1);

@@ -18,9 +18,14 @@
 #include <filesystem>
 
 #include "cuda/cuda_backend.h"
+#ifdef DLAB_CUDA_EMULATED
+#include "emulator.h"
+#endif
 #include "gguf/tiny_model.h"
 #include "test_paths.h"
 #include "ui/app/app_settings.h"
+#include "ui/app/gpu_fallback_text.h"
+#include "ui/app/language_manager.h"
 #include "ui/engine/engine_context.h"
 #include "ui/playground/playground_controller.h"
 #include "ui/app/main_window.h"
@@ -221,7 +226,8 @@ private slots:
         auto w = openWindow(tinyPath_, &errors);
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
         QCOMPARE(w->backendChoice(), QStringLiteral("auto"));
-        const QString reason = QString::fromStdString(cudaUnavailableReason());
+        const GpuCheck check = checkGpu();
+        const QString reason = ui::gpuProblemText(check);   // "" when usable
         QAction* cuda = nullptr;
         QStringList kinds;
         for (QAction* a : w->findChildren<QAction*>())
@@ -235,8 +241,7 @@ private slots:
         if (!reason.isEmpty()) {
             QVERIFY2(cuda->toolTip().contains(reason), qPrintable(cuda->toolTip()));
             QCOMPARE(w->model().backend, QStringLiteral("cpu"));   // automatic fell back
-            if (cudaBuiltIn()) QVERIFY2(w->statusText().contains(reason) || w->statusBar()->currentMessage().contains(reason),
-                                        qPrintable(w->statusBar()->currentMessage()));
+            if (cudaBuiltIn()) QCOMPARE(w->statusBar()->currentMessage(), ui::cpuFallbackMessage(check));
         }
         QSignalSpy loaded(w->engine(), &ui::EngineContext::modelLoaded);
         w->setBackend(QStringLiteral("cpu"));
@@ -270,6 +275,81 @@ private slots:
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
     }
 
+
+#ifdef DLAB_CUDA_EMULATED
+    // Why the GPU cannot be used, in the user's language: the emulated device refuses in each way,
+    // and the status bar (and, where the probe already refuses, Settings → Backend) says it in
+    // German, one line the status bar does not cut, none of the engine's English in it.
+    void gpuFallbackInTheUsersLanguage_data() {
+        QTest::addColumn<int>("devices");
+        QTest::addColumn<int>("driver");
+        QTest::addColumn<QString>("capability");
+        QTest::addColumn<qlonglong>("memory");
+        QTest::addColumn<int>("problem");
+        QTest::addColumn<QString>("german");    // in the status bar
+        QTest::addColumn<QString>("tooltip");   // in Settings → Backend → CUDA's tooltip (the GPU named)
+        const qlonglong plenty = qlonglong(16) << 30;
+        QTest::newRow("no GPU") << 0 << 13000 << "9.0" << plenty << int(GpuProblem::NoGpu) << "keine NVIDIA-GPU gefunden"
+                                << "Nicht verfügbar: keine NVIDIA-GPU gefunden";
+        QTest::newRow("no driver") << 1 << 0 << "9.0" << plenty << int(GpuProblem::NoDriver) << "kein NVIDIA-Treiber installiert"
+                                   << "Nicht verfügbar: kein NVIDIA-Treiber installiert";
+        QTest::newRow("driver too old") << 1 << 12040 << "9.0" << plenty << int(GpuProblem::OldDriver)
+                                        << "der NVIDIA-Treiber (CUDA 12.4) ist zu alt; bitte aktualisieren"
+                                        << "Nicht verfügbar: der NVIDIA-Treiber (CUDA 12.4) ist zu alt; bitte aktualisieren";
+        QTest::newRow("compute capability 7.0") << 1 << 13000 << "7.0" << plenty << int(GpuProblem::GpuTooOld)
+                                                << "die GPU (Compute Capability 7.0) ist zu alt für CUDA 13"
+                                                << "Nicht verfügbar: die CUDA emulator on the CPU (Compute Capability 7.0) ist zu alt für CUDA 13";
+        QTest::newRow("no memory for the weights") << 1 << 13000 << "9.0" << qlonglong(64 << 10) << int(GpuProblem::OutOfMemory)
+                                                   << "zu wenig freier GPU-Speicher (" << "";
+    }
+    void gpuFallbackInTheUsersLanguage() {
+        QFETCH(int, devices);
+        QFETCH(int, driver);
+        QFETCH(QString, capability);
+        QFETCH(qlonglong, memory);
+        QFETCH(int, problem);
+        QFETCH(QString, german);
+        QFETCH(QString, tooltip);
+        const emu::ConfigScope restore;
+        emu::config().devices = devices;
+        emu::config().driverVersion = driver;
+        emu::setCapability(emu::config(), capability.toStdString());
+        emu::config().memoryBytes = size_t(memory);
+        ui::openSettings()->setValue(QStringLiteral("language"), QStringLiteral("de"));   // the window opens in German
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        w->resize(1024, 700);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        QCOMPARE(w->model().backend, QStringLiteral("cpu"));
+        QCOMPARE(int(w->model().gpuFallback.problem), problem);
+        const QString message = w->statusBar()->currentMessage();
+        QVERIFY2(message.startsWith(QStringLiteral("Läuft auf der CPU: ")) && message.contains(german), qPrintable(message));
+        for (const char* english : {"installed", "visible", "supports", "compute capability", "cannot allocate", " of ", "free)"})
+            QVERIFY2(!message.contains(QLatin1String(english)), qPrintable(message));
+        if (GpuProblem(problem) == GpuProblem::OutOfMemory)   // sizes as German writes them
+            QVERIFY2(QRegularExpression(QStringLiteral("\\(\\d+,\\d (KiB|MiB|GiB) nötig, \\d+,\\d (KiB|MiB|GiB) frei\\)$")).match(message).hasMatch(),
+                     qPrintable(message));
+        // Not cut: after a step has filled the status bar's labels (context, memory, speed), the
+        // message still fits in the room they leave at 1024 px.
+        auto* page = w->page<ui::PlaygroundPage>();
+        QSignalSpy steps(page->controller(), &ui::PlaygroundController::stepDone);
+        QTest::mouseClick(page->stepButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(steps.count(), 1, 30000);
+        QTRY_VERIFY(!page->busy());
+        QTRY_VERIFY(!w->statusText().split(QStringLiteral(" | ")).value(1).isEmpty());   // the labels have their text
+        const int text = w->statusBar()->fontMetrics().horizontalAdvance(message), room = w->statusMessageRoom();
+        QVERIFY2(text <= room, qPrintable(QStringLiteral("%1: %2 px of text, %3 px of room").arg(message).arg(text).arg(room)));
+        if (GpuProblem(problem) != GpuProblem::OutOfMemory) {   // the probe refuses: so do Settings → Backend's tooltips
+            for (QAction* a : w->findChildren<QAction*>())
+                if (a->data().toString() == QLatin1String("cuda")) {
+                    QVERIFY(!a->isEnabled());
+                    QCOMPARE(a->toolTip(), tooltip);
+                }
+        }
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+        QVERIFY(ui::LanguageManager::instance().setLanguage(QStringLiteral("en")));
+    }
+#endif
     void badBackendSettingIsIgnored() {
         {
             auto s = ui::openSettings();

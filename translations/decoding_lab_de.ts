@@ -84,6 +84,53 @@
     </message>
 </context>
 <context>
+    <name>GpuFallback</name>
+    <message>
+        <source>this build of the app has no CUDA backend</source>
+        <translation>dieser Build der App hat kein CUDA-Backend</translation>
+    </message>
+    <message>
+        <source>no NVIDIA driver is installed</source>
+        <translation>kein NVIDIA-Treiber installiert</translation>
+    </message>
+    <message>
+        <source>the NVIDIA driver (CUDA %1) is too old; update it</source>
+        <translation>der NVIDIA-Treiber (CUDA %1) ist zu alt; bitte aktualisieren</translation>
+    </message>
+    <message>
+        <source>no NVIDIA GPU was found</source>
+        <translation>keine NVIDIA-GPU gefunden</translation>
+    </message>
+    <message>
+        <source>the %1 (compute capability %2) is too old for CUDA 13</source>
+        <translation>die %1 (Compute Capability %2) ist zu alt für CUDA 13</translation>
+    </message>
+    <message>
+        <source>this build has no GPU code for the %1 (compute capability %2)</source>
+        <translation>dieser Build hat keinen GPU-Code für die %1 (Compute Capability %2)</translation>
+    </message>
+    <message>
+        <source>too little GPU memory is free (%1 needed)</source>
+        <translation>zu wenig freier GPU-Speicher (%1 nötig)</translation>
+    </message>
+    <message>
+        <source>too little GPU memory is free (%1 needed, %2 free)</source>
+        <translation>zu wenig freier GPU-Speicher (%1 nötig, %2 frei)</translation>
+    </message>
+    <message>
+        <source>the GPU (compute capability %1) is too old for CUDA 13</source>
+        <translation>die GPU (Compute Capability %1) ist zu alt für CUDA 13</translation>
+    </message>
+    <message>
+        <source>this build has no GPU code for compute capability %1</source>
+        <translation>dieser Build hat keinen GPU-Code für Compute Capability %1</translation>
+    </message>
+    <message>
+        <source>Running on the CPU: %1</source>
+        <translation>Läuft auf der CPU: %1</translation>
+    </message>
+</context>
+<context>
     <name>ImageExport</name>
     <message>
         <source>cannot write the %1 file &apos;%2&apos;: %3</source>
@@ -2455,10 +2502,6 @@ In seinen Metadaten: %2
     <message>
         <source>The saved backend “%1” (settings: %2, key backend/kind) is not auto, cpu or cuda; using automatic.</source>
         <translation>Das gespeicherte Backend „%1“ (Einstellungen: %2, Schlüssel backend/kind) ist weder auto noch cpu noch cuda; es wird „Automatisch“ verwendet.</translation>
-    </message>
-    <message>
-        <source>The GPU cannot be used, so the model runs on the CPU: %1</source>
-        <translation>Die GPU ist nicht nutzbar, deshalb läuft das Modell auf der CPU: %1</translation>
     </message>
     <message numerus="yes">
         <source>The model runs on the GPU; it will use %n CPU thread(s) when it runs on the CPU.</source>

@@ -84,6 +84,53 @@
     </message>
 </context>
 <context>
+    <name>GpuFallback</name>
+    <message>
+        <source>this build of the app has no CUDA backend</source>
+        <translation>此版本的应用不含 CUDA 后端</translation>
+    </message>
+    <message>
+        <source>no NVIDIA driver is installed</source>
+        <translation>未安装 NVIDIA 驱动程序</translation>
+    </message>
+    <message>
+        <source>the NVIDIA driver (CUDA %1) is too old; update it</source>
+        <translation>NVIDIA 驱动程序（CUDA %1）太旧，请更新</translation>
+    </message>
+    <message>
+        <source>no NVIDIA GPU was found</source>
+        <translation>未找到 NVIDIA GPU</translation>
+    </message>
+    <message>
+        <source>the %1 (compute capability %2) is too old for CUDA 13</source>
+        <translation>%1（计算能力 %2）太旧，CUDA 13 不支持</translation>
+    </message>
+    <message>
+        <source>this build has no GPU code for the %1 (compute capability %2)</source>
+        <translation>此版本没有适用于 %1（计算能力 %2）的 GPU 代码</translation>
+    </message>
+    <message>
+        <source>too little GPU memory is free (%1 needed)</source>
+        <translation>可用的 GPU 显存不足（需要 %1）</translation>
+    </message>
+    <message>
+        <source>too little GPU memory is free (%1 needed, %2 free)</source>
+        <translation>可用的 GPU 显存不足（需要 %1，可用 %2）</translation>
+    </message>
+    <message>
+        <source>the GPU (compute capability %1) is too old for CUDA 13</source>
+        <translation>GPU（计算能力 %1）太旧，CUDA 13 不支持</translation>
+    </message>
+    <message>
+        <source>this build has no GPU code for compute capability %1</source>
+        <translation>此版本没有适用于计算能力 %1 的 GPU 代码</translation>
+    </message>
+    <message>
+        <source>Running on the CPU: %1</source>
+        <translation>在 CPU 上运行：%1</translation>
+    </message>
+</context>
+<context>
     <name>ImageExport</name>
     <message>
         <source>cannot write the %1 file &apos;%2&apos;: %3</source>
@@ -2435,10 +2482,6 @@ In its metadata: %2
     <message>
         <source>The saved backend “%1” (settings: %2, key backend/kind) is not auto, cpu or cuda; using automatic.</source>
         <translation>保存的后端“%1”（设置：%2，键 backend/kind）不是 auto、cpu 或 cuda；改用自动。</translation>
-    </message>
-    <message>
-        <source>The GPU cannot be used, so the model runs on the CPU: %1</source>
-        <translation>无法使用 GPU，模型在 CPU 上运行：%1</translation>
     </message>
     <message numerus="yes">
         <source>The model runs on the GPU; it will use %n CPU thread(s) when it runs on the CPU.</source>

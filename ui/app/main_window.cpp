@@ -22,12 +22,15 @@
 #include <QThread>
 #include <QTimer>
 
+#include <algorithm>
+
 #include "core/error.h"
 #include "cuda/backend_choice.h"
 #include "cuda/cuda_backend.h"
 #include "model/model_locator.h"
 #include "session/session_file.h"
 #include "ui/app/app_settings.h"
+#include "ui/app/gpu_fallback_text.h"
 #include "ui/app/page_registry.h"
 #include "ui/engine/engine_context.h"
 #include "ui/help/shortcuts_dialog.h"
@@ -225,13 +228,13 @@ void MainWindow::buildMenus() {
     // with the reason when this build or this machine cannot run it.
     backendMenu_ = settingsMenu_->addMenu(QString());
     backendGroup_ = new QActionGroup(this);
-    cudaReason_ = QString::fromStdString(cudaUnavailableReason());
+    gpuCheck_ = checkGpu();
     for (const char* kind : {"auto", "cpu", "cuda"}) {
         QAction* a = backendMenu_->addAction(QString());
         a->setCheckable(true);
         a->setData(QString::fromLatin1(kind));
         a->setChecked(backend_ == QLatin1String(kind));
-        if (QLatin1String(kind) == QLatin1String("cuda")) a->setEnabled(cudaReason_.isEmpty());
+        if (QLatin1String(kind) == QLatin1String("cuda")) a->setEnabled(gpuCheck_.problem == GpuProblem::None);
         backendGroup_->addAction(a);
         connect(a, &QAction::triggered, this, [this, k = QString::fromLatin1(kind)] { setBackend(k); });
     }
@@ -393,13 +396,15 @@ void MainWindow::retranslate() {
         const QString kind = a->data().toString();
         if (kind == QLatin1String("auto")) {
             a->setText(tr("Automatic"));
-            a->setToolTip(cudaReason_.isEmpty() ? tr("The NVIDIA GPU, which this machine has") : tr("The CPU here: %1").arg(cudaReason_));
+            a->setToolTip(gpuCheck_.problem == GpuProblem::None ? tr("The NVIDIA GPU, which this machine has")
+                                                                : tr("The CPU here: %1").arg(gpuProblemText(gpuCheck_)));
         } else if (kind == QLatin1String("cpu")) {
             a->setText(tr("CPU"));
             a->setToolTip(tr("Runs the model on the processor"));
         } else {
             a->setText(tr("CUDA GPU"));
-            a->setToolTip(cudaReason_.isEmpty() ? tr("Runs the model on the NVIDIA GPU") : tr("Not available: %1").arg(cudaReason_));
+            a->setToolTip(gpuCheck_.problem == GpuProblem::None ? tr("Runs the model on the NVIDIA GPU")
+                                                                : tr("Not available: %1").arg(gpuProblemText(gpuCheck_)));
         }
     }
     threadsMenu_->setTitle(tr("CPU &threads"));
@@ -656,7 +661,7 @@ void MainWindow::setThreads(int threads) {
 
 void MainWindow::setBackend(const QString& kind) {
     const bool known = kind == QLatin1String("auto") || kind == QLatin1String("cpu") || kind == QLatin1String("cuda");
-    if (!known || (kind == QLatin1String("cuda") && !cudaReason_.isEmpty())) {
+    if (!known || (kind == QLatin1String("cuda") && gpuCheck_.problem != GpuProblem::None)) {
         for (QAction* a : backendGroup_->actions()) a->setChecked(a->data().toString() == backend_);
         return;
     }
@@ -701,8 +706,7 @@ void MainWindow::onModelLoaded(const ModelSummary& summary) {
         showError(settingsWarning_);
         settingsWarning_.clear();
     }
-    if (!summary.backendNotice.isEmpty())
-        statusBar()->showMessage(tr("The GPU cannot be used, so the model runs on the CPU: %1").arg(summary.backendNotice), 15000);
+    if (summary.gpuFallback.problem != GpuProblem::None) statusBar()->showMessage(cpuFallbackMessage(summary.gpuFallback), 15000);
     for (Page* page : pages_) {
         page->setVocabularySize(static_cast<int>(summary.vocab));
         page->setModelReady(true);
@@ -783,6 +787,15 @@ void MainWindow::updateStatusLabels() {
                                     .arg(st.forwardMs, 0, 'f', 1)
                                     .arg(st.sampleMs, 0, 'f', 2));
     }
+}
+
+int MainWindow::statusMessageRoom() const {
+    int right = statusBar()->contentsRect().right();
+    for (const QWidget* label : {static_cast<const QWidget*>(contextLabel_), static_cast<const QWidget*>(memoryLabel_),
+                                 static_cast<const QWidget*>(speedLabel_), static_cast<const QWidget*>(progressBar_),
+                                 static_cast<const QWidget*>(cancelButton_)})
+        if (label->isVisible() && !label->geometry().isEmpty()) right = std::min(right, label->geometry().left());
+    return right - statusBar()->contentsRect().left() - 8;   // QStatusBar's message margins
 }
 
 QString MainWindow::statusText() const {

@@ -65,6 +65,7 @@ public:
     LessonPanel* lessons() const { return lessonPanel_; }
     QDockWidget* lessonsDock() const { return lessonsDock_; }
     QString statusText() const;                 // every status-bar label, for tests
+    int statusMessageRoom() const;              // px a status-bar message has left of the shown labels, for tests
     // How errors reach the user; the default opens a window-modal QMessageBox without blocking.
     using ErrorReporter = std::function<void(const QString& message)>;
     void setErrorReporter(ErrorReporter reporter) { reportError_ = std::move(reporter); }
@@ -167,7 +168,7 @@ private:
     QAction* quitAction_ = nullptr;
     QAction* aboutAction_ = nullptr;
     QActionGroup* backendGroup_ = nullptr;   // auto, cpu, cuda
-    QString cudaReason_;                     // why CUDA cannot be used here ("" when it can)
+    GpuCheck gpuCheck_;                      // whether CUDA can be used here, and if not why
     QActionGroup* languageGroup_ = nullptr;
     QActionGroup* threadsGroup_ = nullptr;
     QActionGroup* themeGroup_ = nullptr;

@@ -69,7 +69,7 @@ void EngineContext::loadModel(const QString& path, int threads, int backendKind)
         s.tensorTypes = QString::fromStdString(model_->tensorTypeSummary());
         s.backend = QString::fromUtf8(backend_->name());
         s.threads = backend_->threads();
-        s.backendNotice = QString::fromStdString(choice.fallbackReason);
+        s.gpuFallback = choice.fallback;
         emit modelLoaded(s);
     } catch (const Cancelled&) {
         emit cancelled();

@@ -9,6 +9,7 @@
 
 #include <memory>
 
+#include "cuda/cuda_backend.h"
 #include "generate/step_trace.h"
 #include "sampling/sampler_chain.h"
 #include "sampling/sampler_params.h"
@@ -31,7 +32,7 @@ struct ModelSummary {
     qint64 fileBytes = 0;
     QString tensorTypes;      // "Q4_1 (210), F32 (61)"
     QString backend;          // "cpu" or "cuda" (Backend::name())
-    QString backendNotice;    // automatic choice fell back to the CPU: why (the engine's sentence), else ""
+    GpuCheck gpuFallback;     // automatic choice fell back to the CPU: why (problem None otherwise)
     int threads = 0;          // the backend's threads
 };
 
