@@ -1134,6 +1134,13 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
         <source>JSON mode: each reply is one JSON object</source>
         <translation>JSON-Modus: jede Antwort ist ein JSON-Objekt</translation>
     </message>
+    <message numerus="yes">
+        <source>seed %1 (the Playground&apos;s %2 + %n answer(s))</source>
+        <translation>
+            <numerusform>Seed %1 (der des Playgrounds, %2, + %n Antwort)</numerusform>
+            <numerusform>Seed %1 (der des Playgrounds, %2, + %n Antworten)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::ColumnEditor</name>

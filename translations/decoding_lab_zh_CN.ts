@@ -1130,6 +1130,12 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
         <source>JSON mode: each reply is one JSON object</source>
         <translation>JSON 模式：每条回复都是一个 JSON 对象</translation>
     </message>
+    <message numerus="yes">
+        <source>seed %1 (the Playground&apos;s %2 + %n answer(s))</source>
+        <translation>
+            <numerusform>种子 %1（演练场的 %2 + %n 次回答）</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::ColumnEditor</name>

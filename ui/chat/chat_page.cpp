@@ -408,7 +408,7 @@ QString ChatPage::captionFor(int row) const {
            json + sampled;
 }
 
-QString ChatPage::samplingSummary(const SamplerParams& p) {
+QString ChatPage::samplingSummary(const SamplerParams& p, int answersSoFar) {
     const auto num = [](double v) { return QLocale().toString(v, 'g', 3); };
     QStringList parts;
     const bool greedy = p.temperature <= 0.0f;
@@ -431,15 +431,17 @@ QString ChatPage::samplingSummary(const SamplerParams& p) {
     if (p.dryMultiplier > 0.0f) parts << tr("DRY %1").arg(num(p.dryMultiplier));
     if (p.noRepeatNgram > 0) parts << tr("no repeated %1-grams").arg(p.noRepeatNgram);
     if (!p.logitBias.empty()) parts << tr("%n logit bias(es)", nullptr, int(p.logitBias.size()));
-    if (!greedy) parts << tr("seed %1").arg(p.seed);
+    if (!greedy && answersSoFar > 0)
+        parts << tr("seed %1 (the Playground's %2 + %n answer(s))", nullptr, answersSoFar).arg(p.seed + static_cast<uint64_t>(answersSoFar)).arg(p.seed);
+    else if (!greedy)
+        parts << tr("seed %1").arg(p.seed);
     return parts.join(QStringLiteral(" · "));
 }
 
 void ChatPage::updateSampling() {
-    // The settings the next answer uses: the seed is the one it will draw from.
-    SamplerParams next = params_;
-    next.seed = params_.seed + static_cast<uint64_t>(answersAsked_);
-    QString text = tr("Sampling: %1 — set on the Playground").arg(samplingSummary(next));
+    // The settings the next answer uses: the seed is the one it will draw from (each answer moves
+    // the Playground's seed on by one, so asking again gives another answer).
+    QString text = tr("Sampling: %1 — set on the Playground").arg(samplingSummary(params_, answersAsked_));
     if (jsonMode()) text += QStringLiteral(" · ") + tr("JSON mode: each reply is one JSON object");
     ui_->samplingLabel->setText(text);
 }

@@ -59,7 +59,9 @@ public:
     qint64 contextUsed() const { return contextUsed_; }
     qint64 kvBytes() const { return kvBytes_; }
     // "temperature 0.8 · top-k 40 · top-p 0.95 · seed 0", the stages that are on (translated).
-    static QString samplingSummary(const SamplerParams& params);
+    // answersSoFar > 0: the seed the next answer draws from, params.seed + answersSoFar, said as
+    // such ("seed 12 (the Playground's 11 + 1 answer)"), since the Playground shows params.seed.
+    static QString samplingSummary(const SamplerParams& params, int answersSoFar = 0);
 
     // Test and automation hooks onto the controls.
     QPlainTextEdit* systemPromptEdit() const;
