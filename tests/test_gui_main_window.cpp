@@ -26,6 +26,7 @@
 #include "ui/app/app_settings.h"
 #include "ui/app/gpu_fallback_text.h"
 #include "ui/app/language_manager.h"
+#include "ui/help/shortcut_collector.h"
 #include "ui/engine/engine_context.h"
 #include "ui/playground/playground_controller.h"
 #include "ui/app/main_window.h"
@@ -219,6 +220,20 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(steps.count(), 3, 30000);
         QTRY_COMPARE(page->strip()->tokens().size(), chips + 1);
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+
+    // Help → Keyboard shortcuts on the app itself: every shortcut says what it does (the replay's
+    // PageUp / PageDown and the constraint editor's Ctrl+Return read "(no description)").
+    void everyShortcutIsDescribed() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        const auto entries = ui::collectShortcuts(w.get());
+        QVERIFY(entries.size() > 20);
+        QStringList undescribed;
+        for (const ui::ShortcutEntry& e : entries)
+            if (e.action.isEmpty() || e.action.startsWith(QLatin1Char('('))) undescribed << e.keys + " | " + e.action + " | " + e.where;
+        QVERIFY2(undescribed.isEmpty(), qPrintable(undescribed.join('\n')));
     }
 
     void backendChoice() {

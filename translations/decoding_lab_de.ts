@@ -1493,6 +1493,10 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
         <source>The playground runs without a constraint.</source>
         <translation>Der Playground läuft ohne Vorgabe.</translation>
     </message>
+    <message>
+        <source>Constraint: apply the edited grammar or schema</source>
+        <translation>Vorgabe: die bearbeitete Grammatik oder das Schema anwenden</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::KvBlocksPanel</name>
@@ -2886,6 +2890,14 @@ In seinen Metadaten: %2
     <message>
         <source>Every token so far is one the grammar would have allowed too.</source>
         <translation>Jedes Token bisher hätte auch die Grammatik erlaubt.</translation>
+    </message>
+    <message>
+        <source>Replay: the recorded step before this one</source>
+        <translation>Wiedergabe: der aufgezeichnete Schritt davor</translation>
+    </message>
+    <message>
+        <source>Replay: the recorded step after this one</source>
+        <translation>Wiedergabe: der aufgezeichnete Schritt danach</translation>
     </message>
 </context>
 <context>

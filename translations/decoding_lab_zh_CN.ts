@@ -1481,6 +1481,10 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
         <source>The playground runs without a constraint.</source>
         <translation>演练场在无约束的情况下运行。</translation>
     </message>
+    <message>
+        <source>Constraint: apply the edited grammar or schema</source>
+        <translation>约束：应用编辑后的语法或 Schema</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::KvBlocksPanel</name>
@@ -2857,6 +2861,14 @@ In its metadata: %2
     <message>
         <source>Every token so far is one the grammar would have allowed too.</source>
         <translation>目前为止的每个词元，语法也都会允许。</translation>
+    </message>
+    <message>
+        <source>Replay: the recorded step before this one</source>
+        <translation>回放：上一个记录的步骤</translation>
+    </message>
+    <message>
+        <source>Replay: the recorded step after this one</source>
+        <translation>回放：下一个记录的步骤</translation>
     </message>
 </context>
 <context>

@@ -33,6 +33,7 @@ void ShortcutsDialog::refresh() {
     table_->clear();
     for (const ShortcutEntry& e : collectShortcuts(window_))
         table_->addTopLevelItem(new QTreeWidgetItem(QStringList{e.keys, e.action, e.where}));
+    table_->scrollToTop();   // a list refilled keeps the old scroll position otherwise
 }
 
 void ShortcutsDialog::showEvent(QShowEvent* e) {

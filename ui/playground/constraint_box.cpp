@@ -141,6 +141,7 @@ ConstraintBox::ConstraintBox(QWidget* parent) : QGroupBox(parent) {
         auto* s = new QShortcut(keys, textEdit_);
         s->setContext(Qt::WidgetShortcut);
         connect(s, &QShortcut::activated, this, &ConstraintBox::apply);
+        applyShortcuts_ << s;
     }
     connect(grammarToggle_, &QToolButton::toggled, this, [this](bool on) {
         grammarToggle_->setArrowType(on ? Qt::DownArrow : Qt::RightArrow);
@@ -336,6 +337,7 @@ void ConstraintBox::retranslate() {
     textEdit_->setToolTip(tr("Edit the grammar or schema, then Apply (Ctrl+Return)"));
     applyButton_->setText(tr("Apply"));
     applyButton_->setToolTip(tr("Compile the edited text and use it from the current step on (Ctrl+Return)"));
+    for (QShortcut* s : applyShortcuts_) s->setWhatsThis(tr("Constraint: apply the edited grammar or schema"));
     grammarToggle_->setText(tr("Grammar"));
     grammarToggle_->setToolTip(tr("The GBNF grammar the engine made of the schema: what the mask is computed from"));
     compareCheck_->setText(tr("Compare with unconstrained"));

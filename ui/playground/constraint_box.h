@@ -17,6 +17,7 @@ class QComboBox;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
+class QShortcut;
 class QSettings;
 class QToolButton;
 QT_END_NAMESPACE
@@ -89,6 +90,7 @@ private:
     QPushButton* openButton_ = nullptr;
     QPlainTextEdit* textEdit_ = nullptr;
     QPushButton* applyButton_ = nullptr;
+    QList<QShortcut*> applyShortcuts_;   // Ctrl+Return, Ctrl+Enter in the text: Apply
     QLabel* statusLabel_ = nullptr;
     QToolButton* grammarToggle_ = nullptr;
     QPlainTextEdit* grammarView_ = nullptr;

@@ -200,6 +200,11 @@ void PlaygroundPage::updateReplayShortcuts() {
 void PlaygroundPage::retranslateReplay() {
     previousStepButton_->setToolTip(tr("The recorded step before this one (PageUp)"));
     nextStepButton_->setToolTip(tr("The recorded step after this one (PageDown)"));
+    // What Help → Keyboard shortcuts lists for the clicker's keys (replayShortcuts_: PageUp, PageDown).
+    if (replayShortcuts_.size() == 2) {
+        replayShortcuts_[0]->setWhatsThis(tr("Replay: the recorded step before this one"));
+        replayShortcuts_[1]->setWhatsThis(tr("Replay: the recorded step after this one"));
+    }
     if (!replay_) return;
     replayBanner_->setText(tr("Replaying %1 (recorded on %2); Reset to leave the replay.").arg(replay_->fileName(), replay_->modelName()));
     replayBanner_->setToolTip(tr("Everything shown comes from the file: the steps as they were computed. Step, Run, the sampler "
