@@ -26,6 +26,7 @@
 #include "ui/app/app_settings.h"
 #include "ui/app/gpu_fallback_text.h"
 #include "ui/app/language_manager.h"
+#include "ui/app/presentation_mode.h"
 #include "ui/help/shortcut_collector.h"
 #include "ui/engine/engine_context.h"
 #include "ui/playground/playground_controller.h"
@@ -234,6 +235,45 @@ private slots:
         for (const ui::ShortcutEntry& e : entries)
             if (e.action.isEmpty() || e.action.startsWith(QLatin1Char('('))) undescribed << e.keys + " | " + e.action + " | " + e.where;
         QVERIFY2(undescribed.isEmpty(), qPrintable(undescribed.join('\n')));
+    }
+
+    // A 1024 × 700 screen: the Lessons panel (F2) beside the page, and presentation mode's larger
+    // text, keep the window on the screen; the page scrolls where it needs more room. (The window
+    // grew to 1202 px with the panel, its Next button off the screen, and to 913 px tall in
+    // presentation mode, the status bar below the screen.)
+    void windowFitsA1024Screen() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        w->resize(1024, 700);
+        QTest::qWait(50);
+        auto* dock = w->findChild<QDockWidget*>(QStringLiteral("lessonsDock"));
+        auto* area = w->findChild<QScrollArea*>(QStringLiteral("pageArea"));
+        QVERIFY(dock && area);
+        QTabWidget* tabs = w->tabs();
+        const auto fits = [&](const QString& what) {
+            return QStringLiteral("%1, %2: window %3 × %4, needs %5 × %6 (page %7 px wide)")
+                .arg(what, tabs->tabText(tabs->currentIndex())).arg(w->width()).arg(w->height())
+                .arg(w->minimumSizeHint().width()).arg(w->minimumSizeHint().height()).arg(tabs->currentWidget()->minimumSizeHint().width());
+        };
+        dock->show();
+        for (int i = 0; i < tabs->count(); ++i) {
+            tabs->setCurrentIndex(i);
+            QTest::qWait(50);
+            QVERIFY2(w->width() <= 1024 && w->height() <= 700 && w->minimumSizeHint().width() <= 1024, qPrintable(fits("Lessons panel")));
+            // Where the page needs more than the panel leaves, it scrolls to all of it.
+            if (tabs->currentWidget()->minimumSizeHint().width() > area->viewport()->width())
+                QVERIFY2(area->horizontalScrollBar()->isVisible() && area->horizontalScrollBar()->maximum() > 0, qPrintable(fits("no scroll bar")));
+        }
+        dock->hide();
+        tabs->setCurrentIndex(0);
+        w->presentationAction()->trigger();
+        QVERIFY(w->presentation()->presenting());
+        QTest::qWait(50);
+        QVERIFY2(w->width() <= 1024 && w->height() <= 700 && w->minimumSizeHint().height() <= 700, qPrintable(fits("presentation mode")));
+        w->presentationAction()->trigger();
+        QVERIFY(!w->presentation()->presenting());
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
     }
 
     void backendChoice() {

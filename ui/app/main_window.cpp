@@ -17,6 +17,7 @@
 #include <QProgressBar>
 #include <QSignalBlocker>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QThread>
@@ -73,8 +74,16 @@ MainWindow::MainWindow(const QString& modelPath, QWidget* parent) : QMainWindow(
     setAcceptDrops(true);
     resize(1280, 820);
 
-    tabs_ = new QTabWidget(this);
-    setCentralWidget(tabs_);
+    // The pages in a scroll area that fills the window: where the window is smaller than a page
+    // needs (a 1024 × 700 screen with the Lessons panel open, presentation mode's larger text),
+    // the page scrolls instead of the window growing past the screen.
+    tabs_ = new QTabWidget;
+    auto* pageArea = new QScrollArea(this);
+    pageArea->setObjectName(QStringLiteral("pageArea"));
+    pageArea->setFrameShape(QFrame::NoFrame);
+    pageArea->setWidgetResizable(true);
+    pageArea->setWidget(tabs_);
+    setCentralWidget(pageArea);
 
     // Status bar: model | context | memory | speed ... progress + Cancel while loading.
     // The model label takes what the others leave and elides ("…", the whole text in its tooltip)
