@@ -477,10 +477,12 @@ private slots:
     void userGuideRendersTheMarkdown() {
         QFile md(QString::fromStdString(dlab::test::sourceDir()) + QStringLiteral("/docs/desktop-app.md"));
         QVERIFY(md.open(QIODevice::ReadOnly));
-        QStringList headings;
-        for (const QString& line : QString::fromUtf8(md.readAll()).split('\n'))
+        QStringList headings;   // the user's sections: those before the developers' marker
+        for (const QString& line : QString::fromUtf8(md.readAll()).split('\n')) {
+            if (line.startsWith(QStringLiteral("<!-- Help → User guide in the app ends here"))) break;
             if (line.startsWith(QLatin1String("## "))) headings << line.mid(3).trimmed();
-        QVERIFY(!headings.isEmpty());
+        }
+        QVERIFY(headings.contains(QStringLiteral("Known limits")) && !headings.contains(QStringLiteral("How it is built")));
 
         UserGuideDialog dialog;
         QVERIFY(!dialog.isModal());
@@ -488,10 +490,12 @@ private slots:
         for (QTextBlock b = dialog.browser()->document()->begin(); b.isValid(); b = b.next())
             if (b.blockFormat().headingLevel() == 2) rendered << b.text();
         QCOMPARE(rendered, headings);
-        // No screenshot is embedded; a note names each one.
+        // No screenshot, and nothing in its place; the opening table names every page.
         const QString text = dialog.browser()->toPlainText();
         QVERIFY(!dialog.browser()->toHtml().contains(QLatin1String("<img")));
-        QVERIFY2(text.contains(QStringLiteral("docs/screenshots/playground.png")), qPrintable(text.left(600)));
+        QVERIFY2(!text.contains(QStringLiteral("screenshots/")), qPrintable(text.left(600)));
+        for (const char* page : {"Playground", "Chat", "Strategies", "KV cache", "Serve", "Serving lab", "Lessons"})
+            QVERIFY2(text.left(3000).contains(QLatin1String(page)), page);
         saveShot(dialog, QStringLiteral("user-guide"));
         dialog.setPalette(darkPalette());
         saveShot(dialog, QStringLiteral("user-guide-dark"));
@@ -513,10 +517,10 @@ private slots:
         QVERIFY(!dialog.findNext());
     }
 
-    void imagesAreReplacedByNotes() {
-        const QString md = QStringLiteral("a ![Dark](screenshots/d.png) ![Deutsch](screenshots/de.png \"t\")\nb");
-        QCOMPARE(UserGuideDialog::withoutImages(md, QStringLiteral("[%1: %2]")),
-                 QStringLiteral("a *[Dark: screenshots/d.png]* *[Deutsch: screenshots/de.png]*\nb"));
+    void userPartDropsImagesAndTheDevelopersSections() {
+        const QString md = QStringLiteral("# T\na ![Dark](screenshots/d.png) ![Deutsch](screenshots/de.png \"t\")\nb\n"
+                                          "<!-- Help → User guide in the app ends here: developers below. -->\n## How it is built\nx\n");
+        QCOMPARE(UserGuideDialog::userPart(md), QStringLiteral("# T\na \nb\n"));
     }
 };
 

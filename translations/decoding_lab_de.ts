@@ -4357,10 +4357,6 @@ In seinen Metadaten: %2
         <translation>Das Benutzerhandbuch fehlt in diesem Build (:/help/desktop-app.md).</translation>
     </message>
     <message>
-        <source>[Screenshot “%1”: docs/%2]</source>
-        <translation>[Bildschirmfoto „%1“: docs/%2]</translation>
-    </message>
-    <message>
         <source>Not found</source>
         <translation>Nicht gefunden</translation>
     </message>

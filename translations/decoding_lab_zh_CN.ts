@@ -4310,10 +4310,6 @@ In its metadata: %2
         <translation>此版本缺少用户指南（:/help/desktop-app.md）。</translation>
     </message>
     <message>
-        <source>[Screenshot “%1”: docs/%2]</source>
-        <translation>[截图“%1”：docs/%2]</translation>
-    </message>
-    <message>
         <source>Not found</source>
         <translation>未找到</translation>
     </message>

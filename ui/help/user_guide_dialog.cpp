@@ -60,17 +60,14 @@ UserGuideDialog::UserGuideDialog(QWidget* parent) : QDialog(parent) {
     retranslate();
 }
 
-QString UserGuideDialog::withoutImages(const QString& markdown, const QString& noteTemplate) {
-    static const QRegularExpression image(QStringLiteral("!\\[([^\\]]*)\\]\\(([^)\\s]+)[^)]*\\)"));
-    QString out;
-    qsizetype last = 0;
-    for (auto it = image.globalMatch(markdown); it.hasNext();) {
-        const auto m = it.next();
-        out += markdown.mid(last, m.capturedStart() - last);
-        out += QLatin1Char('*') + noteTemplate.arg(m.captured(1), m.captured(2)) + QLatin1Char('*');
-        last = m.capturedEnd();
-    }
-    return out + markdown.mid(last);
+QString UserGuideDialog::userPart(const QString& markdown) {
+    // The guide ends at the marker before the developer sections (docs/desktop-app.md); its
+    // screenshots would add megabytes to the program, so they go (the app shows the real thing).
+    static const QRegularExpression image(QStringLiteral("!\\[[^\\]]*\\]\\([^)]*\\)[ \\t]*"));
+    const qsizetype end = markdown.indexOf(QStringLiteral("<!-- Help → User guide in the app ends here"));
+    QString out = end < 0 ? markdown : markdown.left(end);
+    out.replace(image, QString());
+    return out;
 }
 
 void UserGuideDialog::loadGuide() {
@@ -79,8 +76,7 @@ void UserGuideDialog::loadGuide() {
         browser_->setPlainText(tr("The user guide is missing from this build (:/help/desktop-app.md)."));
         return;
     }
-    const QString markdown = QString::fromUtf8(file.readAll());
-    browser_->setMarkdown(withoutImages(markdown, tr("[Screenshot “%1”: docs/%2]")));
+    browser_->setMarkdown(userPart(QString::fromUtf8(file.readAll())));
 }
 
 bool UserGuideDialog::findNext() {

@@ -19,9 +19,9 @@ class UserGuideDialog : public QDialog {
 public:
     explicit UserGuideDialog(QWidget* parent = nullptr);
 
-    // The Markdown with every image "![alt](path)" replaced by an italic note built from
-    // `noteTemplate` (%1 = the alt text, %2 = the path).
-    static QString withoutImages(const QString& markdown, const QString& noteTemplate);
+    // What the dialog shows of docs/desktop-app.md: the text up to the marker comment before the
+    // developer sections, without the images "![alt](path)".
+    static QString userPart(const QString& markdown);
 
     QTextBrowser* browser() const { return browser_; }
     QLineEdit* searchField() const { return search_; }
