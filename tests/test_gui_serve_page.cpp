@@ -29,6 +29,8 @@
 #include "ui/app/app_settings.h"
 #include "ui/app/main_window.h"
 #include "ui/engine/engine_context.h"
+#include "ui/playground/playground_controller.h"
+#include "ui/playground/playground_page.h"
 #include "ui/serve/request_log_model.h"
 #include "ui/serve/serve_examples.h"
 #include "ui/serve/serve_page.h"
@@ -260,6 +262,31 @@ private slots:
         QVERIFY2(startOnPort(page, port), qPrintable(page->statusLabel()->text()));
         QCOMPARE(page->server().port, port);
         QVERIFY(stopAndTime(page) >= 0);
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+
+    // While it serves, the other pages say why their work waits (a Step on the Playground only
+    // greyed its buttons out): the status bar's model line begins with it, on every page but Serve.
+    void otherPagesSayTheyWaitForTheServer() {
+        QStringList errors;
+        auto w = openWindow(&errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        ServePage* serve = front(*w);
+        QVERIFY(startOnPort(serve, 0));
+        const QString notice = serve->engineHoldNotice();
+        QVERIFY(!notice.isEmpty());
+        QVERIFY2(!w->statusText().contains(notice), qPrintable(w->statusText()));   // the Serve page itself says more
+        auto* playground = w->page<ui::PlaygroundPage>();
+        w->tabs()->setCurrentWidget(playground);
+        QVERIFY2(w->statusText().startsWith(notice), qPrintable(w->statusText()));
+        QSignalSpy steps(playground->controller(), &ui::PlaygroundController::stepDone);
+        QTest::mouseClick(playground->stepButton(), Qt::LeftButton);
+        QTest::qWait(300);
+        QCOMPARE(steps.count(), 0);   // it waits for the server ...
+        QVERIFY2(w->statusText().startsWith(notice), qPrintable(w->statusText()));
+        QVERIFY(stopAndTime(serve) >= 0);
+        QTRY_COMPARE_WITH_TIMEOUT(steps.count(), 1, 30000);   // ... and runs once it stops
+        QVERIFY2(!w->statusText().contains(notice), qPrintable(w->statusText()));
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
     }
 

@@ -3175,6 +3175,10 @@ In seinen Metadaten: %2
         <source>Start the server to use the loaded model from other programs through the OpenAI API. While it serves, it holds the engine: the other pages&apos; work waits until it stops.</source>
         <translation>Starten Sie den Server, um das geladene Modell aus anderen Programmen über die OpenAI-API zu nutzen. Solange er läuft, belegt er die Engine: Die Arbeit der anderen Seiten wartet, bis er stoppt.</translation>
     </message>
+    <message>
+        <source>The server holds the model: stop it on the Serve page to go on here.</source>
+        <translation>Der Server belegt das Modell: auf der Seite „Server“ stoppen, um hier weiterzumachen.</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::ServingBatchPanel</name>

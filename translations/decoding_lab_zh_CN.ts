@@ -3145,6 +3145,10 @@ In its metadata: %2
         <source>Start the server to use the loaded model from other programs through the OpenAI API. While it serves, it holds the engine: the other pages&apos; work waits until it stops.</source>
         <translation>启动服务器后，其他程序即可通过 OpenAI API 使用已加载的模型。服务期间它独占引擎：其他页面的工作会等到它停止为止。</translation>
     </message>
+    <message>
+        <source>The server holds the model: stop it on the Serve page to go on here.</source>
+        <translation>服务器正在占用模型：请在“服务”页停止它，以便在此继续。</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::ServingBatchPanel</name>

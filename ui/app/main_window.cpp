@@ -118,7 +118,7 @@ MainWindow::MainWindow(const QString& modelPath, QWidget* parent) : QMainWindow(
 
     buildPages();
     connect(tabs_, &QTabWidget::currentChanged, this, [this] {
-        updateStatusLabels();
+        updateModelLabel();   // the status labels, and whether another page holds the engine
         scheduleSave();
     });
     thread_.setObjectName(QStringLiteral("engine"));
@@ -175,6 +175,7 @@ void MainWindow::buildPages() {
         connect(page, &Page::statusChanged, this, [this, page] {
             if (page == currentPage()) updateStatusLabels();
         });
+        connect(page, &Page::engineHoldChanged, this, &MainWindow::updateModelLabel);
         connect(page, &Page::settingsChanged, this, &MainWindow::scheduleSave);
         connect(page, &Page::errorOccurred, this, &MainWindow::showError);
     }
@@ -736,11 +737,16 @@ void MainWindow::updateModelLabel() {
     const QString backend = model_.backend == QLatin1String("cpu")    ? tr("CPU, %n thread(s)", nullptr, model_.threads)
                             : model_.backend == QLatin1String("cuda") ? tr("CUDA GPU")
                                                                       : model_.backend;
-    modelLabel_->setText(tr("%1 — %2, %3 parameters, %4 layers, vocabulary %5 — %6")
-                             .arg(model_.name, model_.arch, humanCount(model_.parameters))
-                             .arg(model_.layers)
-                             .arg(model_.vocab)
-                             .arg(backend));
+    const QString model = tr("%1 — %2, %3 parameters, %4 layers, vocabulary %5 — %6")
+                              .arg(model_.name, model_.arch, humanCount(model_.parameters))
+                              .arg(model_.layers)
+                              .arg(model_.vocab)
+                              .arg(backend);
+    // Another page holding the engine (the server) comes first: this page's work waits for it.
+    QString hold;
+    for (const Page* p : pages_)
+        if (p != currentPage() && !p->engineHoldNotice().isEmpty()) hold = p->engineHoldNotice();
+    modelLabel_->setText(hold.isEmpty() ? model : hold + QStringLiteral(" — ") + model);
     modelLabel_->setToolTip(model_.internalName.isEmpty() || model_.internalName == model_.name
                                 ? model_.path + QLatin1Char('\n') + model_.tensorTypes
                                 : tr("%1\nIn its metadata: %2\n%3").arg(model_.path, model_.internalName, model_.tensorTypes));

@@ -63,12 +63,17 @@ public:
     // that records what it computes hands it over, and shows a saved one without the engine (the
     // shell picks the page whose pageId() is the file's page). Both throw dlab::Error with a
     // sentence for the user; openSession() changes nothing when it throws.
+    // While this page holds the engine (the Serve page while it serves), one translated sentence
+    // saying so: the shell shows it on the other pages, whose work waits meanwhile.
+    virtual QString engineHoldNotice() const { return {}; }
+
     virtual bool canSaveSession() const { return false; }   // something is recorded now
     virtual dlab::SavedSession saveSession() const;
     virtual void openSession(const dlab::SavedSession& session, const QString& fileName);
 
 signals:
     void statusChanged();            // status() changed
+    void engineHoldChanged();        // engineHoldNotice() changed
     void settingsChanged();          // saveSettings() would write something new
     void errorOccurred(const QString& message);   // for the user, shown by the shell
     void samplerParamsPublished(const dlab::SamplerParams& params);   // to the other pages

@@ -336,6 +336,12 @@ void ServePage::onStarted(const ServeStarted& info) {
     });
     updateEnabled();
     emit serverStarted();
+    emit engineHoldChanged();
+}
+
+QString ServePage::engineHoldNotice() const {
+    if (state_ != State::Serving) return {};
+    return tr("The server holds the model: stop it on the Serve page to go on here.");
 }
 
 void ServePage::onCounters(const ServeCounters& c) {
@@ -368,6 +374,7 @@ void ServePage::onStopped() {
     updateExamples();
     updateEnabled();
     emit serverStopped();
+    emit engineHoldChanged();
 }
 
 double ServePage::tokensPerSecond() const {

@@ -56,6 +56,7 @@ public:
     ServeStartRequest request() const;     // what Start sends
     State state() const { return state_; }
     bool serving() const { return state_ == State::Serving; }
+    QString engineHoldNotice() const override;
     const ServeStarted& server() const { return server_; }   // the running (or last) server
     QString baseUrl() const;               // the examples' URL
     double tokensPerSecond() const;        // over the last kSpeedWindowMs
