@@ -3486,6 +3486,10 @@ In seinen Metadaten: %2
         <source>Safety</source>
         <translation>Sicherheit</translation>
     </message>
+    <message>
+        <source>The policy cannot be used: %1</source>
+        <translation>Diese Richtlinie ist nicht verwendbar: %1</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::ServingLoadPanel</name>

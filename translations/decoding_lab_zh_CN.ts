@@ -3454,6 +3454,10 @@ In its metadata: %2
         <source>Safety</source>
         <translation>安全</translation>
     </message>
+    <message>
+        <source>The policy cannot be used: %1</source>
+        <translation>此策略无法使用：%1</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::ServingLoadPanel</name>

@@ -192,7 +192,11 @@ void ServingLabPage::attachEngine(EngineContext* engine) {
         if (was == Work::Load) emit loadDone();
         if (was == Work::Sweep) emit sweepDone();
         if (was == Work::Prefix) emit prefixDone();
-        if (was == Work::Safety) emit safetyDone();
+        if (was == Work::Safety) {
+            safety_->clear();
+            lastSafety_.reset();
+            emit safetyDone();
+        }
     });
 }
 
@@ -246,8 +250,11 @@ void ServingLabPage::runSafety() {
     try {
         r = safety_->request();
     } catch (const Error& e) {
+        // The last run's layers would stand beside the error as if this policy had passed them.
+        safety_->clear();
+        lastSafety_.reset();
         const QString m = QString::fromUtf8(e.what());
-        setStatus([m] { return m; });
+        setStatus([m] { return tr("The policy cannot be used: %1").arg(m); });
         return;
     }
     begin(Work::Safety);
