@@ -654,6 +654,53 @@ private slots:
 
     // --- DistributionChart ----------------------------------------------------------------
 
+    // A chart emptied after a step (the playground starting over, a new constraint) draws no
+    // trace of the old bars: Qt Charts kept the old categories' grid lines and the category axis
+    // line where it was (seen at 1024 × 700: ~20 vertical lines and a horizontal one at 40 %).
+    // Counted: columns of the plot area with a vertical line in them, as a fresh chart has none.
+    void emptiedChartLooksFresh() {
+        DistributionChart fresh, emptied;
+        for (DistributionChart* c : {&fresh, &emptied}) {
+            c->resize(560, 220);
+            c->show();
+        }
+        DistributionCutoffs cut;
+        double sum = 0.0;
+        for (int i = 0; i < 20; ++i) cut.cumulative << (sum += 0.04);
+        cut.topP = 0.5;
+        cut.topPKept = 12;
+        emptied.setBars(someBars(20), cut);
+        QVERIFY(QTest::qWaitForWindowExposed(&emptied));
+        (void)emptied.grab();
+        emptied.setBars({}, DistributionCutoffs{});
+        QTest::qWait(20);
+        const auto verticalLines = [](DistributionChart& c) {
+            const QImage image = c.grab().toImage();
+            const QRect plot = c.chart()->plotArea().toRect().adjusted(3, 3, -3, -3);   // inside the axis lines
+            const QRgb background = image.pixel(plot.center());
+            int lines = 0;
+            for (int x = plot.left(); x <= plot.right(); ++x) {
+                int marked = 0;
+                for (int y = plot.top(); y <= plot.bottom(); ++y) marked += image.pixel(x, y) != background;
+                lines += marked > plot.height() / 2;
+            }
+            return lines;
+        };
+        QCOMPARE(verticalLines(fresh), 0);
+        QCOMPARE(verticalLines(emptied), 0);
+        // Below the plot area, where the old axis line was, nothing either.
+        const QImage image = emptied.grab().toImage();
+        const QRect plot = emptied.chart()->plotArea().toRect();
+        const QRgb background = image.pixel(plot.center());
+        int marked = 0;
+        for (int y = plot.top() + 3; y < plot.bottom() - 3; ++y) {
+            int row = 0;
+            for (int x = plot.left() + 3; x < plot.right() - 3; ++x) row += image.pixel(x, y) != background;
+            marked += row > plot.width() / 2 && y > plot.top() + plot.height() / 8 && y < plot.bottom() - plot.height() / 8;
+        }
+        QCOMPARE(marked, 0);   // no line across the plot between its top and bottom value lines
+    }
+
     void cumulativeLineOnePointPerBar_data() {
         QTest::addColumn<int>("bars");
         QTest::newRow("one") << 1;

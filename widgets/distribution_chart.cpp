@@ -259,6 +259,9 @@ void DistributionChart::setBars(const QList<DistributionBar>& bars, const Distri
         if (categories.isEmpty()) axisX_->clear();
         else axisX_->setCategories(categories);
         axisX_->setLabelsVisible(!categories.isEmpty());
+        // ... and its grid lines and axis line where they were: with no bar there is nothing to mark.
+        axisX_->setGridLineVisible(!categories.isEmpty());
+        axisX_->setLineVisible(!categories.isEmpty());
     }
     QList<int> removed;
     for (int i = 0; i < bars.size(); ++i)
