@@ -20,6 +20,7 @@
 #include <QCategoryAxis>
 
 #include "ui/engine/step_views.h"
+#include "ui/playground/constraint_box.h"
 #include "widgets/distribution_chart.h"
 #include "widgets/probability_legend.h"
 #include "widgets/sampler_waterfall.h"
@@ -653,6 +654,28 @@ private slots:
     }
 
     // --- DistributionChart ----------------------------------------------------------------
+
+    // --- ConstraintBox --------------------------------------------------------------------
+
+    // A grammar edited after it was loaded goes by "<file> (edited)" in messages (an error in the
+    // edited text named the example file, as if the file were wrong); loading a file drops it.
+    void editedGrammarIsNamedSo() {
+        dlab::ui::ConstraintBox box;
+        box.setKind(dlab::ui::ConstraintBox::Kind::Gbnf);
+        const QString file = box.exampleCombo()->currentText();
+        QVERIFY(file.endsWith(QLatin1String(".gbnf")));
+        QCOMPARE(QString::fromStdString(box.choice().spec.source), file);
+        box.apply();   // applied again unchanged: still the file
+        QCOMPARE(QString::fromStdString(box.choice().spec.source), file);
+        box.textEdit()->setPlainText(QStringLiteral("root ::= \"a\" undefined_rule ("));
+        box.apply();
+        QCOMPARE(QString::fromStdString(box.choice().spec.source), file + QStringLiteral(" (edited)"));
+        box.textEdit()->appendPlainText(QStringLiteral("x"));
+        box.apply();   // once
+        QCOMPARE(QString::fromStdString(box.choice().spec.source), file + QStringLiteral(" (edited)"));
+        QVERIFY(box.selectExample(file));   // the file again
+        QCOMPARE(QString::fromStdString(box.choice().spec.source), file);
+    }
 
     // A chart emptied after a step (the playground starting over, a new constraint) draws no
     // trace of the old bars: Qt Charts kept the old categories' grid lines and the category axis

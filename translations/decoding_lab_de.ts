@@ -1497,6 +1497,10 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
         <source>Constraint: apply the edited grammar or schema</source>
         <translation>Vorgabe: die bearbeitete Grammatik oder das Schema anwenden</translation>
     </message>
+    <message>
+        <source> (edited)</source>
+        <translation> (bearbeitet)</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::KvBlocksPanel</name>

@@ -1485,6 +1485,10 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
         <source>Constraint: apply the edited grammar or schema</source>
         <translation>约束：应用编辑后的语法或 Schema</translation>
     </message>
+    <message>
+        <source> (edited)</source>
+        <translation>（已编辑）</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::KvBlocksPanel</name>

@@ -208,6 +208,7 @@ void ConstraintBox::loadExample(int index) {
     const QSignalBlocker block(textEdit_);
     textEdit_->setPlainText(text);
     source_ = QFileInfo(path).fileName();
+    sourceText_ = text;
 }
 
 bool ConstraintBox::openFile(const QString& path) {
@@ -233,6 +234,7 @@ bool ConstraintBox::openFile(const QString& path) {
         textEdit_->setPlainText(text);
     }
     source_ = name;
+    sourceText_ = text;
     apply();
     return true;
 }
@@ -243,6 +245,7 @@ void ConstraintBox::setText(const QString& text, const QString& source) {
         textEdit_->setPlainText(text);
     }
     if (!source.isEmpty()) source_ = source;
+    sourceText_ = text;
     apply();
 }
 
@@ -263,6 +266,9 @@ ConstraintChoice ConstraintBox::choice() const {
 
 void ConstraintBox::apply() {
     appliedText_ = hasText(kind()) ? textEdit_->toPlainText() : QString();
+    // Text edited after it was loaded is no longer the file: errors and the status say so.
+    const QString edited = tr(" (edited)");
+    if (!source_.isEmpty() && appliedText_ != sourceText_ && !source_.endsWith(edited)) source_ += edited;
     waiting_ = kind() != Kind::None;
     status_ = {};
     updateVisibility();
@@ -374,6 +380,7 @@ void ConstraintBox::restoreSettings(QSettings& s) {
         textEdit_->setPlainText(s.value(QStringLiteral("constraint/text")).toString());
     }
     source_ = s.value(QStringLiteral("constraint/source")).toString();
+    sourceText_ = textEdit_->toPlainText();   // as saved (its name says "(edited)" if it was)
     if (kind() != Kind::None) apply();
     else {
         appliedText_.clear();

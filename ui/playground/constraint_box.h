@@ -95,7 +95,8 @@ private:
     QToolButton* grammarToggle_ = nullptr;
     QPlainTextEdit* grammarView_ = nullptr;
     QCheckBox* compareCheck_ = nullptr;
-    QString source_;          // the name the applied text goes by (a file name)
+    QString source_;          // the name the applied text goes by (a file name, "+ (edited)" once changed)
+    QString sourceText_;      // the text as that file gave it
     QString appliedText_;     // the text last applied (Apply is enabled while the editor differs)
     ConstraintStatus status_;
     bool waiting_ = false;    // a choice was sent and its status has not come back
