@@ -162,7 +162,7 @@ private slots:
 
         QByteArray magic = cut(good, good.size());
         magic[0] = 'X';
-        QTest::newRow("wrong magic") << magic << QStringList{"not a GGUF file", "magic"};
+        QTest::newRow("wrong magic") << magic << QStringList{"not a GGUF file", "does not begin with the letters \"GGUF\""};
         QTest::newRow("ggml magic") << QByteArray("ggjt\x03\0\0\0", 8) << QStringList{"not a GGUF file"};
         QTest::newRow("big endian") << Raw().u32(0x47475546u).u32(3).u64(0).u64(0).bytes() << QStringList{"big-endian"};
         QTest::newRow("short garbage") << QByteArray("ab") << QStringList{"not a GGUF file"};

@@ -258,8 +258,8 @@ void GgufFile::parse() {
         throw Error(where() + "file is truncated: it ends inside the magic bytes");
     if (size_ < 4 || std::memcmp(base_, "GGUF", 4) != 0) {
         if (size_ >= 4 && std::memcmp(base_, "FUGG", 4) == 0)
-            throw Error(where() + "is a big-endian GGUF file, which is not supported");
-        throw Error(where() + "is not a GGUF file (wrong magic bytes; expected \"GGUF\")");
+            throw Error(where() + "a big-endian GGUF file, which is not supported");
+        throw Error(where() + "not a GGUF file: it does not begin with the letters \"GGUF\" that every GGUF model begins with");
     }
     c.skip(4, "the magic");
     version_ = c.read<uint32_t>("the version");
