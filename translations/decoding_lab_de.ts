@@ -1994,6 +1994,10 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
         <source>Colours on a log scale: small attention weights (down to 1 % of an even share) become distinguishable</source>
         <translation>Farben auf logarithmischer Skala: kleine Aufmerksamkeitsgewichte (bis hinab zu 1 % eines gleichmäßigen Anteils) werden unterscheidbar</translation>
     </message>
+    <message>
+        <source>The run is filling the cache; the map appears when it ends.</source>
+        <translation>Der Lauf füllt den Cache; die Karte erscheint, wenn er endet.</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::KvPage</name>

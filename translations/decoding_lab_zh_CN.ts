@@ -1977,6 +1977,10 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
         <source>Colours on a log scale: small attention weights (down to 1 % of an even share) become distinguishable</source>
         <translation>使用对数色阶：较小的注意力权重（低至均匀份额的 1 %）也能分辨</translation>
     </message>
+    <message>
+        <source>The run is filling the cache; the map appears when it ends.</source>
+        <translation>运行正在填充缓存；运行结束时显示热图。</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::KvPage</name>

@@ -86,6 +86,12 @@ void KvHeatmapPanel::setRun(const KvRunPtr& v) {
     rebuild();
 }
 
+void KvHeatmapPanel::setBusy(bool busy) {
+    if (busy == busy_) return;
+    busy_ = busy;
+    rebuild();
+}
+
 void KvHeatmapPanel::rebuild() {
     const KvCellQuantity q = quantity();
     step_->setEnabled(q == KvCellQuantity::Attention && run_->attention.size() > 1);
@@ -99,7 +105,8 @@ void KvHeatmapPanel::rebuild() {
     widgets::HeatmapGrid g = kvHeatmapGrid(*run_, q, rows(), index, log_->isChecked() && log_->isEnabled());
     if (g.isEmpty()) {
         view_->clear();
-        if (run_->nSlots == 0) view_->setPlaceholderText(tr("Run a prompt to fill the cache."));
+        if (run_->nSlots == 0 && busy_) view_->setPlaceholderText(tr("The run is filling the cache; the map appears when it ends."));
+        else if (run_->nSlots == 0) view_->setPlaceholderText(tr("Run a prompt to fill the cache."));
         else if (q == KvCellQuantity::KeyError || q == KvCellQuantity::ValueError)
             view_->setPlaceholderText(tr("The cache is f32: there is nothing to compare. Run with f16 or q8_0 to see the error."));
         else view_->setPlaceholderText(tr("This run recorded no attention."));

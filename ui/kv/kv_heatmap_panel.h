@@ -31,6 +31,7 @@ public:
     void setQuantity(KvCellQuantity q);
     void setRows(KvHeatmapRows rows);
     void setAttentionIndex(int index);       // which recorded step
+    void setBusy(bool busy);                 // a run is filling the cache: the map comes at its end
 
     KvCellQuantity quantity() const;
     KvHeatmapRows rows() const;
@@ -51,6 +52,7 @@ private:
     QString extraTooltip(int row, int col) const;
 
     KvRunPtr run_;
+    bool busy_ = false;
     QComboBox* quantity_ = nullptr;
     QComboBox* rows_ = nullptr;
     QSlider* step_ = nullptr;

@@ -275,6 +275,7 @@ void KvPage::updateEnabled() {
     prompt_->setReadOnly(busy());
     compression_->setModelReady(modelReady_);
     compression_->setBusy(busy());
+    heatmap_->setBusy(busy());
 }
 
 void KvPage::setModelReady(bool ready) {
