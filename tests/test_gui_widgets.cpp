@@ -677,6 +677,22 @@ private slots:
         QCOMPARE(QString::fromStdString(box.choice().spec.source), file);
     }
 
+    // One distribution (the beam tree's node chart): no legend over the token labels of a short
+    // chart; every label whole. Two again: the legend is back.
+    void singleDistributionHasNoLegend() {
+        DistributionChart chart;
+        chart.resize(640, 150);
+        chart.setSingleDistribution(true);
+        chart.setBars(someBars(12), DistributionCutoffs{});
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        (void)chart.grab();
+        QVERIFY(!chart.chart()->legend()->isVisible());
+        QVERIFY2(chart.elidedTexts().isEmpty(), qPrintable(chart.elidedTexts().join(" | ")));
+        chart.setSingleDistribution(false);
+        QVERIFY(chart.chart()->legend()->isVisible());
+    }
+
     // A chart emptied after a step (the playground starting over, a new constraint) draws no
     // trace of the old bars: Qt Charts kept the old categories' grid lines and the category axis
     // line where it was (seen at 1024 × 700: ~20 vertical lines and a horizontal one at 40 %).

@@ -594,6 +594,9 @@ void DistributionChart::setSingleDistribution(bool on) {
     single_ = on;
     if (on) series_->take(afterSet_);
     else series_->append(afterSet_);
+    // One series needs no legend (its caption says what it is); in a short chart the legend sat on
+    // the rotated token labels (the beam tree's node chart at 1024 × 700).
+    chart()->legend()->setVisible(!on);
     applyTexts();
 }
 
