@@ -152,6 +152,31 @@ class TestGuiKvWidgets : public QObject {
     Q_OBJECT
 
 private slots:
+    // A category name wider than the legend wraps to a second line instead of being cut ("reused
+    // from the cac…" beside the KV growth rows at 1024 × 700), in each language's words.
+    void longCategoryNamesWrap_data() {
+        QTest::addColumn<QString>("reused");
+        QTest::addColumn<QString>("computed");
+        QTest::newRow("en") << "reused from the cache" << "computed in this step";
+        QTest::newRow("de") << "aus dem Cache wiederverwendet" << "in diesem Schritt berechnet";
+    }
+    void longCategoryNamesWrap() {
+        QFETCH(QString, reused);
+        QFETCH(QString, computed);
+        HeatmapGrid g = categoryGrid();
+        g.categories = {reused, computed};
+        g.categoryColors = {QColor(0x99, 0x99, 0x99), QColor(0x22, 0x66, 0xaa)};
+        for (float& v : g.values) v = std::isnan(v) ? v : std::min(v, 1.0f);
+        KvHeatmapView view;
+        view.resize(600, 200);
+        view.setGrid(g);
+        (void)view.grab();
+        const QStringList lines = view.lastLegendLines();
+        for (const QString& line : lines) QVERIFY2(!line.contains(QChar(0x2026)), qPrintable(lines.join(" | ")));
+        QCOMPARE(lines.join(u' '), reused + u' ' + computed);
+        checkTexts(view.lastTextRects(), view.rect(), "wrapped legend");
+    }
+
     void cleanup() { QApplication::setPalette(QPalette()); }
 
     // --- helpers the views share ------------------------------------------------------------------

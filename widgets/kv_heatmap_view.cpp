@@ -8,6 +8,7 @@
 #include <QToolTip>
 
 #include <algorithm>
+#include <utility>
 #include <cmath>
 #include <cstring>
 
@@ -36,6 +37,21 @@ bool greater(float v, float than) { return !std::isnan(v) && (std::isnan(than) |
 QString quotedToken(QString text) {
     text.replace(QStringLiteral("\r\n"), QStringLiteral("\u21b5")).replace(u'\n', u'\u21b5').replace(u'\t', u'\u21e5');
     return QStringLiteral("\u201c%1\u201d").arg(text);
+}
+
+// text in lines of at most width pixels, broken between words; at most maxLines, each elided
+// where its words still do not fit.
+QStringList wrapped(const QFontMetrics& fm, const QString& text, int width, int maxLines) {
+    QStringList lines;
+    QString line;
+    for (const QString& word : text.split(u' ', Qt::SkipEmptyParts)) {
+        const QString longer = line.isEmpty() ? word : line + u' ' + word;
+        if (line.isEmpty() || textWidth(fm, longer) <= width || int(lines.size()) == maxLines - 1) line = longer;
+        else lines << std::exchange(line, word);
+    }
+    if (!line.isEmpty() || lines.isEmpty()) lines << line;
+    for (QString& l : lines) l = fm.elidedText(l, Qt::ElideRight, width);   // a word wider than the legend
+    return lines;
 }
 
 int marginFor(const QFontMetrics& fm) { return std::max(2, lineHeight(fm) / 4); }
@@ -302,6 +318,7 @@ void KvHeatmapView::ensureImage() {
 void KvHeatmapView::paintEvent(QPaintEvent*) {
     QPainter p(this);
     textRects_.clear();
+    legendLines_.clear();
     const QPalette& pal = palette();
     const QFontMetrics fm = fontMetrics();
     if (grid_.isEmpty()) {
@@ -414,19 +431,31 @@ void KvHeatmapView::paintLegend(QPainter& p, const Layout& l) {
     }
     const int bottomLimit = height() - marginFor(fm);
     if (grid_.isCategorical()) {
-        const int pitch = h + 2, swatch = std::max(6, h - 4);
+        // A name too long for the legend's width takes a second line ("reused from the" / "cache").
+        const int swatch = std::max(6, h - 4);
         const int n = int(grid_.categories.size());
-        const int fit = std::max(0, (bottomLimit - y - 2) / pitch);
-        const int shown = fit >= n ? n : std::max(0, fit - 1);
-        for (int i = 0; i < shown; ++i, y += pitch) {
+        const int textLeft = l.legend.left() + swatch + l.gap, textW = l.legend.right() + 1 - textLeft;
+        std::vector<QStringList> names;
+        for (const QString& c : grid_.categories) names.push_back(wrapped(fm, c, textW, 2));
+        int shown = 0, fit = 0;
+        for (int i = 0, at = y; i < n; ++i) {
+            at += int(names[size_t(i)].size()) * h + 2;
+            if (at > bottomLimit) break;
+            fit = i + 1;
+        }
+        shown = fit >= n ? n : std::max(0, fit - 1);
+        for (int i = 0; i < shown; ++i) {
             const QRect sw(l.legend.left(), y + 2 + (h - swatch) / 2, swatch, swatch);
             p.fillRect(sw, QColor::fromRgb(categories_[size_t(i)]));
             p.setPen(palette().color(QPalette::Mid));
             p.drawRect(sw.adjusted(0, 0, -1, -1));
             p.setPen(palette().color(QPalette::WindowText));
-            const QRect text(sw.right() + 1 + l.gap, y + 2, l.legend.right() - sw.right() - l.gap, h);
-            drawRecordedText(p, text, Qt::AlignLeft | Qt::AlignVCenter,
-                             fm.elidedText(grid_.categories[i], Qt::ElideRight, text.width()), &textRects_);
+            for (const QString& line : names[size_t(i)]) {
+                drawRecordedText(p, QRect(textLeft, y + 2, textW, h), Qt::AlignLeft | Qt::AlignVCenter, line, &textRects_);
+                legendLines_ << line;
+                y += h;
+            }
+            y += 2;
         }
         if (shown < n && fit > 0)
             drawRecordedText(p, QRect(l.legend.left(), y + 2, l.legend.width(), h), Qt::AlignLeft | Qt::AlignVCenter,

@@ -66,6 +66,8 @@ public:
     HeatScale scale() const { return scale_; }
     // Every text the last paint drew, as landed (tests: nothing clipped, nothing overlapping).
     const QList<QRect>& lastTextRects() const { return textRects_; }
+    // The category legend's lines the last paint drew (tests: whole names, none elided).
+    const QStringList& lastLegendLines() const { return legendLines_; }
     // How many times the cell image has been built (tests: a plain repaint reuses it).
     int imageBuilds() const { return imageBuilds_; }
 
@@ -122,6 +124,7 @@ private:
     mutable std::optional<Layout> layout_;
     std::optional<QPoint> hovered_;
     QList<QRect> textRects_;
+    QStringList legendLines_;
 };
 
 }  // namespace dlab::widgets
