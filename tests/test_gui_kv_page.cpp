@@ -423,6 +423,33 @@ private slots:
         QVERIFY(page->runButton()->isEnabled());
     }
 
+    // At 1024 × 700, after a whole run (the status line above the tabs takes two lines then), the
+    // Growth tab's charts keep their axis labels and titles whole (they turned into "...").
+    void growthChartsKeepTheirLabels() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        w->resize(1024, 700);
+        KvPage* page = front(*w);
+        page->stepsSpin()->setValue(48);
+        runAndWait(page);
+        QTest::qWait(50);
+        QStringList cut;
+        for (QChartView* c : page->growthPanel()->findChildren<QChartView*>()) {
+            if (!c->isVisible()) continue;
+            (void)c->grab();
+            for (QGraphicsItem* item : c->scene()->items()) {
+                if (!item->isVisible()) continue;
+                QString text;
+                if (auto* t = dynamic_cast<QGraphicsTextItem*>(item)) text = t->toPlainText();
+                else if (auto* st = dynamic_cast<QGraphicsSimpleTextItem*>(item)) text = st->text();
+                if (text.endsWith(QLatin1String("...")) || text.endsWith(QChar(0x2026))) cut << c->objectName() + ": " + text;
+            }
+        }
+        QVERIFY2(cut.isEmpty(), qPrintable(cut.join(" | ")));
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+
     void badInputIsOneSentence_data() {
         QTest::addColumn<QString>("prompt");
         QTest::addColumn<int>("steps");

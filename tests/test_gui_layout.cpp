@@ -299,9 +299,29 @@ class TestGuiLayout : public QObject {
         }
         serving->tabs()->setCurrentIndex(0);
         w_->tabs()->setCurrentWidget(page);
+        out += checkLessons(tag);
+        return out;
+    }
+
+    // The Lessons panel beside the playground: the window keeps its size (it used to grow past the
+    // screen), the panel shows whole, and where the page needs more width than the panel leaves it
+    // scrolls to all of it (the page's own widgets are checked whole in the cases above).
+    QStringList checkLessons(const QString& tag) {
+        const QString name = tag + QStringLiteral("-lessons");
+        const QSize size = w_->size();
         w_->lessonsDock()->show();
-        out += check(tag + QStringLiteral("-lessons"), QStringLiteral("lessons"));
+        const QPixmap shot = settle();
+        shoot(shot, name);
+        QStringList out = cutWidgets(w_->lessonsDock(), nullptr);
+        out += statusProblems();
+        if (w_->size() != size)
+            out << QStringLiteral("the window grew from %1 × %2 to %3 × %4").arg(size.width()).arg(size.height()).arg(w_->width()).arg(w_->height());
+        auto* area = w_->findChild<QScrollArea*>(QStringLiteral("pageArea"));
+        const int need = w_->tabs()->minimumSizeHint().width(), room = area->viewport()->width();
+        if (need > room && area->horizontalScrollBar()->maximum() < need - room)
+            out << QStringLiteral("the page needs %1 px, shows %2 and scrolls only %3").arg(need).arg(room).arg(area->horizontalScrollBar()->maximum());
         w_->lessonsDock()->hide();
+        for (QString& p : out) p.prepend(name + QStringLiteral(": "));
         return out;
     }
 

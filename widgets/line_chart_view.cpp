@@ -18,7 +18,7 @@ namespace dlab::widgets {
 
 namespace {
 // Below this the axis labels turn into "…": a title, two axes with titles and a legend need it.
-constexpr int kMinimumLines = 13;
+constexpr int kMinimumLines = 15;
 }
 
 QColor seriesColour(const QPalette& pal, int index) {
