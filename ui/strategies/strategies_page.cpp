@@ -14,6 +14,7 @@
 #include <QSettings>
 #include <QShortcut>
 #include <QStyle>
+#include <QStyledItemDelegate>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
@@ -35,6 +36,20 @@
 #include "widgets/image_export.h"
 
 namespace dlab::ui {
+
+namespace {
+// The comparison table's cells hold several wrapped lines: a little room above and below them, so
+// a four-line cell does not touch the grid lines.
+class PaddedCellDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override {
+        QSize s = QStyledItemDelegate::sizeHint(option, index);
+        s.rheight() += option.fontMetrics.height() / 2;
+        return s;
+    }
+};
+}  // namespace
 
 namespace {
 bool isSvg(const QString& path) { return path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive); }
@@ -135,6 +150,7 @@ void StrategiesPage::build() {
     tableView_->setObjectName(QStringLiteral("comparisonTable"));
     tableView_->setModel(table_);
     tableView_->setWordWrap(true);
+    tableView_->setItemDelegate(new PaddedCellDelegate(tableView_));
     tableView_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     // Long headings ("Finds the likeliest text?" in German) wrap instead of being cut.
     tableView_->horizontalHeader()->setDefaultAlignment(Qt::Alignment(Qt::AlignCenter | Qt::TextWordWrap));
