@@ -33,6 +33,9 @@
 #include "ui/app/main_window.h"
 #include "ui/app/model_name.h"
 #include "ui/playground/playground_page.h"
+#include "ui/kv/kv_page.h"
+#include "ui/serving/serving_page.h"
+#include "ui/strategies/strategies_page.h"
 #include "ui/app/theme.h"
 
 using namespace dlab;
@@ -273,6 +276,45 @@ private slots:
         QVERIFY2(w->width() <= 1024 && w->height() <= 700 && w->minimumSizeHint().height() <= 700, qPrintable(fits("presentation mode")));
         w->presentationAction()->trigger();
         QVERIFY(!w->presentation()->presenting());
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+
+    // F5 runs the page in front even with the keyboard focus on the tab bar (where a tab click or
+    // its Alt key leaves it): it did nothing on Strategies, KV cache and Serving lab; Esc stops.
+    void f5RunsThePageInFront_data() {
+        QTest::addColumn<QString>("pageId");
+        QTest::newRow("strategies") << "strategies";
+        QTest::newRow("kv") << "kv";
+        QTest::newRow("serving") << "serving";
+    }
+    void f5RunsThePageInFront() {
+        QFETCH(QString, pageId);
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        QVERIFY(QTest::qWaitForWindowActive(w.get()));
+        ui::Page* page = nullptr;
+        for (ui::Page* p : w->pages())
+            if (p->pageId() == pageId) page = p;
+        QVERIFY(page);
+        if (auto* k = qobject_cast<ui::KvPage*>(page)) {   // a run that fits the tiny model's 128 positions
+            k->promptEdit()->setPlainText(QStringLiteral("the quick brown fox"));
+            k->stepsSpin()->setValue(8);
+        }
+        w->tabs()->setCurrentWidget(page);
+        w->tabs()->tabBar()->setFocus();
+        QTRY_VERIFY(w->tabs()->tabBar()->hasFocus());
+        const auto busy = [&] {
+            if (auto* s = qobject_cast<ui::StrategiesPage*>(page)) return s->running();
+            if (auto* k = qobject_cast<ui::KvPage*>(page)) return k->busy();
+            if (auto* l = qobject_cast<ui::ServingLabPage*>(page)) return l->busy();
+            return false;
+        };
+        QVERIFY(!busy());
+        QTest::keyClick(w->tabs()->tabBar(), Qt::Key_F5);
+        QVERIFY2(busy(), "F5 did not start the page's run");
+        QTest::keyClick(w->tabs()->tabBar(), Qt::Key_Escape);
+        QTRY_VERIFY_WITH_TIMEOUT(!busy(), 60000);   // stopped (or done)
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
     }
 

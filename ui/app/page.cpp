@@ -1,5 +1,7 @@
 #include "ui/app/page.h"
 
+#include <QShortcut>
+
 #include "core/error.h"
 
 namespace dlab::ui {
@@ -7,6 +9,24 @@ namespace dlab::ui {
 namespace {
 QString plainTitle(const Page& page) { return QString(page.title()).remove(QLatin1Char('&')); }
 }  // namespace
+
+QShortcut* Page::frontShortcut(const QKeySequence& key) {
+    auto* s = new QShortcut(key, this);
+    s->setContext(Qt::WindowShortcut);
+    s->setEnabled(isVisible());
+    frontShortcuts_ << s;
+    return s;
+}
+
+void Page::showEvent(QShowEvent* e) {
+    for (QShortcut* s : frontShortcuts_) s->setEnabled(true);
+    QWidget::showEvent(e);
+}
+
+void Page::hideEvent(QHideEvent* e) {
+    for (QShortcut* s : frontShortcuts_) s->setEnabled(false);
+    QWidget::hideEvent(e);
+}
 
 dlab::SavedSession Page::saveSession() const {
     throw Error(tr("The %1 page does not save sessions.").arg(plainTitle(*this)).toStdString());

@@ -3,6 +3,7 @@
 // the pages its registry lists (page_registry.cpp), their titles, the status bar and model
 // loading, and knows nothing else of them. A page owns its widgets and creates its own engine
 // controller in attachEngine(); everything else it offers the shell is below.
+#include <QList>
 #include <QString>
 #include <QVariantMap>
 #include <QWidget>
@@ -13,6 +14,7 @@
 
 QT_BEGIN_NAMESPACE
 class QSettings;
+class QShortcut;
 QT_END_NAMESPACE
 
 namespace dlab::ui {
@@ -71,12 +73,23 @@ public:
     virtual dlab::SavedSession saveSession() const;
     virtual void openSession(const dlab::SavedSession& session, const QString& fileName);
 
+protected:
+    // A key that acts while this page is in front, wherever the keyboard focus is in the window
+    // (F5 runs, Esc stops; the focus is on the tab bar after a tab click or its Alt key): a window
+    // shortcut, on only while the page is shown, so the hidden pages' keys never compete.
+    QShortcut* frontShortcut(const QKeySequence& key);
+    void showEvent(QShowEvent* e) override;
+    void hideEvent(QHideEvent* e) override;
+
 signals:
     void statusChanged();            // status() changed
     void engineHoldChanged();        // engineHoldNotice() changed
     void settingsChanged();          // saveSettings() would write something new
     void errorOccurred(const QString& message);   // for the user, shown by the shell
     void samplerParamsPublished(const dlab::SamplerParams& params);   // to the other pages
+
+private:
+    QList<QShortcut*> frontShortcuts_;
 };
 
 }  // namespace dlab::ui

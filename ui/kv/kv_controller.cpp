@@ -175,7 +175,8 @@ void KvController::run(const KvRunRequest& request) {
         v.nSlots = pool.length(seq0);
         const std::vector<TokenId>& cached = pool.tokens(seq0);
         v.slotTokens = tokenTexts(tok, {}, cached);
-        const std::vector<TokenId> generated(cached.begin() + static_cast<std::ptrdiff_t>(prompt.size()), cached.end());
+        // A run stopped inside its prompt holds fewer positions than the prompt has tokens.
+        const std::vector<TokenId> generated(cached.begin() + static_cast<std::ptrdiff_t>(std::min(prompt.size(), cached.size())), cached.end());
         v.generatedText = QString::fromStdString(tok.decode(generated));
 
         KvCellStats cells = kvCellStats(pool, seq0, hp.headDim);

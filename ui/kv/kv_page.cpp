@@ -157,10 +157,8 @@ void KvPage::build() {
     for (QComboBox* c : {dtype_, blockSize_}) connect(c, &QComboBox::currentIndexChanged, this, &Page::settingsChanged);
     connect(noCache_, &QCheckBox::toggled, this, &Page::settingsChanged);
     connect(prompt_, &QPlainTextEdit::textChanged, this, &Page::settingsChanged);
-    auto* runKey = new QShortcut(QKeySequence(Qt::Key_F5), this, this, &KvPage::run);
-    runKey->setContext(Qt::WidgetWithChildrenShortcut);
-    auto* stopKey = new QShortcut(QKeySequence(Qt::Key_Escape), this, this, &KvPage::stop);
-    stopKey->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(frontShortcut(QKeySequence(Qt::Key_F5)), &QShortcut::activated, this, &KvPage::run);
+    connect(frontShortcut(QKeySequence(Qt::Key_Escape)), &QShortcut::activated, this, &KvPage::stop);
 }
 
 void KvPage::attachEngine(EngineContext* engine) {

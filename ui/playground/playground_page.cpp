@@ -1244,13 +1244,13 @@ void PlaygroundPage::changeEvent(QEvent* e) {
 void PlaygroundPage::showEvent(QShowEvent* e) {
     for (QShortcut* s : pageShortcuts_) s->setEnabled(true);
     for (QShortcut* s : replayShortcuts_) s->setEnabled(replay_ != nullptr);
-    QWidget::showEvent(e);
+    Page::showEvent(e);
 }
 
 void PlaygroundPage::hideEvent(QHideEvent* e) {
     for (QShortcut* s : pageShortcuts_) s->setEnabled(false);
     for (QShortcut* s : replayShortcuts_) s->setEnabled(false);
-    QWidget::hideEvent(e);
+    Page::hideEvent(e);
 }
 
 void PlaygroundPage::showDistribution() { ui_->viewTabs->setCurrentWidget(ui_->chartTab); }

@@ -238,10 +238,8 @@ void ServePage::build() {
     for (QSpinBox* s : {maxBatch_, context_}) connect(s, &QSpinBox::valueChanged, this, &Page::settingsChanged);
     connect(mode_, &QComboBox::currentIndexChanged, this, &Page::settingsChanged);
     connect(prefixCache_, &QCheckBox::toggled, this, &Page::settingsChanged);
-    auto* startKey = new QShortcut(QKeySequence(Qt::Key_F5), this, this, &ServePage::start);
-    startKey->setContext(Qt::WidgetWithChildrenShortcut);
-    auto* stopKey = new QShortcut(QKeySequence(Qt::Key_Escape), this, this, &ServePage::stop);
-    stopKey->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(frontShortcut(QKeySequence(Qt::Key_F5)), &QShortcut::activated, this, &ServePage::start);
+    connect(frontShortcut(QKeySequence(Qt::Key_Escape)), &QShortcut::activated, this, &ServePage::stop);
 }
 
 void ServePage::attachEngine(EngineContext* engine) {

@@ -97,10 +97,8 @@ void ServingLabPage::build() {
     connect(batch_, &ServingBatchPanel::settingsChanged, this, &Page::settingsChanged);
     connect(prefix_, &ServingPrefixPanel::settingsChanged, this, &Page::settingsChanged);
     connect(tabs_, &QTabWidget::currentChanged, this, &Page::settingsChanged);
-    auto* runKey = new QShortcut(QKeySequence(Qt::Key_F5), this, this, &ServingLabPage::runCurrentTab);
-    runKey->setContext(Qt::WidgetWithChildrenShortcut);
-    auto* stopKey = new QShortcut(QKeySequence(Qt::Key_Escape), this, this, &ServingLabPage::stop);
-    stopKey->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(frontShortcut(QKeySequence(Qt::Key_F5)), &QShortcut::activated, this, &ServingLabPage::runCurrentTab);
+    connect(frontShortcut(QKeySequence(Qt::Key_Escape)), &QShortcut::activated, this, &ServingLabPage::stop);
 }
 
 void ServingLabPage::attachEngine(EngineContext* engine) {

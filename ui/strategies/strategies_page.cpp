@@ -177,10 +177,8 @@ void StrategiesPage::build() {
     connect(prompt_, &QPlainTextEdit::textChanged, this, &Page::settingsChanged);
     connect(measure_, &QCheckBox::toggled, this, &Page::settingsChanged);
     // F5 runs, Esc stops, while the page is in front (the shortcuts of a hidden page do not fire).
-    auto* runKey = new QShortcut(QKeySequence(Qt::Key_F5), this, this, &StrategiesPage::run);
-    runKey->setContext(Qt::WidgetWithChildrenShortcut);
-    auto* stopKey = new QShortcut(QKeySequence(Qt::Key_Escape), this, this, &StrategiesPage::stop);
-    stopKey->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(frontShortcut(QKeySequence(Qt::Key_F5)), &QShortcut::activated, this, &StrategiesPage::run);
+    connect(frontShortcut(QKeySequence(Qt::Key_Escape)), &QShortcut::activated, this, &StrategiesPage::stop);
 }
 
 void StrategiesPage::attachEngine(EngineContext* engine) {
