@@ -4910,14 +4910,6 @@ In seinen Metadaten: %2
         <translation>H %1 Bit</translation>
     </message>
     <message>
-        <source>kept %1 of its input · %2 of raw</source>
-        <translation>behält %1 der Eingabe · %2 des Rohen</translation>
-    </message>
-    <message>
-        <source>Kept: how many tokens survive, and the share of the probability they carry, of what this stage was given and of the model&apos;s raw distribution.</source>
-        <translation>Behalten: wie viele Tokens übrig bleiben und welchen Anteil der Wahrscheinlichkeit sie tragen, gemessen an dem, was diese Stufe bekam, und an der rohen Verteilung des Modells.</translation>
-    </message>
-    <message>
         <source>H is the entropy, how uncertain the choice still is: 0 bits means one certain token, 1 bit is like a coin toss, n bits like 2^n equally likely tokens.</source>
         <translation>H ist die Entropie, wie unsicher die Wahl noch ist: 0 Bit heißt ein sicheres Token, 1 Bit ist wie ein Münzwurf, n Bit wie 2^n gleich wahrscheinliche Tokens.</translation>
     </message>
@@ -4952,6 +4944,14 @@ In seinen Metadaten: %2
     <message>
         <source>removed %1</source>
         <translation>entfernt %1</translation>
+    </message>
+    <message>
+        <source>kept %1 of its input by raw p · %2 of raw</source>
+        <translation>behält %1 der Eingabe (Roh-p) · %2 des Rohen</translation>
+    </message>
+    <message>
+        <source>Kept: how many tokens survive, and the share of the probability they carry, of what this stage was given and of the model&apos;s raw distribution, both weighed with the raw probabilities (temperature 1). After another temperature the stages see sharper or flatter probabilities: top-p 0.95 then keeps 95 % of what it sees, which can be a different share by raw p.</source>
+        <translation>Behalten: wie viele Tokens übrig bleiben und welchen Anteil der Wahrscheinlichkeit sie tragen – an dem, was diese Stufe bekam, und an der Rohverteilung des Modells, beide mit den Rohwahrscheinlichkeiten (Temperatur 1) gewogen. Nach einer anderen Temperatur sehen die Stufen schärfere oder flachere Wahrscheinlichkeiten: Top-p 0,95 behält dann 95 % dessen, was es sieht, was nach Roh-p ein anderer Anteil sein kann.</translation>
     </message>
 </context>
 <context>

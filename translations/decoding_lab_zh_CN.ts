@@ -4854,14 +4854,6 @@ In its metadata: %2
         <translation>H %1 比特</translation>
     </message>
     <message>
-        <source>kept %1 of its input · %2 of raw</source>
-        <translation>保留输入的 %1 · 原始的 %2</translation>
-    </message>
-    <message>
-        <source>Kept: how many tokens survive, and the share of the probability they carry, of what this stage was given and of the model&apos;s raw distribution.</source>
-        <translation>保留：剩下多少词元，以及它们所占的概率份额——相对于本阶段的输入和模型的原始分布。</translation>
-    </message>
-    <message>
         <source>H is the entropy, how uncertain the choice still is: 0 bits means one certain token, 1 bit is like a coin toss, n bits like 2^n equally likely tokens.</source>
         <translation>H 是熵，表示选择仍有多不确定：0 比特表示一个确定的词元，1 比特如同抛硬币，n 比特相当于 2^n 个等可能的词元。</translation>
     </message>
@@ -4896,6 +4888,14 @@ In its metadata: %2
     <message>
         <source>removed %1</source>
         <translation>移除了 %1</translation>
+    </message>
+    <message>
+        <source>kept %1 of its input by raw p · %2 of raw</source>
+        <translation>保留输入的 %1（按原始 p）· 原始的 %2</translation>
+    </message>
+    <message>
+        <source>Kept: how many tokens survive, and the share of the probability they carry, of what this stage was given and of the model&apos;s raw distribution, both weighed with the raw probabilities (temperature 1). After another temperature the stages see sharper or flatter probabilities: top-p 0.95 then keeps 95 % of what it sees, which can be a different share by raw p.</source>
+        <translation>保留：留下多少词元，以及它们所占的概率份额——占本阶段输入的份额和占模型原始分布的份额，两者都按原始概率（温度 1）计算。温度不为 1 时，各阶段看到的概率更尖锐或更平坦：top-p 0.95 保留它所见概率的 95 %，按原始 p 计可能是另一个份额。</translation>
     </message>
 </context>
 <context>

@@ -396,10 +396,13 @@ QStringList SamplerWaterfall::statTexts(int index) const {
     QStringList stats{tr("kept %1").arg(locale().toString(panel.kept))};
     if (index > 0 && panel.stage != QLatin1String("raw")) {
         // massKept is relative to the raw distribution; relative to the stage's own input is what
-        // its setting controls (top-p = 0.95 keeps about 95 % of what it is given).
+        // its setting controls (top-p = 0.95 keeps about 95 % of what it is given) where no stage
+        // before it reshaped the probabilities. Both shares are weighed with the raw probabilities,
+        // so after a temperature other than 1 the share of its input is not the setting's: the
+        // card says "by raw p", the tooltip why.
         const double input = panels_[index - 1].massKept;
         const double ofInput = input > 0.0 ? std::min(1.0, panel.massKept / input) : 1.0;
-        stats << tr("kept %1 of its input \u00b7 %2 of raw").arg(pct(ofInput), pct(panel.massKept));
+        stats << tr("kept %1 of its input by raw p \u00b7 %2 of raw").arg(pct(ofInput), pct(panel.massKept));
     }
     stats << entropyText(panel.entropy);
     return stats;
@@ -422,7 +425,10 @@ QString SamplerWaterfall::toolTipFor(int index) const {
     }
     html += QStringLiteral("<p>%1</p><p>%2</p>")
                 .arg(tr("Kept: how many tokens survive, and the share of the probability they carry, of what "
-                        "this stage was given and of the model's raw distribution.")
+                        "this stage was given and of the model's raw distribution, both weighed with the raw "
+                        "probabilities (temperature 1). After another temperature the stages see sharper or "
+                        "flatter probabilities: top-p 0.95 then keeps 95 % of what it sees, which can be a "
+                        "different share by raw p.")
                          .toHtmlEscaped(),
                      (unit_ == EntropyUnit::Bits
                           ? tr("H is the entropy, how uncertain the choice still is: 0 bits means one certain "
