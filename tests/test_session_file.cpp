@@ -301,10 +301,12 @@ private slots:
         row("payload not an object", "set", "/pagePayload", "[1]", "pagePayload must be an object (got an array of 1 entry)");
         row("prompt without tokens", "set", "/promptTokens", "[]", "promptTokens must be an array of at least one token id");
         row("a document, not an object", "text", "", "[]", "the document must be an object (got an array of 0 entries)");
-        row("truncated", "text", "", "$HALF", "not a complete JSON document (the file may be truncated or damaged)");
-        row("empty", "text", "", "", "not a complete JSON document");
+        row("truncated", "text", "", "$HALF", "not a complete JSON document: it ends too early, at line ");
+        row("empty", "text", "", "", "not a complete JSON document: it ends too early, at line 1, column 1 (the file is damaged, or not a session file)");
+        row("not JSON", "text", "", "the quick brown fox", "not a complete JSON document: it stops being JSON at line 1, column 2 (the file is damaged, or not a session file)");
+        row("not JSON on line 3", "text", "", "{\n  \"format\": 1,\n  oops", "it stops being JSON at line 3, column 3");
         row("too deep", "text", "", "$DEEP", "the JSON nests deeper than 100 levels");
-        row("a number no double holds", "text", "", R"({"format":"decoding-lab-session","version":1e400})", "number overflow parsing '1e400'");
+        row("a number no double holds", "text", "", R"({"format":"decoding-lab-session","version":1e400})", "a number in it is too large for any value of a session file");
         row("too many steps", "set", "/branches/1/steps", "$MANY", "branches[1].steps takes the session past 100000 steps");
     }
 

@@ -355,11 +355,21 @@ SavedSession parseSessionJson(std::string_view text, const std::string& sourceNa
     Json doc;
     try {
         doc = Json::parse(text);
-    } catch (const Json::exception& e) {
-        // parse_error, and out_of_range for a number no double holds ("1e400").
-        std::string why = e.what();
-        if (const size_t at = why.find("] "); at != std::string::npos) why = why.substr(at + 2);   // "[json.exception.parse_error.101] "
-        throw Error(sourceName + ": not a complete JSON document (the file may be truncated or damaged): " + why);
+    } catch (const Json::parse_error& e) {
+        // One sentence with the place, not the parser's own words ("syntax error while parsing
+        // value - invalid literal; last read: 'th'").
+        const size_t upTo = std::min<size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+        size_t line = 1, column = 1;
+        for (size_t i = 0; i < upTo; ++i) {
+            if (text[i] == '\n') ++line, column = 1;
+            else ++column;
+        }
+        throw Error(sourceName + (upTo >= text.size() ? ": not a complete JSON document: it ends too early, at line "
+                                                      : ": not a complete JSON document: it stops being JSON at line ") +
+                    std::to_string(line) + ", column " + std::to_string(column) + " (the file is damaged, or not a session file)");
+    } catch (const Json::exception&) {
+        // out_of_range: a number no double holds ("1e400").
+        throw Error(sourceName + ": not a complete JSON document: a number in it is too large for any value of a session file");
     }
     return Reader(sourceName).read(doc);
 }
