@@ -104,6 +104,15 @@ def main():
             s = timed(lambda: model.generate(pb, **g), reps=1)
             out["batched_eager_tokens_per_s"][str(b)] = b * 32 / s
 
+    def time_compiled(g, compiled_by):
+        t0 = time.perf_counter()
+        model.generate(prompt, **g)   # compiles
+        sync()
+        out["compile_s"] = time.perf_counter() - t0
+        s = timed(lambda: model.generate(prompt, **g), reps=2)
+        out["decode_static_compiled_tokens_per_s"] = a.tokens / s
+        out["compiled_by"] = compiled_by
+
     def compiled_generate():
         # transformers' own path: with a static cache on a GPU, generate() compiles the model's
         # call itself (CompileConfig, mode "reduce-overhead": CUDA graphs); on the CPU it must be
@@ -111,27 +120,16 @@ def main():
         cc = CompileConfig(fullgraph=True, mode="reduce-overhead")
         if dev != "cuda":
             cc._compile_all_devices = True
-        g = dict(gen, cache_implementation="static", compile_config=cc)
-        t0 = time.perf_counter()
-        model.generate(prompt, **g)   # compiles
-        sync()
-        out["compile_s"] = time.perf_counter() - t0
-        s = timed(lambda: model.generate(prompt, **g), reps=2)
-        out["decode_static_compiled_tokens_per_s"] = a.tokens / s
-        out["compiled_by"] = "generate(cache_implementation='static', compile_config=CompileConfig(fullgraph=True, mode='reduce-overhead'))"
+        time_compiled(dict(gen, cache_implementation="static", compile_config=cc),
+                      "generate(cache_implementation='static', compile_config=CompileConfig(fullgraph=True, mode='reduce-overhead'))")
 
     def compiled_forward():
         # The older recipe: the forward wrapped by hand, generate's own compile turned off (both
         # at once compile the call twice, one inside the other).
         model.forward = torch.compile(model.forward, mode="reduce-overhead", fullgraph=True)
-        g = dict(gen, cache_implementation="static", disable_compile=True)
-        t0 = time.perf_counter()
-        model.generate(prompt, **g)   # compiles
-        sync()
-        out["compile_s"] = time.perf_counter() - t0
-        s = timed(lambda: model.generate(prompt, **g), reps=2)
-        out["decode_static_compiled_tokens_per_s"] = a.tokens / s
-        out["compiled_by"] = "torch.compile(model.forward, mode='reduce-overhead', fullgraph=True), generate(cache_implementation='static', disable_compile=True)"
+        time_compiled(dict(gen, cache_implementation="static", disable_compile=True),
+                      "torch.compile(model.forward, mode='reduce-overhead', fullgraph=True), "
+                      "generate(cache_implementation='static', disable_compile=True)")
 
     measure(out, "copy_bandwidth", bandwidth, a.out)
     with torch.inference_mode():
