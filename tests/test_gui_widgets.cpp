@@ -22,6 +22,7 @@
 #include "ui/engine/step_views.h"
 #include "ui/playground/constraint_box.h"
 #include "widgets/distribution_chart.h"
+#include "widgets/image_export.h"
 #include "widgets/probability_legend.h"
 #include "widgets/sampler_waterfall.h"
 #include "widgets/text_line.h"
@@ -654,6 +655,30 @@ private slots:
     }
 
     // --- DistributionChart ----------------------------------------------------------------
+
+    // --- image export ---------------------------------------------------------------------
+
+    // A file name typed without an extension in an export dialog gets the chosen type's (Export
+    // wrote "tree", a PNG no viewer opened by its name); a typed extension is kept.
+    void exportPathTakesTheFiltersSuffix_data() {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("filter");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("png") << "/tmp/tree" << "PNG image (*.png)" << "/tmp/tree.png";
+        QTest::newRow("svg") << "/tmp/tree" << "SVG image (*.svg)" << "/tmp/tree.svg";
+        QTest::newRow("jsonl") << "/tmp/runs" << "JSON Lines (*.jsonl)" << "/tmp/runs.jsonl";
+        QTest::newRow("German filter") << "/tmp/baum" << "PNG-Bild (*.png)" << "/tmp/baum.png";
+        QTest::newRow("typed extension kept") << "/tmp/tree.svg" << "PNG image (*.png)" << "/tmp/tree.svg";
+        QTest::newRow("a dot in the folder") << "/tmp/v1.2/tree" << "PNG image (*.png)" << "/tmp/v1.2/tree.png";
+        QTest::newRow("cancelled") << "" << "PNG image (*.png)" << "";
+        QTest::newRow("no filter") << "/tmp/tree" << "" << "/tmp/tree";
+    }
+    void exportPathTakesTheFiltersSuffix() {
+        QFETCH(QString, path);
+        QFETCH(QString, filter);
+        QFETCH(QString, expected);
+        QCOMPARE(dlab::widgets::withFilterSuffix(path, filter), expected);
+    }
 
     // --- ConstraintBox --------------------------------------------------------------------
 

@@ -6,6 +6,7 @@
 #include <QImage>
 #include <QPainter>
 #include <QPixmap>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QSvgGenerator>
 #include <QWidget>
@@ -105,6 +106,13 @@ void exportSceneSvg(QGraphicsScene* scene, const QString& path, const QString& t
     writeSvg(path, title, size, QRectF(QPointF(0, 0), source.size()), [&](QPainter& p) {
         scene->render(&p, QRectF(QPointF(0, 0), source.size()), source);
     });
+}
+
+QString withFilterSuffix(const QString& path, const QString& selectedFilter) {
+    if (path.isEmpty() || !QFileInfo(path).suffix().isEmpty()) return path;
+    static const QRegularExpression pattern(QStringLiteral("\\*\\.([A-Za-z0-9]+)"));
+    const QRegularExpressionMatch m = pattern.match(selectedFilter);
+    return m.hasMatch() ? path + QLatin1Char('.') + m.captured(1) : path;
 }
 
 }  // namespace dlab::widgets

@@ -26,4 +26,8 @@ inline constexpr qint64 kMaxScenePixels = 40'000'000;   // 160 MB as ARGB32
 void exportScenePng(QGraphicsScene* scene, const QString& path, double scale = 1.0);
 void exportSceneSvg(QGraphicsScene* scene, const QString& path, const QString& title);
 
+// A path from a save dialog with the file type it offered: typed without an extension ("tree"),
+// it gets the chosen filter's ("PNG image (*.png)" -> "tree.png"); one with an extension stays.
+QString withFilterSuffix(const QString& path, const QString& selectedFilter);
+
 }  // namespace dlab::widgets

@@ -305,7 +305,9 @@ void KvPage::exportCurrentTab(const QString& path) {
 }
 
 void KvPage::showExportDialog() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export the tab in front"), QString(), tr("PNG image (*.png);;SVG image (*.svg)"));
+    QString chosen;
+    const QString path = widgets::withFilterSuffix(
+        QFileDialog::getSaveFileName(this, tr("Export the tab in front"), QString(), tr("PNG image (*.png);;SVG image (*.svg)"), &chosen), chosen);
     if (path.isEmpty()) return;
     try {
         exportCurrentTab(path);

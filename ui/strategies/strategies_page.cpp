@@ -426,7 +426,8 @@ void StrategiesPage::showExportMenu() {
     QMenu menu(this);
     const auto save = [this](const QString& what, const std::function<void(const QString&)>& write, bool trace = false) {
         const QString filter = trace ? tr("JSON Lines (*.jsonl)") : tr("PNG image (*.png);;SVG image (*.svg)");
-        const QString path = QFileDialog::getSaveFileName(this, what, QString(), filter);
+        QString chosen;
+        const QString path = widgets::withFilterSuffix(QFileDialog::getSaveFileName(this, what, QString(), filter, &chosen), chosen);
         if (path.isEmpty()) return;
         try {
             write(path);
