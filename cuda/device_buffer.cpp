@@ -21,7 +21,10 @@ std::string byteText(double bytes) {
 }
 
 namespace {
-[[noreturn]] void allocationFailed(cudaError_t e, size_t bytes, const std::string& what, const char* kind) {
+// device: GPU memory (else pinned host memory, whose running out is not the GPU's: the app shows
+// that sentence as it is).
+[[noreturn]] void allocationFailed(cudaError_t e, size_t bytes, const std::string& what, bool device) {
+    const char* kind = device ? "GPU memory" : "pinned host memory";
     cudaGetLastError();
     size_t freeB = 0, totalB = 0;
     std::string state;
@@ -29,9 +32,7 @@ namespace {
     else freeB = 0;
     const std::string reason = std::string("cannot allocate ") + byteText(double(bytes)) + " of " + kind + " for " + what + state + ": " +
                                cudaGetErrorString(e) + "; use a smaller context (--ctx) or the CPU backend (--backend cpu)";
-    // Pinned host memory running out is not the GPU's: the app shows that sentence as it is.
-    const bool gpu = std::string(kind) == "GPU memory";
-    throw GpuError({gpu ? GpuProblem::OutOfMemory : GpuProblem::Other, reason, {}, {}, gpu ? bytes : 0, gpu ? freeB : 0});
+    throw GpuError({device ? GpuProblem::OutOfMemory : GpuProblem::Other, reason, {}, {}, device ? bytes : 0, device ? freeB : 0});
 }
 }  // namespace
 
@@ -40,7 +41,7 @@ DeviceBuffer::DeviceBuffer(size_t bytes, const std::string& what) : bytes_(bytes
     const cudaError_t e = cudaMalloc(&p_, bytes);
     if (e != cudaSuccess) {
         p_ = nullptr;
-        allocationFailed(e, bytes, what, "GPU memory");
+        allocationFailed(e, bytes, what, true);
     }
 }
 DeviceBuffer::~DeviceBuffer() {
@@ -52,7 +53,7 @@ PinnedBuffer::PinnedBuffer(size_t bytes, const std::string& what) : bytes_(bytes
     const cudaError_t e = cudaMallocHost(&p_, bytes);
     if (e != cudaSuccess) {
         p_ = nullptr;
-        allocationFailed(e, bytes, what, "pinned host memory");
+        allocationFailed(e, bytes, what, false);
     }
 }
 PinnedBuffer::~PinnedBuffer() {

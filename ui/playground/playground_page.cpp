@@ -188,13 +188,9 @@ PlaygroundPage::PlaygroundPage(QWidget* parent) : Page(parent), ui_(std::make_un
     // Shortcuts act at once (a button's own shortcut animates a click and fires 100 ms later,
     // too slow for Stop). They are window-wide while the page is shown — the focus may be in the
     // lessons dock, whose "try this" says "press F5" — and off while it is hidden (the chat has
-    // its own Esc); see showEvent()/hideEvent().
+    // its own Esc): Page::frontShortcut.
     const auto shortcut = [this](Qt::Key key, void (PlaygroundPage::*slot)()) {
-        auto* s = new QShortcut(QKeySequence(key), this);
-        s->setContext(Qt::WindowShortcut);
-        s->setEnabled(false);
-        connect(s, &QShortcut::activated, this, slot);
-        pageShortcuts_ << s;
+        connect(frontShortcut(QKeySequence(key)), &QShortcut::activated, this, slot);
     };
     shortcut(Qt::Key_F10, &PlaygroundPage::step);
     shortcut(Qt::Key_F5, &PlaygroundPage::run);
@@ -1242,13 +1238,11 @@ void PlaygroundPage::changeEvent(QEvent* e) {
 }
 
 void PlaygroundPage::showEvent(QShowEvent* e) {
-    for (QShortcut* s : pageShortcuts_) s->setEnabled(true);
     for (QShortcut* s : replayShortcuts_) s->setEnabled(replay_ != nullptr);
     Page::showEvent(e);
 }
 
 void PlaygroundPage::hideEvent(QHideEvent* e) {
-    for (QShortcut* s : pageShortcuts_) s->setEnabled(false);
     for (QShortcut* s : replayShortcuts_) s->setEnabled(false);
     Page::hideEvent(e);
 }

@@ -341,7 +341,6 @@ private:
     int lastChosen_ = -1;              // the token the current step actually took
     QVariantMap savedSetup_;           // the user's setup before a demo or lesson
     QWidget* parkedFocus_ = nullptr;   // the button that had the focus before a step
-    QList<QShortcut*> pageShortcuts_;   // F10, F5, Esc: enabled while the page is shown
     uint64_t sessionSeed_ = 0;          // the seed the current session started with
     uint64_t editedSeed_ = 0;           // the seed knob's value at the last edit
     bool presenting_ = false;
