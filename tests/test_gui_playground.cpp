@@ -328,6 +328,8 @@ private slots:
             QCOMPARE(panels[int(i) + 1].stage, QString::fromStdString(result.stages[i].stage));
             QCOMPARE(panels[int(i) + 1].kept, result.stages[i].kept);
             QCOMPARE(panels[int(i) + 1].massKept, double(result.stages[i].massKept));
+            QVERIFY(result.stages[i].inputMassKept.has_value());
+            QCOMPARE(panels[int(i) + 1].inputMassKept.value_or(-1.0), double(*result.stages[i].inputMassKept));
             if (panels[int(i) + 1].stage == stage) stageChanged = panels[int(i) + 1].changed;
         }
         QVERIFY2(stageChanged, qPrintable(stage + " did not change the candidates"));

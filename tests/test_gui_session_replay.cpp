@@ -78,7 +78,7 @@ void compareViews(const ui::StepView& live, const ui::StepView& replay, int step
     for (int i = 0; i < live.stages.size(); ++i) {
         const auto& a = live.stages[i];
         const auto& b = replay.stages[i];
-        QVERIFY2(a.stage == b.stage && a.kept == b.kept && a.massKept == b.massKept && a.entropy == b.entropy && a.changed == b.changed,
+        QVERIFY2(a.stage == b.stage && a.kept == b.kept && a.massKept == b.massKept && a.inputMassKept == b.inputMassKept && a.entropy == b.entropy && a.changed == b.changed,
                  at(step, "waterfall panel"));
         QVERIFY2(a.labels == b.labels && a.p == b.p, at(step, "waterfall bars"));
     }

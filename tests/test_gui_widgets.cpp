@@ -988,16 +988,43 @@ private slots:
         QVERIFY(waterfall.paintedTexts().contains(QStringLiteral("\u2423the").replace(QChar(0x2423), u' ')));
     }
 
+    // The share of its input is the engine's (inputMassKept), measured under the distribution the
+    // stage was given; only a session saved before that was recorded falls back to the raw ratio.
     void waterfallMassOfInputAndRaw() {
         QList<StagePanel> panels = chainPanels();
         panels[3].massKept = 0.804;   // top-k
-        panels[4].massKept = 0.764;   // top-p, given 80.4 % of raw, keeps 95 % of it
+        panels[4].massKept = 0.764;   // top-p: 76.4 % of raw
+        panels[4].inputMassKept = 0.9512;   // of what temperature and top-k handed it
         SamplerWaterfall waterfall;
         waterfall.setPanels(panels);
         const QString topP = waterfall.statTexts(4).join(u'\n');
-        QVERIFY2(topP.contains(QStringLiteral("95.0 % of its input")), qPrintable(topP));
-        QVERIFY2(topP.contains(QStringLiteral("76.4 % of raw")), qPrintable(topP));
+        QVERIFY2(topP.contains(QStringLiteral("kept 95.1 % of its input \u00b7 76.4 % of raw")), qPrintable(topP));
+        QVERIFY(!topP.contains(QStringLiteral("by raw p")));
+        QVERIFY(!waterfall.toolTipFor(4).contains(QStringLiteral("saved before")));
         QVERIFY(!waterfall.statTexts(0).join(u' ').contains(QStringLiteral("of raw")));  // raw is the reference
+
+        panels[4].inputMassKept.reset();   // an older session: 0.764 / 0.804 by raw p, and it says so
+        waterfall.setPanels(panels);
+        const QString old = waterfall.statTexts(4).join(u'\n');
+        QVERIFY2(old.contains(QStringLiteral("kept 95.0 % of its input by raw p \u00b7 76.4 % of raw")), qPrintable(old));
+        QVERIFY(waterfall.toolTipFor(4).contains(QStringLiteral("saved before")));
+    }
+
+    // A mask's "removed" is of the distribution it was given, like its forbidden tokens' p.
+    void waterfallMaskRemovedOfItsInput() {
+        QList<StagePanel> panels = chainPanels();
+        panels[1].stage = QStringLiteral("grammar");
+        panels[1].forbiddenCount = 100;
+        panels[2].stage = QStringLiteral("grammar");
+        panels[2].forbiddenCount = 10;
+        panels[1].massKept = 0.5;
+        panels[2].massKept = 0.4;   // 0.1 of raw removed, which is 20 % of the 0.5 it was given
+        SamplerWaterfall waterfall;
+        waterfall.setPanels(panels);
+        QVERIFY(waterfall.statTexts(2).contains(QStringLiteral("removed 10.0 %")));   // no measure: raw difference
+        panels[2].inputMassKept = 0.8;
+        waterfall.setPanels(panels);
+        QVERIFY2(waterfall.statTexts(2).contains(QStringLiteral("removed 20.0 %")), qPrintable(waterfall.statTexts(2).join(" | ")));
     }
 
     void waterfallEntropyUnit() {

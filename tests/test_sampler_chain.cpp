@@ -555,6 +555,164 @@ private slots:
         QVERIFY(near(t.massKept, 0.75));
         QVERIFY(near(t.top[0].p, 0.8));
         QVERIFY(near(t.entropy, entropyOf({0.8, 0.2})));
+        // Of its own input: top-k saw the raw distribution; temperature removed nothing.
+        QVERIFY(near(k.inputMassKept.value(), 0.75));
+        QCOMPARE(t.inputMassKept.value(), 1.0f);
+    }
+
+    // inputMassKept is the survivors' share of the distribution that entered the stage, with the
+    // logits it was given: after a temperature it is not the ratio of the raw shares.
+    // Probabilities 0.5, 0.25, 0.125, 0.125 throughout.
+    void snapshotInputMassAfterReshaping_data() {
+        QTest::addColumn<QString>("order");
+        QTest::addColumn<float>("temperature");
+        QTest::addColumn<float>("topP");
+        QTest::addColumn<float>("minP");
+        QTest::addColumn<bool>("banFirst");
+        QTest::addColumn<QString>("stage");
+        QTest::addColumn<double>("inputMass");
+        QTest::addColumn<double>("rawMass");
+        // T = 0.5 squares: 0.25 : 0.0625 : 0.015625 : 0.015625, top two = 0.3125 / 0.34375 = 10/11.
+        QTest::newRow("top-p 0.9 after T 0.5") << "temperature,top-p" << 0.5f << 0.9f << 0.0f << false << "top-p"
+                                              << 10.0 / 11.0 << 0.75;
+        // T = 2 takes square roots: 0.7071 : 0.5 : 0.3536 : 0.3536; min-p 0.6 keeps the top two.
+        QTest::newRow("min-p 0.6 after T 2") << "temperature,min-p" << 2.0f << 1.0f << 0.6f << false << "min-p"
+                                            << (std::sqrt(0.5) + 0.5) / (std::sqrt(0.5) + 0.5 + 2 * std::sqrt(0.125)) << 0.75;
+        // Without reshaping before it, the share of its input is the raw share.
+        QTest::newRow("top-p 0.7 first") << "top-p,temperature" << 0.5f << 0.7f << 0.0f << false << "top-p" << 0.75 << 0.75;
+        QTest::newRow("temperature removes nothing") << "temperature,top-p" << 0.5f << 1.0f << 0.0f << false
+                                                    << "temperature" << 1.0 << 1.0;
+        // A ban first, then top-p 0.5 of the remaining 0.25 : 0.125 : 0.125 (renormalised 0.5, 0.25,
+        // 0.25) keeps one token: half of its input, a quarter of raw.
+        QTest::newRow("top-p after a ban") << "logit-bias,top-p" << 1.0f << 0.5f << 0.0f << true << "top-p" << 0.5 << 0.25;
+        QTest::newRow("the ban itself") << "logit-bias,top-p" << 1.0f << 0.5f << 0.0f << true << "logit-bias" << 0.5 << 0.5;
+    }
+    void snapshotInputMassAfterReshaping() {
+        QFETCH(QString, order);
+        QFETCH(float, temperature);
+        QFETCH(float, topP);
+        QFETCH(float, minP);
+        QFETCH(bool, banFirst);
+        QFETCH(QString, stage);
+        QFETCH(double, inputMass);
+        QFETCH(double, rawMass);
+        SamplerParams p = only(order.toStdString());
+        p.temperature = temperature;
+        p.topP = topP;
+        p.minP = minP;
+        if (banFirst) p.logitBias = {{0, -kInf}};
+        const Run r = run(logOf({0.5, 0.25, 0.125, 0.125}), p);
+        const StageSnapshot& s = snap(r, stage.toStdString());
+        QVERIFY(s.inputMassKept.has_value());
+        QVERIFY2(near(*s.inputMassKept, inputMass), qPrintable(QString::number(*s.inputMassKept)));
+        QVERIFY2(near(s.massKept, rawMass), qPrintable(QString::number(s.massKept)));
+    }
+
+    // Every stage alone on the same step: the share of its input it reports equals one summed here
+    // from the raw logits and the ids it kept, and it does what its effect() claims (Removes: the
+    // survivors' logits untouched; Reshapes: nobody removed), which is what lets the chain skip the
+    // copy of the input.
+    void stageEffectClaimsHold_data() {
+        QTest::addColumn<QString>("stage");
+        QTest::addColumn<QString>("setting");
+        const auto row = [](const char* stage, const char* setting) { QTest::newRow(setting) << stage << setting; };
+        row("temperature", "temperature 0.7");
+        row("temperature", "temperature 0");
+        row("top-k", "top-k 10");
+        row("top-p", "top-p 0.8");
+        row("min-p", "min-p 0.1");
+        row("typical", "typical 0.5");
+        row("xtc", "xtc 1 / 0.02");
+        row("top-n-sigma", "top-n-sigma 1");
+        row("mirostat", "mirostat 3");
+        row("mirostat-v1", "mirostat-v1 3");
+        row("no-repeat-ngram", "no-repeat-ngram 2");
+        row("repetition", "repetition 1.3");
+        row("freq-presence", "frequency 0.5 presence 0.3");
+        row("dry", "dry 0.8");
+        row("logit-bias", "logit-bias bans two");
+    }
+    void stageEffectClaimsHold() {
+        QFETCH(QString, stage);
+        QFETCH(QString, setting);
+        // ("mirostat" alone names an order with penalties and temperature: list it after an idle top-k.)
+        SamplerParams p = only(stage.startsWith("mirostat") ? "top-k," + stage.toStdString() : stage.toStdString());
+        if (setting == "temperature 0.7") p.temperature = 0.7f;
+        if (setting == "temperature 0") p.temperature = 0.0f;
+        p.topK = stage == "top-k" ? 10 : 0;
+        if (stage == "top-p") p.topP = 0.8f;
+        if (stage == "min-p") p.minP = 0.1f;
+        if (stage == "typical") p.typicalP = 0.5f;
+        if (stage == "xtc") p.xtcProbability = 1.0f, p.xtcThreshold = 0.02f;
+        if (stage == "top-n-sigma") p.topNSigma = 1.0f;
+        if (stage.startsWith("mirostat")) p.mirostatTau = 3.0f;
+        if (stage == "no-repeat-ngram") p.noRepeatNgram = 2;
+        if (stage == "repetition") p.repeatPenalty = 1.3f;
+        if (stage == "freq-presence") p.frequencyPenalty = 0.5f, p.presencePenalty = 0.3f;
+        if (stage == "dry") p.dryMultiplier = 0.8f;
+        if (stage == "logit-bias") p.logitBias = {{3, -kInf}, {40, -kInf}};
+        std::mt19937 gen(11);
+        std::normal_distribution<float> dist(0.0f, 2.0f);
+        std::vector<float> logits(300);
+        for (auto& l : logits) l = dist(gen);
+        for (TokenId t : {3, 5, 6, 7, 40}) logits[size_t(t)] = 6.0f + 0.1f * float(t);   // the history's tokens lead
+        const std::vector<TokenId> history{3, 5, 6, 7, 5, 6, 7, 5, 6};   // 7 would repeat "5 6 7"
+
+        SamplerChain chain(p, 8);
+        const SamplerStage& theStage = *chain.stages().back();
+        QCOMPARE(QString::fromUtf8(theStage.name()), stage);
+        QVERIFY(theStage.enabled());
+        for (const auto& other : chain.stages()) QVERIFY(other.get() == &theStage || !other->enabled());
+        SamplerState state(5);
+        const SampleResult r = chain.sample(logits, History{history, 2}, state, true);
+        const StageSnapshot& snapshot = r.stages.back();
+        QVERIFY2(snapshot.changed, "the setting did not make the stage act");
+
+        double all = 0.0, kept = 0.0;
+        int survivors = 0;
+        for (float l : logits) all += std::exp(double(l));
+        bool logitsKept = true;
+        for (const Candidate& c : chain.candidates()) {
+            if (c.logit == -kInf) continue;
+            ++survivors;
+            kept += std::exp(double(logits[size_t(c.id)]));
+            logitsKept = logitsKept && c.logit == logits[size_t(c.id)];
+        }
+        QCOMPARE(snapshot.kept, survivors);
+        QVERIFY(snapshot.inputMassKept.has_value());
+        QVERIFY2(near(*snapshot.inputMassKept, kept / all), qPrintable(QString("%1 vs %2").arg(*snapshot.inputMassKept).arg(kept / all)));
+        if (theStage.effect() == StageEffect::Removes) QVERIFY2(logitsKept, "a stage that claims Removes edited a survivor's logit");
+        if (theStage.effect() == StageEffect::Reshapes) QCOMPARE(survivors, int(logits.size()));
+    }
+
+    // On a real-sized vocabulary, against a sum done here from the logits the stage was given.
+    void snapshotInputMassLargeVocabulary() {
+        std::mt19937 gen(7);
+        std::normal_distribution<float> dist(0.0f, 3.0f);
+        std::vector<float> logits(49152);
+        for (auto& l : logits) l = dist(gen);
+        SamplerParams p = only("temperature,top-k,top-p");
+        p.temperature = 0.7f;
+        p.topK = 200;
+        p.topP = 0.9f;
+        SamplerChain chain(p, 16);
+        SamplerState st(3);
+        const auto r = chain.sample(logits, {}, st, true);
+        // Top-p's input: the best 200 by logit, at T = 0.7.
+        std::vector<float> sorted = logits;
+        std::sort(sorted.begin(), sorted.end(), std::greater<>());
+        sorted.resize(200);
+        double all = 0.0;
+        for (float l : sorted) all += std::exp((double(l) - double(sorted[0])) / 0.7);
+        double kept = 0.0;
+        size_t n = 0;
+        while (kept / all < 0.9) kept += std::exp((double(sorted[n++]) - double(sorted[0])) / 0.7);
+        const StageSnapshot& topP = r.stages[2];
+        QCOMPARE(topP.kept, int(n));
+        QVERIFY2(near(*topP.inputMassKept, kept / all), qPrintable(QString::number(*topP.inputMassKept)));
+        QVERIFY(*topP.inputMassKept >= 0.9f);
+        QVERIFY(topP.massKept < *topP.inputMassKept);   // the raw share is another number
+        QVERIFY(r.stages[1].inputMassKept < 1.0f);       // top-k removed the tail
     }
 
     void snapshotTopIsBoundedAndUnchangedStagesCopied() {

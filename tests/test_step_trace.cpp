@@ -39,6 +39,7 @@ StepTrace sample() {
     b.top = {Candidate{262, 12.5f, 0.5f}};
     b.kept = 40;
     b.massKept = 0.875f;
+    b.inputMassKept = 0.9375f;   // of what the stage before handed it
     b.entropy = 1.5f;
     b.changed = false;
     t.stages = {a, b};
@@ -90,7 +91,9 @@ private slots:
         for (int i = 0; i < 2; ++i) {
             const StageSnapshot& want = t.stages[i];
             const QJsonObject s = stages[i].toObject();
-            QCOMPARE(s.keys().size(), 6);
+            QCOMPARE(s.keys().size(), want.inputMassKept ? 7 : 6);   // the share of its input where recorded
+            QCOMPARE(s.contains("inputMassKept"), want.inputMassKept.has_value());
+            if (want.inputMassKept) QCOMPARE(s["inputMassKept"].toDouble(), double(*want.inputMassKept));
             QCOMPARE(s["stage"].toString(), QString::fromStdString(want.stage));
             QCOMPARE(s["kept"].toInt(), want.kept);
             QCOMPARE(s["massKept"].toDouble(), double(want.massKept));

@@ -4950,8 +4950,16 @@ In seinen Metadaten: %2
         <translation>behält %1 der Eingabe (Roh-p) · %2 des Rohen</translation>
     </message>
     <message>
-        <source>Kept: how many tokens survive, and the share of the probability they carry, of what this stage was given and of the model&apos;s raw distribution, both weighed with the raw probabilities (temperature 1). After another temperature the stages see sharper or flatter probabilities: top-p 0.95 then keeps 95 % of what it sees, which can be a different share by raw p.</source>
-        <translation>Behalten: wie viele Tokens übrig bleiben und welchen Anteil der Wahrscheinlichkeit sie tragen – an dem, was diese Stufe bekam, und an der Rohverteilung des Modells, beide mit den Rohwahrscheinlichkeiten (Temperatur 1) gewogen. Nach einer anderen Temperatur sehen die Stufen schärfere oder flachere Wahrscheinlichkeiten: Top-p 0,95 behält dann 95 % dessen, was es sieht, was nach Roh-p ein anderer Anteil sein kann.</translation>
+        <source>kept %1 of its input · %2 of raw</source>
+        <translation>behält %1 der Eingabe · %2 des Rohen</translation>
+    </message>
+    <message>
+        <source>Kept: how many tokens survive, the share of the probability they carry in the distribution this stage was given (as the stages before it left it: top-p 0.95 keeps at least 95 % of it), and their share of the model&apos;s raw distribution.</source>
+        <translation>Behalten: wie viele Tokens übrig bleiben, welchen Anteil der Wahrscheinlichkeit sie in der Verteilung tragen, die diese Stufe erhalten hat (so, wie die Stufen davor sie hinterlassen haben: Top-p 0,95 behält mindestens 95 % davon), und ihr Anteil an der rohen Verteilung des Modells.</translation>
+    </message>
+    <message>
+        <source>Kept: how many tokens survive, and the share of the probability they carry, of what this stage was given and of the model&apos;s raw distribution, both weighed with the raw probabilities (temperature 1): this session was saved before the share of what each stage was given was recorded. After another temperature the stages see sharper or flatter probabilities: top-p 0.95 then keeps 95 % of what it sees, which can be a different share by raw p.</source>
+        <translation>Behalten: wie viele Tokens übrig bleiben und welchen Anteil der Wahrscheinlichkeit sie tragen – an dem, was diese Stufe erhalten hat, und an der rohen Verteilung des Modells, beide mit den rohen Wahrscheinlichkeiten (Temperatur 1) gewichtet: Diese Sitzung wurde gespeichert, bevor der Anteil an der Eingabe jeder Stufe aufgezeichnet wurde. Bei einer anderen Temperatur sehen die Stufen schärfere oder flachere Wahrscheinlichkeiten: Top-p 0,95 behält dann 95 % dessen, was es sieht, was nach rohem p ein anderer Anteil sein kann.</translation>
     </message>
 </context>
 <context>

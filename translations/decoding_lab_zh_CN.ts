@@ -4894,8 +4894,16 @@ In its metadata: %2
         <translation>保留输入的 %1（按原始 p）· 原始的 %2</translation>
     </message>
     <message>
-        <source>Kept: how many tokens survive, and the share of the probability they carry, of what this stage was given and of the model&apos;s raw distribution, both weighed with the raw probabilities (temperature 1). After another temperature the stages see sharper or flatter probabilities: top-p 0.95 then keeps 95 % of what it sees, which can be a different share by raw p.</source>
-        <translation>保留：留下多少词元，以及它们所占的概率份额——占本阶段输入的份额和占模型原始分布的份额，两者都按原始概率（温度 1）计算。温度不为 1 时，各阶段看到的概率更尖锐或更平坦：top-p 0.95 保留它所见概率的 95 %，按原始 p 计可能是另一个份额。</translation>
+        <source>kept %1 of its input · %2 of raw</source>
+        <translation>保留输入的 %1 · 原始的 %2</translation>
+    </message>
+    <message>
+        <source>Kept: how many tokens survive, the share of the probability they carry in the distribution this stage was given (as the stages before it left it: top-p 0.95 keeps at least 95 % of it), and their share of the model&apos;s raw distribution.</source>
+        <translation>保留：剩下多少个词元；它们在本阶段收到的分布中（即前面各阶段处理后的分布）所占的概率份额（top-p 0.95 至少保留其中的 95 %）；以及它们在模型原始分布中的份额。</translation>
+    </message>
+    <message>
+        <source>Kept: how many tokens survive, and the share of the probability they carry, of what this stage was given and of the model&apos;s raw distribution, both weighed with the raw probabilities (temperature 1): this session was saved before the share of what each stage was given was recorded. After another temperature the stages see sharper or flatter probabilities: top-p 0.95 then keeps 95 % of what it sees, which can be a different share by raw p.</source>
+        <translation>保留：剩下多少个词元，以及它们所占的概率份额——相对于本阶段收到的部分和模型的原始分布，两者都按原始概率（温度 1）计算：此会话保存时尚未记录每个阶段所收到分布中的份额。在其他温度下，各阶段看到的概率更尖锐或更平坦：top-p 0.95 会保留它所看到的 95 %，按原始 p 计算可能是另一个份额。</translation>
     </message>
 </context>
 <context>

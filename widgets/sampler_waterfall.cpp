@@ -383,9 +383,12 @@ QStringList SamplerWaterfall::statTexts(int index) const {
     const auto pct = [this](double x) { return tr("%1 %").arg(locale().toString(x * 100.0, 'f', 1)); };
     if (panel.forbiddenCount >= 0 && panel.stage != QLatin1String("raw")) {
         // A mask: what it allowed, what it forbade and the probability that went with it.
+        // Of the distribution the mask was given, as its forbidden tokens' p are (a session saved
+        // before that was recorded: the raw share it took away).
         const double input = index > 0 ? panels_[index - 1].massKept : 1.0;
         const int given = index > 0 ? panels_[index - 1].kept : panel.kept + panel.forbiddenCount;
-        const double removed = std::max(0.0, input - panel.massKept);
+        const double removed = panel.inputMassKept ? std::max(0.0, 1.0 - *panel.inputMassKept)
+                                                   : std::max(0.0, input - panel.massKept);
         // One decimal would round a mask that left a sliver to "100.0 %": say "> 99.9 %".
         const QString removedText = removed < 1.0 && removed > 0.9995 ? tr("> %1 %").arg(locale().toString(99.9, 'f', 1))
                                     : removed > 0.0 && removed < 0.0005 ? tr("< %1 %").arg(locale().toString(0.1, 'f', 1))
@@ -395,14 +398,17 @@ QStringList SamplerWaterfall::statTexts(int index) const {
     }
     QStringList stats{tr("kept %1").arg(locale().toString(panel.kept))};
     if (index > 0 && panel.stage != QLatin1String("raw")) {
-        // massKept is relative to the raw distribution; relative to the stage's own input is what
-        // its setting controls (top-p = 0.95 keeps about 95 % of what it is given) where no stage
-        // before it reshaped the probabilities. Both shares are weighed with the raw probabilities,
-        // so after a temperature other than 1 the share of its input is not the setting's: the
-        // card says "by raw p", the tooltip why.
-        const double input = panels_[index - 1].massKept;
-        const double ofInput = input > 0.0 ? std::min(1.0, panel.massKept / input) : 1.0;
-        stats << tr("kept %1 of its input by raw p \u00b7 %2 of raw").arg(pct(ofInput), pct(panel.massKept));
+        if (panel.inputMassKept) {
+            // The engine measured the share under the distribution the stage was given, which is
+            // what its setting controls (top-p 0.95 keeps at least 95 % of it, after any temperature).
+            stats << tr("kept %1 of its input \u00b7 %2 of raw").arg(pct(*panel.inputMassKept), pct(panel.massKept));
+        } else {
+            // A session saved before that was recorded: only the raw shares exist, so their ratio
+            // is all there is, and after a temperature other than 1 it is not the setting's share.
+            const double input = panels_[index - 1].massKept;
+            const double ofInput = input > 0.0 ? std::min(1.0, panel.massKept / input) : 1.0;
+            stats << tr("kept %1 of its input by raw p \u00b7 %2 of raw").arg(pct(ofInput), pct(panel.massKept));
+        }
     }
     stats << entropyText(panel.entropy);
     return stats;
@@ -424,11 +430,16 @@ QString SamplerWaterfall::toolTipFor(int index) const {
         html += QStringLiteral("<p>%1</p>").arg(tr("Forbidden this step, most probable first: %1").arg(best.join(QStringLiteral(", "))));
     }
     html += QStringLiteral("<p>%1</p><p>%2</p>")
-                .arg(tr("Kept: how many tokens survive, and the share of the probability they carry, of what "
-                        "this stage was given and of the model's raw distribution, both weighed with the raw "
-                        "probabilities (temperature 1). After another temperature the stages see sharper or "
-                        "flatter probabilities: top-p 0.95 then keeps 95 % of what it sees, which can be a "
-                        "different share by raw p.")
+                .arg((panels_[index].inputMassKept || index == 0
+                          ? tr("Kept: how many tokens survive, the share of the probability they carry in the "
+                               "distribution this stage was given (as the stages before it left it: top-p 0.95 keeps "
+                               "at least 95 % of it), and their share of the model's raw distribution.")
+                          : tr("Kept: how many tokens survive, and the share of the probability they carry, of what "
+                               "this stage was given and of the model's raw distribution, both weighed with the raw "
+                               "probabilities (temperature 1): this session was saved before the share of what each "
+                               "stage was given was recorded. After another temperature the stages see sharper or "
+                               "flatter probabilities: top-p 0.95 then keeps 95 % of what it sees, which can be a "
+                               "different share by raw p."))
                          .toHtmlEscaped(),
                      (unit_ == EntropyUnit::Bits
                           ? tr("H is the entropy, how uncertain the choice still is: 0 bits means one certain "

@@ -14,6 +14,8 @@
 #include <QTextOption>
 #include <QWidget>
 
+#include <optional>
+
 QT_BEGIN_NAMESPACE
 class QPainter;
 QT_END_NAMESPACE
@@ -24,6 +26,9 @@ struct StagePanel {
     QString stage;        // "temperature", "top-k", ... (shown translated where known)
     int kept = 0;         // surviving tokens
     double massKept = 1.0;  // their probability under the raw logits entering the chain
+    // Their probability under the distribution this stage was given (StageSnapshot::inputMassKept);
+    // empty for a session saved before the engine recorded it.
+    std::optional<double> inputMassKept;
     double entropy = 0.0;   // nats, of the renormalised survivors
     bool changed = false;   // the stage altered the candidates this step
     QList<QString> labels;  // best few survivors, most probable first

@@ -83,8 +83,8 @@ void printText(const SampleResult& r, const LogitsFile& in, const SamplerChain& 
                 r.raw.logSumExp, r.raw.entropy);
     std::printf("order: %s\n", chain.params().order.c_str());
     for (const auto& s : r.stages) {
-        std::printf("\n%-16s kept %-7d mass %.4f  entropy %.4f nats%s\n", s.stage.c_str(), s.kept, s.massKept, s.entropy,
-                    s.changed ? "" : "  (no change)");
+        std::printf("\n%-16s kept %-7d mass %.4f of raw, %.4f of its input  entropy %.4f nats%s\n", s.stage.c_str(), s.kept,
+                    s.massKept, double(s.inputMassKept.value_or(1.0f)), s.entropy, s.changed ? "" : "  (no change)");
         if (!s.changed) continue;
         for (size_t i = 0; i < s.top.size(); ++i)
             std::printf("  %3zu. id %-7d logit %9.4f  p %.4f  %s\n", i + 1, s.top[i].id, s.top[i].logit, s.top[i].p,
@@ -111,7 +111,7 @@ void printJson(const SampleResult& r, const LogitsFile& in, const SamplerChain& 
     w.key("stages").beginArray();
     for (const auto& s : r.stages) {
         w.beginObject().field("stage", s.stage).field("changed", s.changed).field("kept", s.kept).field("mass", s.massKept)
-            .field("entropy", s.entropy);
+            .field("input_mass", s.inputMassKept.value_or(1.0f)).field("entropy", s.entropy);
         w.key("top").beginArray();
         for (const auto& c : s.top) candidate(c);
         w.endArray().endObject();

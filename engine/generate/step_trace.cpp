@@ -48,7 +48,9 @@ std::string stepTraceJson(const StepTrace& t, const TokenText& tokenText) {
     w.key("stages").beginArray();
     for (const StageSnapshot& s : t.stages) {
         w.beginObject();
-        w.field("stage", s.stage).field("kept", s.kept).field("massKept", shortestDecimal(s.massKept)).field("entropy", shortestDecimal(s.entropy));
+        w.field("stage", s.stage).field("kept", s.kept).field("massKept", shortestDecimal(s.massKept));
+        if (s.inputMassKept) w.field("inputMassKept", shortestDecimal(*s.inputMassKept));
+        w.field("entropy", shortestDecimal(s.entropy));
         w.field("changed", s.changed);
         writeCandidates(w, s.top, tokenText);
         if (s.forbiddenCount >= 0) {  // masking stages: grammar, banned-phrases

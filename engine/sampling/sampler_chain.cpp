@@ -1,6 +1,7 @@
 #include "sampling/sampler_chain.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/error.h"
 
@@ -20,18 +21,36 @@ void SamplerChain::apply(CandidateArray& cands, const History& history) {
     bool anyChanged = false;
     for (auto& stage : stages_) {
         cands.clearChanged();
+        const bool measure = record_ && stage->enabled();
+        const StageEffect effect = stage->effect();
+        const double enteringLogZ = inputLogZ_;
+        const int enteringFinite = inputFinite_;
+        if (measure && effect == StageEffect::Any) input_.capture(cands, raw_.size(), inputLogZ_);
         if (stage->enabled()) stage->apply(cands, history);
         anyChanged = anyChanged || cands.changed();
         if (!record_) continue;
         if (cands.changed()) {
-            record_->push_back(takeSnapshot(stage->name(), cands, raw_, rawSummary_->logSumExp, topN_, scratch_));
+            StageSnapshot snap = takeSnapshot(stage->name(), cands, raw_, rawSummary_->logSumExp, topN_, scratch_, &inputLogZ_);
+            if (!measure) snap.inputMassKept = 1.0f;
+            else if (snap.kept == 0) snap.inputMassKept = 0.0f;
+            else if (effect == StageEffect::Removes)
+                // The survivors kept their entering logits: their share is Z_after / Z_before.
+                snap.inputMassKept = static_cast<float>(std::clamp(std::exp(inputLogZ_ - enteringLogZ), 0.0, 1.0));
+            else if (effect == StageEffect::Reshapes) {
+                if (snap.kept == enteringFinite) snap.inputMassKept = 1.0f;   // else unknown: it broke its word
+            } else
+                snap.inputMassKept = input_.keptShare(cands);
+            inputFinite_ = snap.kept;
+            record_->push_back(std::move(snap));
         } else if (record_->empty()) {
             record_->push_back(rawSnapshot(stage->name(), cands, *rawSummary_, topN_, scratch_));
+            record_->back().inputMassKept = 1.0f;
         } else {
             // Nothing changed: the previous picture still holds.
             StageSnapshot same = record_->back();
             same.stage = std::string(stage->name());
             same.changed = false;
+            same.inputMassKept = 1.0f;
             same.forbidden.clear();
             same.forbiddenCount = -1;
             record_->push_back(std::move(same));
@@ -52,6 +71,8 @@ SampleResult SamplerChain::sample(std::span<const float> logits, const History& 
     cands_.reset(logits, &state);
     raw_ = logits;
     rawSummary_ = &r.raw;
+    inputLogZ_ = r.raw.logSumExp;
+    inputFinite_ = r.raw.finite;
     record_ = snapshots ? &r.stages : nullptr;
     r.stages.reserve(snapshots ? stages_.size() : 0);
     struct Reset {

@@ -53,6 +53,9 @@ private:
     std::span<const float> raw_;
     const LogitSummary* rawSummary_ = nullptr;
     std::vector<Candidate> scratch_;
+    StageInput input_;   // the distribution entering the stage being applied (snapshots only)
+    double inputLogZ_ = 0.0;   // log sum exp of the candidates as they stand (raw, then each snapshot's)
+    int inputFinite_ = 0;      // how many of them are finite
 };
 
 // Inverse-CDF draw over the candidates, most probable first (ties to the lower id): the first

@@ -58,7 +58,7 @@ StageSnapshot rawSnapshot(std::string_view stage, const CandidateArray& cands, c
 }
 
 StageSnapshot takeSnapshot(std::string_view stage, const CandidateArray& cands, std::span<const float> raw,
-                           double rawLogSumExp, int topN, std::vector<Candidate>& scratch) {
+                           double rawLogSumExp, int topN, std::vector<Candidate>& scratch, double* logNormaliser) {
     StageSnapshot snap;
     snap.stage = std::string(stage);
     snap.changed = cands.changed();
@@ -104,8 +104,42 @@ StageSnapshot takeSnapshot(std::string_view stage, const CandidateArray& cands, 
         snap.top = scratch;
     }
     const double logZ = double(m) + std::log(z);
+    if (logNormaliser) *logNormaliser = logZ;
     for (auto& c : snap.top) c.p = static_cast<float>(std::exp(double(c.logit) - logZ));
     return snap;
+}
+
+void StageInput::capture(const CandidateArray& cands, size_t vocab, double logNormaliser) {
+    // Every id is overwritten when the whole vocabulary is present; otherwise start from "absent".
+    if (logits_.size() != vocab || cands.size() < vocab) logits_.assign(vocab, kNegInf);
+    logZ_ = logNormaliser;
+    size_ = cands.size();
+    finite_ = 0;
+    for (const auto& c : cands) {
+        logits_[static_cast<size_t>(c.id)] = c.logit;
+        if (c.logit != kNegInf) ++finite_;
+    }
+}
+
+float StageInput::keptShare(const CandidateArray& cands) const {
+    size_t survivors = 0;
+    for (const auto& c : cands)
+        if (c.logit != kNegInf && logits_[static_cast<size_t>(c.id)] != kNegInf) ++survivors;
+    if (survivors == finite_) return 1.0f;   // the same tokens: only their logits may have moved
+    if (survivors == 0) return 0.0f;
+    auto p = [&](TokenId id) { return std::exp(double(logits_[static_cast<size_t>(id)]) - logZ_); };
+    double kept = 0.0;
+    if (cands.size() == size_ && survivors > finite_ / 2) {
+        // A mask (nothing cut off the array, removed tokens left at -inf) that kept most of them.
+        double removed = 0.0;
+        for (const auto& c : cands)
+            if (c.logit == kNegInf && logits_[static_cast<size_t>(c.id)] != kNegInf) removed += p(c.id);
+        kept = 1.0 - removed;
+    } else {
+        for (const auto& c : cands)
+            if (c.logit != kNegInf && logits_[static_cast<size_t>(c.id)] != kNegInf) kept += p(c.id);
+    }
+    return static_cast<float>(std::clamp(kept, 0.0, 1.0));
 }
 
 }  // namespace dlab

@@ -14,12 +14,22 @@
 
 namespace dlab {
 
+// What a stage's apply() may do to the candidates; lets a snapshot tell the share of its input the
+// stage kept without copying that input (StageSnapshot::inputMassKept).
+enum class StageEffect {
+    Removes,    // drops candidates or sets them to -inf, and leaves every survivor's logit as it was
+    Reshapes,   // edits logits, never turning a finite one into -inf
+    Any,        // either, or both: measured from a copy of the input
+};
+
 class SamplerStage {
 public:
     virtual ~SamplerStage() = default;
     virtual std::string_view name() const = 0;
     // False when the settings make the stage a no-op (the chain skips it; its snapshot is the previous one).
     virtual bool enabled() const { return true; }
+    // With these settings (test_sampler_chain holds every stage to what it claims).
+    virtual StageEffect effect() const { return StageEffect::Any; }
     // Edits the candidates. Must report what it did through CandidateArray's mutators
     // (logitsChanged / truncate / filter / keepTop / dropFront), which keep the flags honest.
     virtual void apply(CandidateArray& cands, const History& history) = 0;

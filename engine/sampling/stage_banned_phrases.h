@@ -21,6 +21,7 @@ public:
 
     std::string_view name() const override { return "banned-phrases"; }
     bool enabled() const override;
+    StageEffect effect() const override { return StageEffect::Removes; }
     void apply(CandidateArray& cands, const History& history) override;
     // The best kForbiddenShown forbidden candidates (higher logit first) with p their probability
     // in the distribution that entered the stage, and how many finite candidates were forbidden.

@@ -24,6 +24,7 @@ public:
     explicit GrammarStage(std::shared_ptr<const Constraint> constraint);
     std::string_view name() const override { return "grammar"; }
     bool enabled() const override { return constraint_ != nullptr; }
+    StageEffect effect() const override { return StageEffect::Removes; }
     void apply(CandidateArray& cands, const History& history) override;
     void annotate(StageSnapshot& snapshot) const override;
 

@@ -35,6 +35,7 @@ public:
     XtcStage(float probability, float threshold) : probability_(probability), threshold_(threshold) {}
     std::string_view name() const override { return "xtc"; }
     bool enabled() const override { return probability_ > 0.0f; }
+    StageEffect effect() const override { return StageEffect::Removes; }
     void apply(CandidateArray& cands, const History& history) override;
 
 private:
@@ -48,6 +49,7 @@ public:
     explicit TopNSigmaStage(float n) : n_(n) {}
     std::string_view name() const override { return "top-n-sigma"; }
     bool enabled() const override { return n_ > 0.0f; }
+    StageEffect effect() const override { return StageEffect::Removes; }
     void apply(CandidateArray& cands, const History& history) override;
 
 private:
@@ -62,6 +64,7 @@ public:
     MirostatStage(float tau, float eta) : tau_(tau), eta_(eta) {}
     std::string_view name() const override { return "mirostat"; }
     bool enabled() const override { return tau_ > 0.0f; }
+    StageEffect effect() const override { return StageEffect::Removes; }
     void apply(CandidateArray& cands, const History& history) override;
     void accept(TokenId token, float p, SamplerState& state) override;
 
@@ -89,6 +92,7 @@ public:
     MirostatV1Stage(float tau, float eta, int m) : tau_(tau), eta_(eta), m_(m) {}
     std::string_view name() const override { return "mirostat-v1"; }
     bool enabled() const override { return tau_ > 0.0f; }
+    StageEffect effect() const override { return StageEffect::Removes; }
     void apply(CandidateArray& cands, const History& history) override;
     void accept(TokenId token, float p, SamplerState& state) override;
 

@@ -24,6 +24,7 @@ public:
     RepetitionPenaltyStage(float penalty, int lastN) : penalty_(penalty), lastN_(lastN) {}
     std::string_view name() const override { return "repetition"; }
     bool enabled() const override { return penalty_ != 1.0f && lastN_ != 0; }
+    StageEffect effect() const override { return StageEffect::Reshapes; }
     void apply(CandidateArray& cands, const History& history) override;
 
 private:
@@ -37,6 +38,7 @@ public:
     FrequencyPresenceStage(float frequency, float presence, int lastN) : frequency_(frequency), presence_(presence), lastN_(lastN) {}
     std::string_view name() const override { return "freq-presence"; }
     bool enabled() const override { return (frequency_ != 0.0f || presence_ != 0.0f) && lastN_ != 0; }
+    StageEffect effect() const override { return StageEffect::Reshapes; }
     void apply(CandidateArray& cands, const History& history) override;
 
 private:
@@ -51,6 +53,7 @@ public:
     explicit NoRepeatNgramStage(int n) : n_(n) {}
     std::string_view name() const override { return "no-repeat-ngram"; }
     bool enabled() const override { return n_ > 0; }
+    StageEffect effect() const override { return StageEffect::Removes; }
     void apply(CandidateArray& cands, const History& history) override;
 
 private:

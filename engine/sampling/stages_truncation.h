@@ -10,6 +10,7 @@ public:
     explicit TemperatureStage(float t) : t_(t) {}
     std::string_view name() const override { return "temperature"; }
     bool enabled() const override { return t_ != 1.0f; }
+    StageEffect effect() const override { return t_ == 0.0f ? StageEffect::Removes : StageEffect::Reshapes; }
     void apply(CandidateArray& cands, const History& history) override;
 
 private:
@@ -22,6 +23,7 @@ public:
     explicit TopKStage(int k) : k_(k) {}
     std::string_view name() const override { return "top-k"; }
     bool enabled() const override { return k_ > 0; }
+    StageEffect effect() const override { return StageEffect::Removes; }
     void apply(CandidateArray& cands, const History& history) override;
 
 private:
@@ -35,6 +37,7 @@ public:
     explicit TopPStage(float p) : p_(p) {}
     std::string_view name() const override { return "top-p"; }
     bool enabled() const override { return p_ < 1.0f; }
+    StageEffect effect() const override { return StageEffect::Removes; }
     void apply(CandidateArray& cands, const History& history) override;
 
 private:
@@ -47,6 +50,7 @@ public:
     explicit MinPStage(float p) : p_(p) {}
     std::string_view name() const override { return "min-p"; }
     bool enabled() const override { return p_ > 0.0f; }
+    StageEffect effect() const override { return StageEffect::Removes; }
     void apply(CandidateArray& cands, const History& history) override;
 
 private:
@@ -60,6 +64,7 @@ public:
     explicit TypicalStage(float p) : p_(p) {}
     std::string_view name() const override { return "typical"; }
     bool enabled() const override { return p_ < 1.0f; }
+    StageEffect effect() const override { return StageEffect::Removes; }
     void apply(CandidateArray& cands, const History& history) override;
 
 private:

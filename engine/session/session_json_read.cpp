@@ -289,6 +289,8 @@ private:
             snap.stage = st.field("stage", "a stage name").string(64);
             snap.kept = static_cast<int>(st.field("kept", "a token count").integer(0, vocab_));
             snap.massKept = st.field("massKept", "a number between 0 and 1").floatIn(0.0f, 1.0f);
+            if (st.has("inputMassKept"))  // absent in sessions saved before it was recorded
+                snap.inputMassKept = st.field("inputMassKept", "a number between 0 and 1").floatIn(0.0f, 1.0f);
             snap.entropy = st.field("entropy", "a number").floatIn(0.0f, 64.0f);
             snap.changed = st.field("changed", "true or false").boolean();
             snap.top = readCandidates(st.field("top", "an array of candidates"));

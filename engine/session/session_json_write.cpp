@@ -85,6 +85,7 @@ Out stepValue(const SavedStep& s) {
     for (const StageSnapshot& st : t.stages) {
         Out one = {{"stage", st.stage}, {"kept", st.kept}, {"massKept", floatValue(st.massKept)},
                    {"entropy", floatValue(st.entropy)}, {"changed", st.changed}, {"top", candidates(st.top)}};
+        if (st.inputMassKept) one["inputMassKept"] = floatValue(*st.inputMassKept);
         if (st.forbiddenCount >= 0) {  // masking stages: grammar, banned-phrases
             one["forbiddenCount"] = st.forbiddenCount;
             one["forbidden"] = candidates(st.forbidden);

@@ -163,6 +163,7 @@ QList<widgets::StagePanel> stagePanels(const Tokenizer& tok, std::span<const flo
         p.stage = QString::fromStdString(s.stage);
         p.kept = s.kept;
         p.massKept = s.massKept;
+        if (s.inputMassKept) p.inputMassKept = *s.inputMassKept;
         p.entropy = s.entropy;
         p.changed = s.changed;
         for (const Candidate& c : s.top) {
