@@ -58,6 +58,9 @@ private slots:
         QCOMPARE(topP["stage"].toString(), QString("top-p"));
         QCOMPARE(topP["kept"].toInt(), 2);
         QVERIFY(qAbs(topP["mass"].toDouble() - (std::exp(2.0) + std::exp(1.0)) / (std::exp(2.0) + std::exp(1.0) + 1.0)) < 1e-5);
+        // Of what temperature 2 handed it (logits 1, 0.5, 0): a different share.
+        QVERIFY(qAbs(topP["input_mass"].toDouble() - (std::exp(1.0) + std::exp(0.5)) / (std::exp(1.0) + std::exp(0.5) + 1.0)) < 1e-5);
+        QCOMPARE(stages[4].toObject()["input_mass"].toDouble(), 1.0);   // temperature removes nothing
         QCOMPARE(topP["top"].toArray()[0].toObject()["token"].toString(), QString("a"));
         QCOMPARE(doc["raw"].toObject()["vocab"].toInt(), 4);
     }
