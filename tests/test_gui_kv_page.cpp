@@ -39,6 +39,7 @@
 #include "widgets/kv_heatmap_view.h"
 #include "widgets/line_chart_view.h"
 #include "widgets/memory_bars_view.h"
+#include "widgets/number_text.h"
 
 using namespace dlab;
 using dlab::ui::KvPage;
@@ -231,8 +232,8 @@ private slots:
         QCOMPARE(v.allocation.pagedBytes, rep.pagedBytes);
         QCOMPARE(v.allocation.contiguousBytes, rep.contiguousBytes);
         QCOMPARE(v.allocation.bytesSavedBySharing, rep.bytesSavedBySharing);
-        QVERIFY(page->blocksPanel()->contiguousLabel()->text().contains(ui::kvBytesText(double(rep.contiguousBytes))));
-        QVERIFY(page->blocksPanel()->pagedLabel()->text().contains(ui::kvBytesText(double(rep.bytesSavedBySharing))));
+        QVERIFY(page->blocksPanel()->contiguousLabel()->text().contains(widgets::byteText(double(rep.contiguousBytes))));
+        QVERIFY(page->blocksPanel()->pagedLabel()->text().contains(widgets::byteText(double(rep.bytesSavedBySharing))));
 
         // f16 has no quantization-error cells to show against itself... but against f32 it does.
         QVERIFY(!v.kError.empty());

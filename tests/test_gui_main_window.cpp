@@ -37,6 +37,7 @@
 #include "ui/serving/serving_page.h"
 #include "ui/strategies/strategies_page.h"
 #include "ui/app/theme.h"
+#include "widgets/text_line.h"
 
 using namespace dlab;
 using dlab::ui::MainWindow;
@@ -447,6 +448,42 @@ private slots:
         QVERIFY(ui::LanguageManager::instance().setLanguage(QStringLiteral("en")));
     }
 #endif
+    // Every figure the status bar and the Playground's caption show uses the language's decimal
+    // separator, as the spin boxes do ("0,80" beside "93,8 MiB" in German, never "93.8").
+    void numbersFollowTheLanguage_data() {
+        QTest::addColumn<QString>("language");
+        QTest::addColumn<QString>("separator");
+        QTest::newRow("en") << "en" << ".";
+        QTest::newRow("de") << "de" << ",";
+        QTest::newRow("zh_CN") << "zh_CN" << ".";
+    }
+    void numbersFollowTheLanguage() {
+        QFETCH(QString, language);
+        QFETCH(QString, separator);
+        ui::openSettings()->setValue(QStringLiteral("language"), language);
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        auto* page = w->page<ui::PlaygroundPage>();
+        QSignalSpy steps(page->controller(), &ui::PlaygroundController::stepDone);
+        QTest::mouseClick(page->stepButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(steps.count(), 1, 30000);
+        QTRY_VERIFY(!page->busy());
+        QTRY_VERIFY(!w->statusText().split(QStringLiteral(" | ")).value(3).isEmpty());   // the speed is in
+        const auto* caption = page->findChild<widgets::TextLine*>(QStringLiteral("chosenLabel"));
+        QVERIFY(caption);
+        const QString shown = w->statusText() + QStringLiteral(" | ") + caption->text();
+        static const QRegularExpression decimal(QStringLiteral("\\d([.,])\\d"));
+        int figures = 0;
+        for (auto it = decimal.globalMatch(shown); it.hasNext(); ++figures) {
+            const auto m = it.next();
+            QVERIFY2(m.captured(1) == separator, qPrintable(QStringLiteral("'%1' in: %2").arg(m.captured(0), shown)));
+        }
+        QVERIFY2(figures >= 3, qPrintable(shown));   // parameters, model size, tokens/s, p at least
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+        QVERIFY(ui::LanguageManager::instance().setLanguage(QStringLiteral("en")));
+    }
+
     void badBackendSettingIsIgnored() {
         {
             auto s = ui::openSettings();

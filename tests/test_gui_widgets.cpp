@@ -23,6 +23,7 @@
 #include "ui/playground/constraint_box.h"
 #include "widgets/distribution_chart.h"
 #include "widgets/image_export.h"
+#include "widgets/number_text.h"
 #include "widgets/probability_legend.h"
 #include "widgets/sampler_waterfall.h"
 #include "widgets/text_line.h"
@@ -1025,6 +1026,58 @@ private slots:
         panels[2].inputMassKept = 0.8;
         waterfall.setPanels(panels);
         QVERIFY2(waterfall.statTexts(2).contains(QStringLiteral("removed 20.0 %")), qPrintable(waterfall.statTexts(2).join(" | ")));
+    }
+
+    // Numbers a person reads are in the interface language's form, like the spin boxes beside them.
+    void numberTextsFollowTheLanguage_data() {
+        QTest::addColumn<QString>("locale");
+        QTest::addColumn<QString>("decimal");     // decimalText(1234.5678, 2)
+        QTest::addColumn<QString>("shortNum");    // shortNumberText(0.95), shortNumberText(0.00021, 2)
+        QTest::addColumn<QString>("bytes");       // byteText: 512, 4608, 98,304,000, 1.2 GiB
+        QTest::addColumn<QString>("count");       // countText: 950, 12,345, 134,515,008, 1,240,000,000
+        QTest::newRow("en") << "en_US" << "1234.57" << "0.95 0.00021" << "512 B|4.50 KiB|93.8 MiB|1.20 GiB" << "950|12.3 K|134.5 M|1.24 B";
+        QTest::newRow("de") << "de_DE" << "1234,57" << "0,95 0,00021" << "512 B|4,50 KiB|93,8 MiB|1,20 GiB" << "950|12,3 K|134,5 M|1,24 B";
+        QTest::newRow("zh_CN") << "zh_CN" << "1234.57" << "0.95 0.00021" << "512 B|4.50 KiB|93.8 MiB|1.20 GiB" << "950|12.3 K|134.5 M|1.24 B";
+    }
+    void numberTextsFollowTheLanguage() {
+        QFETCH(QString, locale);
+        QFETCH(QString, decimal);
+        QFETCH(QString, shortNum);
+        QFETCH(QString, bytes);
+        QFETCH(QString, count);
+        const QLocale before;
+        QLocale::setDefault(QLocale(locale));
+        QCOMPARE(decimalText(1234.5678, 2), decimal);
+        QCOMPARE(shortNumberText(0.95) + u' ' + shortNumberText(0.00021, 2), shortNum);
+        QCOMPARE(QStringList({byteText(512), byteText(4608), byteText(98'304'000), byteText(1.2 * 1024 * 1024 * 1024)}).join(u'|'), bytes);
+        QCOMPARE(QStringList({countText(950), countText(12'345), countText(134'515'008), countText(1'240'000'000)}).join(u'|'), count);
+        QLocale::setDefault(before);
+    }
+
+    // The charts' axis labels too: "0,25" under German, and again after the language changes.
+    void chartAxisLabelsFollowTheLocale() {
+        const QLocale before;
+        QLocale::setDefault(QLocale(QStringLiteral("de_DE")));
+        QWidget window;   // a top-level that takes the default, as the main window does
+        auto* chart = new DistributionChart(&window);
+        chart->setBars(someBars(6));
+        window.resize(700, 400);
+        chart->resize(700, 400);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const auto axisTexts = [&] {
+            QStringList out;
+            for (QGraphicsItem* item : chart->scene()->items())
+                if (auto* t = dynamic_cast<QGraphicsTextItem*>(item); t && t->isVisible()) out << t->toPlainText();
+            return out;
+        };
+        QTRY_VERIFY2(axisTexts().contains(QStringLiteral("0,25")), qPrintable(axisTexts().join(" | ")));
+        QVERIFY(!axisTexts().contains(QStringLiteral("0.25")));
+        QLocale::setDefault(QLocale(QStringLiteral("en_US")));
+        window.unsetLocale();   // what the language manager does to every window
+        QTRY_VERIFY2(axisTexts().contains(QStringLiteral("0.25")), qPrintable(axisTexts().join(" | ")));
+        QVERIFY(!axisTexts().contains(QStringLiteral("0,25")));
+        QLocale::setDefault(before);
     }
 
     void waterfallEntropyUnit() {

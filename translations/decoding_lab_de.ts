@@ -749,28 +749,12 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
         <translation>Score = Log-Prob / Länge^α: über 0 werden längere Hypothesen bevorzugt, unter 0 kürzere</translation>
     </message>
     <message>
-        <source>&amp;Early stopping</source>
-        <translation>&amp;Frühes Beenden</translation>
-    </message>
-    <message>
         <source>never (exact)</source>
         <translation>nie (exakt)</translation>
     </message>
     <message>
-        <source>&amp;Max tokens</source>
-        <translation>&amp;Max. Tokens</translation>
-    </message>
-    <message>
         <source>&amp;Groups</source>
         <translation>&amp;Gruppen</translation>
-    </message>
-    <message>
-        <source>Diversity &amp;penalty</source>
-        <translation>Di&amp;versitätsstrafe</translation>
-    </message>
-    <message>
-        <source>&amp;Search</source>
-        <translation>S&amp;uchen</translation>
     </message>
     <message>
         <source>Diverse beams</source>
@@ -859,6 +843,22 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     <message>
         <source>The tree appears here: Search runs a beam search on the prompt above.</source>
         <translation>Hier erscheint der Baum: „Suchen“ führt eine Strahlsuche auf dem Prompt oben aus.</translation>
+    </message>
+    <message>
+        <source>Earl&amp;y stopping</source>
+        <translation>&amp;Frühes Beenden</translation>
+    </message>
+    <message>
+        <source>Max toke&amp;ns</source>
+        <translation>Max. T&amp;okens</translation>
+    </message>
+    <message>
+        <source>D&amp;iversity penalty</source>
+        <translation>Di&amp;versitätsstrafe</translation>
+    </message>
+    <message>
+        <source>Sear&amp;ch</source>
+        <translation>S&amp;uchen</translation>
     </message>
 </context>
 <context>
@@ -1524,10 +1524,6 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
         <translation>Fortsetzung %1</translation>
     </message>
     <message>
-        <source>Se&amp;quences of:</source>
-        <translation>Se&amp;quenzen von:</translation>
-    </message>
-    <message>
         <source>this page&apos;s run</source>
         <translation>dem Lauf dieser Seite</translation>
     </message>
@@ -1553,6 +1549,10 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
             <numerusform>&lt;b&gt;Seitenweise (der Pool, wie er steht)&lt;/b&gt;&lt;br&gt;%n Sequenz, %1 Positionen in %2 Blöcken zu %3: %4 belegt. Ungenutzte Plätze in teilweise gefüllten Blöcken: %5 (%6 %). Teilen sparte %7: ohne Copy-on-Write hielte jede Sequenz eine eigene Kopie der geteilten Blöcke.</numerusform>
             <numerusform>&lt;b&gt;Seitenweise (der Pool, wie er steht)&lt;/b&gt;&lt;br&gt;%n Sequenzen, %1 Positionen in %2 Blöcken zu %3: %4 belegt. Ungenutzte Plätze in teilweise gefüllten Blöcken: %5 (%6 %). Teilen sparte %7: ohne Copy-on-Write hielte jede Sequenz eine eigene Kopie der geteilten Blöcke.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Seque&amp;nces of:</source>
+        <translation>Sequenzen &amp;von:</translation>
     </message>
 </context>
 <context>
@@ -1585,16 +1585,8 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
         <translation>K&amp;ontext:</translation>
     </message>
     <message>
-        <source>Se&amp;quences:</source>
-        <translation>Se&amp;quenzen:</translation>
-    </message>
-    <message>
-        <source>KV &amp;dtype:</source>
-        <translation>KV-&amp;Datentyp:</translation>
-    </message>
-    <message>
         <source>&amp;Attention:</source>
-        <translation>&amp;Attention:</translation>
+        <translation>A&amp;ttention:</translation>
     </message>
     <message>
         <source>&amp;Weights:</source>
@@ -1619,6 +1611,14 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     <message>
         <source>A formula, not a measurement: KV bytes = 2 (K and V) × layers × KV heads × head dim × positions × bytes per value × sequences. The bars put it beside the weights on GPUs of 24, 40, 80 and 141 GiB; &quot;fit&quot; counts the sequences of this context that fit after the weights.</source>
         <translation>Eine Formel, keine Messung: KV-Bytes = 2 (K und V) × Schichten × KV-Köpfe × Kopfdimension × Positionen × Bytes je Wert × Sequenzen. Die Balken stellen sie neben die Gewichte auf GPUs mit 24, 40, 80 und 141 GiB; „passen“ zählt die Sequenzen dieses Kontexts, die nach den Gewichten Platz finden.</translation>
+    </message>
+    <message>
+        <source>Seque&amp;nces:</source>
+        <translation>Sequen&amp;zen:</translation>
+    </message>
+    <message>
+        <source>&amp;KV dtype:</source>
+        <translation>K&amp;V-Datentyp:</translation>
     </message>
 </context>
 <context>
@@ -1650,14 +1650,6 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     <message>
         <source>KV cache dtype</source>
         <translation>Datentyp des KV-Caches</translation>
-    </message>
-    <message>
-        <source>S&amp;teps:</source>
-        <translation>Sch&amp;ritte:</translation>
-    </message>
-    <message>
-        <source>E&amp;xact arithmetic</source>
-        <translation>E&amp;xakte Arithmetik</translation>
     </message>
     <message>
         <source>f32 weights and activations (about 4 bytes per parameter more memory, several times slower): the KL then comes from the cache alone</source>
@@ -1716,10 +1708,6 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
         <translation>Langer Kontext: Verdrängung</translation>
     </message>
     <message>
-        <source>Te&amp;xt:</source>
-        <translation>Te&amp;xt:</translation>
-    </message>
-    <message>
         <source>Built in: the GNU GPL v3 (a long English text)</source>
         <translation>Eingebaut: GNU GPL v3 (langer englischer Text)</translation>
     </message>
@@ -1733,15 +1721,11 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     </message>
     <message>
         <source>C&amp;ache:</source>
-        <translation>C&amp;ache:</translation>
+        <translation>&amp;Cache:</translation>
     </message>
     <message>
         <source>S&amp;inks:</source>
         <translation>S&amp;inks:</translation>
-    </message>
-    <message>
-        <source>&amp;Run eviction</source>
-        <translation>Verdrängung &amp;starten</translation>
     </message>
     <message>
         <source>policy</source>
@@ -1794,6 +1778,22 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     <message>
         <source>%1 recent, no sinks</source>
         <translation>%1 jüngste, ohne Sinks</translation>
+    </message>
+    <message>
+        <source>Steps:</source>
+        <translation>Schritte:</translation>
+    </message>
+    <message>
+        <source>Exact arith&amp;metic</source>
+        <translation>Exakte Arith&amp;metik</translation>
+    </message>
+    <message>
+        <source>Text:</source>
+        <translation>Text:</translation>
+    </message>
+    <message>
+        <source>Ru&amp;n eviction</source>
+        <translation>Verdrängun&amp;g starten</translation>
     </message>
 </context>
 <context>
@@ -1971,14 +1971,6 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
         <translation>K/V-Kopf %1 wird von den Query-Köpfen %2–%3 gelesen</translation>
     </message>
     <message>
-        <source>&amp;Show:</source>
-        <translation>&amp;Zeigen:</translation>
-    </message>
-    <message>
-        <source>&amp;Rows:</source>
-        <translation>&amp;Zeilen:</translation>
-    </message>
-    <message>
         <source>Layers</source>
         <translation>Schichten</translation>
     </message>
@@ -1997,6 +1989,14 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     <message>
         <source>The run is filling the cache; the map appears when it ends.</source>
         <translation>Der Lauf füllt den Cache; die Karte erscheint, wenn er endet.</translation>
+    </message>
+    <message>
+        <source>Sho&amp;w:</source>
+        <translation>Zei&amp;gen:</translation>
+    </message>
+    <message>
+        <source>R&amp;ows:</source>
+        <translation>&amp;Zeilen:</translation>
     </message>
 </context>
 <context>
@@ -2066,7 +2066,7 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     </message>
     <message>
         <source>KV &amp;dtype</source>
-        <translation>KV-&amp;Datentyp</translation>
+        <translation>KV-Datent&amp;yp</translation>
     </message>
     <message>
         <source>&amp;Block</source>
@@ -2075,10 +2075,6 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     <message>
         <source>Positions per KV block</source>
         <translation>Positionen je KV-Block</translation>
-    </message>
-    <message>
-        <source>Time &amp;without the cache</source>
-        <translation>Ohne Cache &amp;messen</translation>
     </message>
     <message>
         <source>After the run, the same tokens again recomputing every prefix (at most %1 steps): the growth chart&apos;s comparison</source>
@@ -2099,10 +2095,6 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     <message>
         <source>Stop the run or the measurement (Esc)</source>
         <translation>Den Lauf oder die Messung anhalten (Esc)</translation>
-    </message>
-    <message>
-        <source>&amp;Export…</source>
-        <translation>&amp;Exportieren …</translation>
     </message>
     <message>
         <source>Save the tab in front as a PNG or SVG image</source>
@@ -2131,6 +2123,14 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     <message>
         <source>Run a prompt: the page measures the KV cache of that run — every chart and cell is the engine&apos;s number.</source>
         <translation>Starten Sie einen Prompt: die Seite misst den KV-Cache dieses Laufs – jedes Diagramm und jede Zelle ist eine Zahl der Engine.</translation>
+    </message>
+    <message>
+        <source>Time witho&amp;ut the cache</source>
+        <translation>Ohne Cache messe&amp;n</translation>
+    </message>
+    <message>
+        <source>E&amp;xport…</source>
+        <translation>E&amp;xportieren …</translation>
     </message>
 </context>
 <context>
@@ -2282,7 +2282,7 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     </message>
     <message>
         <source>&amp;About Decoding Lab</source>
-        <translation>Ü&amp;ber Decoding Lab</translation>
+        <translation>&amp;Über Decoding Lab</translation>
     </message>
     <message>
         <source>Cancel</source>
@@ -2421,7 +2421,7 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     </message>
     <message>
         <source>L&amp;essons</source>
-        <translation>L&amp;ektionen</translation>
+        <translation>Le&amp;ktionen</translation>
     </message>
     <message>
         <source>Lessons</source>
@@ -2532,6 +2532,14 @@ In seinen Metadaten: %2
     <message>
         <source>The model runs on the GPU; it will choose its CPU threads when it runs on the CPU.</source>
         <translation>Das Modell läuft auf der GPU; auf der CPU wählt es die Zahl der Threads selbst.</translation>
+    </message>
+    <message>
+        <source>&amp;Go to page</source>
+        <translation>Gehe zu &amp;Seite</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
     </message>
 </context>
 <context>
@@ -3065,7 +3073,7 @@ In seinen Metadaten: %2
     </message>
     <message>
         <source>&amp;Address</source>
-        <translation>&amp;Adresse</translation>
+        <translation>Ad&amp;resse</translation>
     </message>
     <message>
         <source>The address to listen on: 127.0.0.1 serves this machine only</source>
@@ -3073,7 +3081,7 @@ In seinen Metadaten: %2
     </message>
     <message>
         <source>Allow other &amp;machines (listen on all addresses)</source>
-        <translation>Andere &amp;Rechner zulassen (auf allen Adressen lauschen)</translation>
+        <translation>Andere Rechner &amp;zulassen (auf allen Adressen lauschen)</translation>
     </message>
     <message>
         <source>Listen on 0.0.0.0, so that other machines on the network can reach the server</source>
@@ -3112,10 +3120,6 @@ In seinen Metadaten: %2
         <translation>Positionen pro Anfrage (Prompt und Antwort), höchstens der trainierte Kontext des Modells</translation>
     </message>
     <message>
-        <source>Batc&amp;hing</source>
-        <translation>Batc&amp;hing</translation>
-    </message>
-    <message>
         <source>continuous</source>
         <translation>kontinuierlich</translation>
     </message>
@@ -3134,10 +3138,6 @@ In seinen Metadaten: %2
     <message>
         <source>Reuse the KV blocks of prompt prefixes that earlier requests computed</source>
         <translation>Die KV-Blöcke von Prompt-Präfixen wiederverwenden, die frühere Anfragen berechnet haben</translation>
-    </message>
-    <message>
-        <source>&amp;Start</source>
-        <translation>&amp;Starten</translation>
     </message>
     <message>
         <source>Start the server (F5)</source>
@@ -3186,6 +3186,14 @@ In seinen Metadaten: %2
     <message>
         <source>The server holds the model: stop it on the Serve page to go on here.</source>
         <translation>Der Server belegt das Modell: auf der Seite „Server“ stoppen, um hier weiterzumachen.</translation>
+    </message>
+    <message>
+        <source>Batchin&amp;g</source>
+        <translation>Batchin&amp;g</translation>
+    </message>
+    <message>
+        <source>Sta&amp;rt</source>
+        <translation>&amp;Starten</translation>
     </message>
 </context>
 <context>
@@ -3279,10 +3287,6 @@ In seinen Metadaten: %2
         <translation>&amp;Prompt-Tokens</translation>
     </message>
     <message>
-        <source>O&amp;utput tokens</source>
-        <translation>A&amp;usgabe-Tokens</translation>
-    </message>
-    <message>
         <source>&amp;Measure</source>
         <translation>&amp;Messen</translation>
     </message>
@@ -3316,15 +3320,11 @@ In seinen Metadaten: %2
     </message>
     <message>
         <source>Chat: p99 inter-token &amp;latency at most</source>
-        <translation>Chat: p99-Abstand zwischen Tokens &amp;höchstens</translation>
+        <translation>Chat: p99-Abstand &amp;zwischen Tokens höchstens</translation>
     </message>
     <message>
         <source> ms</source>
         <translation> ms</translation>
-    </message>
-    <message>
-        <source>Code completion: p99 time to &amp;first token at most</source>
-        <translation>Code-Vervollständigung: p99-Zeit bis zum &amp;ersten Token höchstens</translation>
     </message>
     <message>
         <source>Workload</source>
@@ -3361,6 +3361,14 @@ In seinen Metadaten: %2
     <message>
         <source>Decode tokens per second, inter-token latency (ITL) and time to first token (TTFT) in ms, as measured:</source>
         <translation>Gemessen: Decode-Tokens pro Sekunde, Abstand zwischen Tokens (ITL) und Zeit bis zum ersten Token (TTFT) in ms:</translation>
+    </message>
+    <message>
+        <source>&amp;Output tokens</source>
+        <translation>A&amp;usgabe-Tokens</translation>
+    </message>
+    <message>
+        <source>Code completion: p99 &amp;time to first token at most</source>
+        <translation>Code-Vervollständigung: p99-Zeit bis zum ersten &amp;Token höchstens</translation>
     </message>
 </context>
 <context>
@@ -3561,10 +3569,6 @@ In seinen Metadaten: %2
         </translation>
     </message>
     <message>
-        <source>&amp;Rate</source>
-        <translation>&amp;Rate</translation>
-    </message>
-    <message>
         <source> req/s</source>
         <translation> Anfr./s</translation>
     </message>
@@ -3574,23 +3578,15 @@ In seinen Metadaten: %2
     </message>
     <message>
         <source>Re&amp;quests</source>
-        <translation>&amp;Anfragen</translation>
+        <translation>An&amp;fragen</translation>
     </message>
     <message>
         <source>&amp;Prompt tokens</source>
         <translation>&amp;Prompt-Tokens</translation>
     </message>
     <message>
-        <source>O&amp;utput tokens</source>
-        <translation>A&amp;usgabe-Tokens</translation>
-    </message>
-    <message>
         <source>Each request generates a length drawn from this range</source>
         <translation>Jede Anfrage erzeugt eine Länge, die aus diesem Bereich gezogen wird</translation>
-    </message>
-    <message>
-        <source>Shared &amp;system prompt</source>
-        <translation>Gemeinsamer S&amp;ystem-Prompt</translation>
     </message>
     <message>
         <source>Every prompt starts with the same tokens, which the prefix cache can share</source>
@@ -3656,6 +3652,18 @@ In seinen Metadaten: %2
         <source>Run a load to see the requests join and leave the batch.</source>
         <translation>Starten Sie eine Last, um zu sehen, wie Anfragen in den Batch kommen und ihn verlassen.</translation>
     </message>
+    <message>
+        <source>R&amp;ate</source>
+        <translation>&amp;Rate</translation>
+    </message>
+    <message>
+        <source>&amp;Output tokens</source>
+        <translation>A&amp;usgabe-Tokens</translation>
+    </message>
+    <message>
+        <source>Shared s&amp;ystem prompt</source>
+        <translation>Gemeinsamer S&amp;ystem-Prompt</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::ServingPrefixPanel</name>
@@ -3691,10 +3699,6 @@ In seinen Metadaten: %2
         <translation>(Vor dem Ende gestoppt: Die Zahlen umfassen die fertigen Anfragen.)</translation>
     </message>
     <message>
-        <source>Shared &amp;system prompt</source>
-        <translation>Gemeinsamer S&amp;ystem-Prompt</translation>
-    </message>
-    <message>
         <source> tokens</source>
         <translation> Tokens</translation>
     </message>
@@ -3707,12 +3711,8 @@ In seinen Metadaten: %2
         <translation>Die eigenen Tokens jeder Anfrage nach dem System-Prompt</translation>
     </message>
     <message>
-        <source>O&amp;utput tokens</source>
-        <translation>A&amp;usgabe-Tokens</translation>
-    </message>
-    <message>
         <source>Re&amp;quests</source>
-        <translation>&amp;Anfragen</translation>
+        <translation>An&amp;fragen</translation>
     </message>
     <message>
         <source>&amp;Run</source>
@@ -3757,6 +3757,14 @@ In seinen Metadaten: %2
     <message>
         <source>Run to measure the prefix cache.</source>
         <translation>Starten, um den Präfix-Cache zu messen.</translation>
+    </message>
+    <message>
+        <source>Shared s&amp;ystem prompt</source>
+        <translation>Gemeinsamer S&amp;ystem-Prompt</translation>
+    </message>
+    <message>
+        <source>&amp;Output tokens</source>
+        <translation>A&amp;usgabe-Tokens</translation>
     </message>
 </context>
 <context>
@@ -3895,7 +3903,7 @@ In seinen Metadaten: %2
     </message>
     <message>
         <source>1. &amp;Input filter: regular expressions, one per line</source>
-        <translation>1. &amp;Eingabefilter: reguläre Ausdrücke, einer pro Zeile</translation>
+        <translation>1. E&amp;ingabefilter: reguläre Ausdrücke, einer pro Zeile</translation>
     </message>
     <message>
         <source>2. &amp;Banned phrases: plain text, one per line</source>
@@ -4014,7 +4022,7 @@ In seinen Metadaten: %2
     </message>
     <message>
         <source>Re&amp;quest</source>
-        <translation>&amp;Anfrage</translation>
+        <translation>An&amp;frage</translation>
     </message>
     <message>
         <source>Run a load on the Load tab first.</source>
@@ -4223,10 +4231,6 @@ In seinen Metadaten: %2
         <translation>&amp;Neue Spalte…</translation>
     </message>
     <message>
-        <source>&amp;Export</source>
-        <translation>E&amp;xport</translation>
-    </message>
-    <message>
         <source>Columns</source>
         <translation>Spalten</translation>
     </message>
@@ -4257,6 +4261,10 @@ In seinen Metadaten: %2
     <message>
         <source>Every cell is measured in this run: deterministic? each column re-run with three seeds; diverse? the bigram overlap of those runs (and of the final beams); likeliest text? the column&apos;s log-prob against the best a width-16 beam finds for as many tokens; speed: the time per step and the tokens evaluated per step against greedy. Hover a cell for its numbers.</source>
         <translation>Jede Zelle wird in diesem Lauf gemessen: deterministisch? jede Spalte erneut mit drei Seeds ausgeführt; vielfältig? die Bigramm-Überlappung dieser Läufe (und der finalen Strahlen); wahrscheinlichster Text? die Log-Prob der Spalte gegen das Beste, das ein Strahl der Breite 16 für ebenso viele Tokens findet; Geschwindigkeit: die Zeit pro Schritt und die ausgewerteten Tokens pro Schritt gegenüber Greedy. Für die Zahlen mit der Maus über eine Zelle fahren.</translation>
+    </message>
+    <message>
+        <source>E&amp;xport</source>
+        <translation>E&amp;xport</translation>
     </message>
 </context>
 <context>

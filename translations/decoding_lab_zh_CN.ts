@@ -748,28 +748,12 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
         <translation>得分 = 对数概率 / 长度^α：大于 0 偏向较长的假设，小于 0 偏向较短的假设</translation>
     </message>
     <message>
-        <source>&amp;Early stopping</source>
-        <translation>提前停止(&amp;E)</translation>
-    </message>
-    <message>
         <source>never (exact)</source>
         <translation>从不（精确）</translation>
     </message>
     <message>
-        <source>&amp;Max tokens</source>
-        <translation>最大词元数(&amp;M)</translation>
-    </message>
-    <message>
         <source>&amp;Groups</source>
         <translation>组数(&amp;G)</translation>
-    </message>
-    <message>
-        <source>Diversity &amp;penalty</source>
-        <translation>多样性惩罚(&amp;P)</translation>
-    </message>
-    <message>
-        <source>&amp;Search</source>
-        <translation>搜索(&amp;S)</translation>
     </message>
     <message>
         <source>Diverse beams</source>
@@ -858,6 +842,22 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     <message>
         <source>The tree appears here: Search runs a beam search on the prompt above.</source>
         <translation>搜索树将显示在这里：“搜索”会对上方提示词进行束搜索。</translation>
+    </message>
+    <message>
+        <source>Earl&amp;y stopping</source>
+        <translation>提前停止(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>Max toke&amp;ns</source>
+        <translation>最大词元数(&amp;N)</translation>
+    </message>
+    <message>
+        <source>D&amp;iversity penalty</source>
+        <translation>多样性惩罚(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Sear&amp;ch</source>
+        <translation>搜索(&amp;C)</translation>
     </message>
 </context>
 <context>
@@ -1096,7 +1096,7 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     </message>
     <message>
         <source>C&amp;hat</source>
-        <translation>聊天(&amp;C)</translation>
+        <translation>聊天(&amp;H)</translation>
     </message>
     <message>
         <source>Talk to the model with its chat template, with the playground&apos;s sampler settings</source>
@@ -1511,10 +1511,6 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
         <translation>续写 %1</translation>
     </message>
     <message>
-        <source>Se&amp;quences of:</source>
-        <translation>序列来源(&amp;Q)：</translation>
-    </message>
-    <message>
         <source>this page&apos;s run</source>
         <translation>本页的运行</translation>
     </message>
@@ -1539,6 +1535,10 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
         <translation>
             <numerusform>&lt;b&gt;分页（块池当前状态）&lt;/b&gt;&lt;br&gt;%n 个序列，%1 个位置，占 %2 个块（每块 %3 个位置）：使用 %4。部分填充的块中未用的槽位：%5（%6 %）。共享节省了 %7：没有写时复制，每个序列都要保存共享块的一份副本。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Seque&amp;nces of:</source>
+        <translation>序列来源(&amp;N)：</translation>
     </message>
 </context>
 <context>
@@ -1570,14 +1570,6 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
         <translation>上下文(&amp;O)：</translation>
     </message>
     <message>
-        <source>Se&amp;quences:</source>
-        <translation>序列数(&amp;Q)：</translation>
-    </message>
-    <message>
-        <source>KV &amp;dtype:</source>
-        <translation>KV 数据类型(&amp;D)：</translation>
-    </message>
-    <message>
         <source>&amp;Attention:</source>
         <translation>注意力(&amp;A)：</translation>
     </message>
@@ -1604,6 +1596,14 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     <message>
         <source>A formula, not a measurement: KV bytes = 2 (K and V) × layers × KV heads × head dim × positions × bytes per value × sequences. The bars put it beside the weights on GPUs of 24, 40, 80 and 141 GiB; &quot;fit&quot; counts the sequences of this context that fit after the weights.</source>
         <translation>这是公式，不是测量：KV 字节 = 2（K 和 V）× 层数 × KV 头数 × 头维度 × 位置数 × 每个值的字节数 × 序列数。条形图把它与权重一起放在 24、40、80 和 141 GiB 的 GPU 上；“可容纳”统计放下权重后还能容纳多少个该上下文长度的序列。</translation>
+    </message>
+    <message>
+        <source>Seque&amp;nces:</source>
+        <translation>序列数(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>&amp;KV dtype:</source>
+        <translation>KV 数据类型(&amp;K)：</translation>
     </message>
 </context>
 <context>
@@ -1635,14 +1635,6 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     <message>
         <source>KV cache dtype</source>
         <translation>KV 缓存数据类型</translation>
-    </message>
-    <message>
-        <source>S&amp;teps:</source>
-        <translation>步数(&amp;T)：</translation>
-    </message>
-    <message>
-        <source>E&amp;xact arithmetic</source>
-        <translation>精确运算(&amp;X)</translation>
     </message>
     <message>
         <source>f32 weights and activations (about 4 bytes per parameter more memory, several times slower): the KL then comes from the cache alone</source>
@@ -1701,10 +1693,6 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
         <translation>长上下文：驱逐</translation>
     </message>
     <message>
-        <source>Te&amp;xt:</source>
-        <translation>文本(&amp;X)：</translation>
-    </message>
-    <message>
         <source>Built in: the GNU GPL v3 (a long English text)</source>
         <translation>内置：GNU GPL v3（一篇英文长文本）</translation>
     </message>
@@ -1723,10 +1711,6 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     <message>
         <source>S&amp;inks:</source>
         <translation>汇聚位(&amp;I)：</translation>
-    </message>
-    <message>
-        <source>&amp;Run eviction</source>
-        <translation>运行驱逐(&amp;R)</translation>
     </message>
     <message>
         <source>policy</source>
@@ -1779,6 +1763,22 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     <message>
         <source>%1 recent, no sinks</source>
         <translation>最近 %1 个，无汇聚位</translation>
+    </message>
+    <message>
+        <source>Steps:</source>
+        <translation>步数：</translation>
+    </message>
+    <message>
+        <source>Exact arith&amp;metic</source>
+        <translation>精确运算(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Text:</source>
+        <translation>文本：</translation>
+    </message>
+    <message>
+        <source>Ru&amp;n eviction</source>
+        <translation>运行驱逐(&amp;N)</translation>
     </message>
 </context>
 <context>
@@ -1954,14 +1954,6 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
         <translation>K/V 头 %1 由查询头 %2–%3 读取</translation>
     </message>
     <message>
-        <source>&amp;Show:</source>
-        <translation>显示(&amp;S)：</translation>
-    </message>
-    <message>
-        <source>&amp;Rows:</source>
-        <translation>行(&amp;R)：</translation>
-    </message>
-    <message>
         <source>Layers</source>
         <translation>层</translation>
     </message>
@@ -1980,6 +1972,14 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     <message>
         <source>The run is filling the cache; the map appears when it ends.</source>
         <translation>运行正在填充缓存；运行结束时显示热图。</translation>
+    </message>
+    <message>
+        <source>Sho&amp;w:</source>
+        <translation>显示(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>R&amp;ows:</source>
+        <translation>行(&amp;O)：</translation>
     </message>
 </context>
 <context>
@@ -2059,10 +2059,6 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
         <translation>每个 KV 块的位置数</translation>
     </message>
     <message>
-        <source>Time &amp;without the cache</source>
-        <translation>测量不用缓存的时间(&amp;W)</translation>
-    </message>
-    <message>
         <source>After the run, the same tokens again recomputing every prefix (at most %1 steps): the growth chart&apos;s comparison</source>
         <translation>运行后用相同的词元再跑一遍，每步重新计算整个前缀（最多 %1 步）：即增长图中的对比</translation>
     </message>
@@ -2081,10 +2077,6 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     <message>
         <source>Stop the run or the measurement (Esc)</source>
         <translation>停止运行或测量（Esc）</translation>
-    </message>
-    <message>
-        <source>&amp;Export…</source>
-        <translation>导出(&amp;E)…</translation>
     </message>
     <message>
         <source>Save the tab in front as a PNG or SVG image</source>
@@ -2113,6 +2105,14 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     <message>
         <source>Run a prompt: the page measures the KV cache of that run — every chart and cell is the engine&apos;s number.</source>
         <translation>运行一个提示词：本页测量该次运行的 KV 缓存——每个图表和单元格都是引擎给出的数字。</translation>
+    </message>
+    <message>
+        <source>Time witho&amp;ut the cache</source>
+        <translation>测量不用缓存的时间(&amp;U)</translation>
+    </message>
+    <message>
+        <source>E&amp;xport…</source>
+        <translation>导出(&amp;X)…</translation>
     </message>
 </context>
 <context>
@@ -2510,6 +2510,14 @@ In its metadata: %2
     <message>
         <source>The model runs on the GPU; it will choose its CPU threads when it runs on the CPU.</source>
         <translation>模型正在 GPU 上运行；在 CPU 上运行时将自动选择 CPU 线程数。</translation>
+    </message>
+    <message>
+        <source>&amp;Go to page</source>
+        <translation>转到页面(&amp;G)</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
     </message>
 </context>
 <context>
@@ -3082,10 +3090,6 @@ In its metadata: %2
         <translation>每个请求的位置数（提示词和回答），至多为模型训练时的上下文长度</translation>
     </message>
     <message>
-        <source>Batc&amp;hing</source>
-        <translation>批处理(&amp;H)</translation>
-    </message>
-    <message>
         <source>continuous</source>
         <translation>连续</translation>
     </message>
@@ -3104,10 +3108,6 @@ In its metadata: %2
     <message>
         <source>Reuse the KV blocks of prompt prefixes that earlier requests computed</source>
         <translation>复用先前请求已计算的提示词前缀的 KV 块</translation>
-    </message>
-    <message>
-        <source>&amp;Start</source>
-        <translation>启动(&amp;S)</translation>
     </message>
     <message>
         <source>Start the server (F5)</source>
@@ -3156,6 +3156,14 @@ In its metadata: %2
     <message>
         <source>The server holds the model: stop it on the Serve page to go on here.</source>
         <translation>服务器正在占用模型：请在“服务”页停止它，以便在此继续。</translation>
+    </message>
+    <message>
+        <source>Batchin&amp;g</source>
+        <translation>批处理(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Sta&amp;rt</source>
+        <translation>启动(&amp;R)</translation>
     </message>
 </context>
 <context>
@@ -3249,10 +3257,6 @@ In its metadata: %2
         <translation>提示词 token(&amp;P)</translation>
     </message>
     <message>
-        <source>O&amp;utput tokens</source>
-        <translation>输出 token(&amp;U)</translation>
-    </message>
-    <message>
         <source>&amp;Measure</source>
         <translation>测量(&amp;M)</translation>
     </message>
@@ -3293,10 +3297,6 @@ In its metadata: %2
         <translation> 毫秒</translation>
     </message>
     <message>
-        <source>Code completion: p99 time to &amp;first token at most</source>
-        <translation>代码补全：p99 首 token 时间至多(&amp;F)</translation>
-    </message>
-    <message>
         <source>Workload</source>
         <translation>负载</translation>
     </message>
@@ -3331,6 +3331,14 @@ In its metadata: %2
     <message>
         <source>Decode tokens per second, inter-token latency (ITL) and time to first token (TTFT) in ms, as measured:</source>
         <translation>实测值：每秒解码 token 数，token 间延迟（ITL）与首 token 时间（TTFT），单位毫秒：</translation>
+    </message>
+    <message>
+        <source>&amp;Output tokens</source>
+        <translation>输出 token(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Code completion: p99 &amp;time to first token at most</source>
+        <translation>代码补全：p99 首 token 时间至多(&amp;T)</translation>
     </message>
 </context>
 <context>
@@ -3528,10 +3536,6 @@ In its metadata: %2
         </translation>
     </message>
     <message>
-        <source>&amp;Rate</source>
-        <translation>速率(&amp;R)</translation>
-    </message>
-    <message>
         <source> req/s</source>
         <translation> 请求/秒</translation>
     </message>
@@ -3548,16 +3552,8 @@ In its metadata: %2
         <translation>提示词 token(&amp;P)</translation>
     </message>
     <message>
-        <source>O&amp;utput tokens</source>
-        <translation>输出 token(&amp;U)</translation>
-    </message>
-    <message>
         <source>Each request generates a length drawn from this range</source>
         <translation>每个请求生成的长度从此范围中随机抽取</translation>
-    </message>
-    <message>
-        <source>Shared &amp;system prompt</source>
-        <translation>共享系统提示词(&amp;S)</translation>
     </message>
     <message>
         <source>Every prompt starts with the same tokens, which the prefix cache can share</source>
@@ -3623,6 +3619,18 @@ In its metadata: %2
         <source>Run a load to see the requests join and leave the batch.</source>
         <translation>运行一次负载，看请求如何加入和离开批次。</translation>
     </message>
+    <message>
+        <source>R&amp;ate</source>
+        <translation>速率(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Output tokens</source>
+        <translation>输出 token(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Shared s&amp;ystem prompt</source>
+        <translation>共享系统提示词(&amp;Y)</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::ServingPrefixPanel</name>
@@ -3657,10 +3665,6 @@ In its metadata: %2
         <translation>（在结束前已停止：数字只涵盖已完成的请求。）</translation>
     </message>
     <message>
-        <source>Shared &amp;system prompt</source>
-        <translation>共享系统提示词(&amp;S)</translation>
-    </message>
-    <message>
         <source> tokens</source>
         <translation> 个 token</translation>
     </message>
@@ -3671,10 +3675,6 @@ In its metadata: %2
     <message>
         <source>Each request&apos;s own tokens after the system prompt</source>
         <translation>每个请求在系统提示词之后自己的 token</translation>
-    </message>
-    <message>
-        <source>O&amp;utput tokens</source>
-        <translation>输出 token(&amp;U)</translation>
     </message>
     <message>
         <source>Re&amp;quests</source>
@@ -3723,6 +3723,14 @@ In its metadata: %2
     <message>
         <source>Run to measure the prefix cache.</source>
         <translation>运行以测量前缀缓存。</translation>
+    </message>
+    <message>
+        <source>Shared s&amp;ystem prompt</source>
+        <translation>共享系统提示词(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>&amp;Output tokens</source>
+        <translation>输出 token(&amp;O)</translation>
     </message>
 </context>
 <context>
@@ -4180,10 +4188,6 @@ In its metadata: %2
         <translation>添加列(&amp;A)…</translation>
     </message>
     <message>
-        <source>&amp;Export</source>
-        <translation>导出(&amp;E)</translation>
-    </message>
-    <message>
         <source>Columns</source>
         <translation>各列</translation>
     </message>
@@ -4214,6 +4218,10 @@ In its metadata: %2
     <message>
         <source>Every cell is measured in this run: deterministic? each column re-run with three seeds; diverse? the bigram overlap of those runs (and of the final beams); likeliest text? the column&apos;s log-prob against the best a width-16 beam finds for as many tokens; speed: the time per step and the tokens evaluated per step against greedy. Hover a cell for its numbers.</source>
         <translation>每个单元格都在本次运行中实测：确定性？每列用三个随机种子重新运行；多样？这些运行（以及最终束）的二元组重叠率；最可能的文本？该列的对数概率与束宽 16 的束在相同词元数下找到的最优结果相比；速度：与贪心相比的每步耗时和每步计算的词元数。将鼠标悬停在单元格上可查看具体数值。</translation>
+    </message>
+    <message>
+        <source>E&amp;xport</source>
+        <translation>导出(&amp;X)</translation>
     </message>
 </context>
 <context>

@@ -22,6 +22,7 @@
 #include "widgets/beam_tree_layout.h"
 #include "widgets/beam_tree_legend.h"
 #include "widgets/palette_colors.h"
+#include "widgets/number_text.h"
 
 namespace dlab::widgets {
 
@@ -62,17 +63,17 @@ QString tokenLabel(const QString& text, int tokenId) {
 
 QString signedNumber(double v, int decimals = 2) {
     if (!std::isfinite(v)) return v < 0 ? QString(kMinus) + QChar(0x221E) : QString(QChar(0x221E));
-    QString s = QString::number(std::abs(v), 'f', decimals);
-    return v < 0 && s != QString::number(0.0, 'f', decimals) ? kMinus + s : s;
+    QString s = decimalText(std::abs(v), decimals);
+    return v < 0 && s != decimalText(0.0, decimals) ? kMinus + s : s;
 }
 
 QString percent(double p) {
     if (!(p > 0)) return QStringLiteral("0%");
     const double pc = 100 * p;
-    if (pc >= 10) return QString::number(pc, 'f', 0) + u'%';
-    if (pc >= 1) return QString::number(pc, 'f', 1) + u'%';
-    if (pc >= 0.01) return QString::number(pc, 'f', 2) + u'%';
-    return QStringLiteral("<0.01%");
+    if (pc >= 10) return decimalText(pc, 0) + u'%';
+    if (pc >= 1) return decimalText(pc, 1) + u'%';
+    if (pc >= 0.01) return decimalText(pc, 2) + u'%';
+    return u'<' + decimalText(0.01, 2) + u'%';
 }
 
 QStaticText staticText(const QString& s, const QFont& f) {
@@ -407,7 +408,7 @@ void BeamTreeView::rebuild() {
                                                 : tokenLabel(node.text, node.tokenId);
         switch (node.state) {
             case State::Root:
-                numbers[i] = tr("width %1 \u00b7 \u03b1 %2").arg(d.tree.width).arg(d.tree.lengthPenalty);
+                numbers[i] = tr("width %1 \u00b7 \u03b1 %2").arg(d.tree.width).arg(shortNumberText(d.tree.lengthPenalty));
                 break;
             case State::Pruned:
                 numbers[i] = tr("cut #%1 \u00b7 p %2").arg(node.candidateRank + 1).arg(percent(std::exp(node.logProb)));
@@ -558,7 +559,7 @@ QString BeamTreeView::nodeToolTip(int id) const {
     QStringList lines;
     if (n.state == State::Root) {
         lines << tr("The prompt: every hypothesis starts here.")
-              << tr("Beam width %1, length penalty \u03b1 = %2, %3 steps").arg(d.tree.width).arg(d.tree.lengthPenalty).arg(d.tree.steps);
+              << tr("Beam width %1, length penalty \u03b1 = %2, %3 steps").arg(d.tree.width).arg(shortNumberText(d.tree.lengthPenalty)).arg(d.tree.steps);
         return lines.join(u'\n');
     }
     lines << tr("\u201c%1\u201d (token %2), step %3").arg(d.labels[id]).arg(n.tokenId).arg(n.depth);

@@ -1,4 +1,5 @@
 #include "widgets/distribution_chart.h"
+#include "widgets/number_text.h"
 
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
@@ -109,6 +110,7 @@ DistributionChart::DistributionChart(QWidget* parent) : QChartView(parent) {
     QChart* chart = this->chart();
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart->setAnimationOptions(QChart::NoAnimation);
+    localizeChartNumbers(chart, locale());
 
     beforeSet_ = new QBarSet(QString());
     afterSet_ = new QBarSet(QString());
@@ -710,6 +712,7 @@ void DistributionChart::resizeEvent(QResizeEvent* e) {
 
 void DistributionChart::changeEvent(QEvent* e) {
     QChartView::changeEvent(e);
+    if (e->type() == QEvent::LocaleChange) localizeChartNumbers(chart(), locale());
     if (e->type() == QEvent::PaletteChange) {
         applyTheme();
     } else if (e->type() == QEvent::FontChange) {

@@ -13,6 +13,7 @@
 
 #include "widgets/nice_ticks.h"
 #include "widgets/palette_colors.h"
+#include "widgets/number_text.h"
 
 namespace dlab::widgets {
 
@@ -32,6 +33,7 @@ QColor seriesColour(const QPalette& pal, int index) {
 LineChartView::LineChartView(QWidget* parent) : QChartView(parent) {
     setRenderHint(QPainter::Antialiasing);
     chart()->setAnimationOptions(QChart::NoAnimation);
+    localizeChartNumbers(chart(), locale());
     chart()->legend()->setAlignment(Qt::AlignBottom);
     chart()->setMargins(QMargins(4, 4, 4, 4));
     x_ = new QValueAxis(this);
@@ -166,6 +168,7 @@ void LineChartView::applyPens() {
 
 void LineChartView::changeEvent(QEvent* e) {
     QChartView::changeEvent(e);
+    if (e->type() == QEvent::LocaleChange) localizeChartNumbers(chart(), locale());
     if (e->type() == QEvent::PaletteChange || e->type() == QEvent::FontChange) {
         applyTheme();
         setMinimumHeight(fontMetrics().height() * kMinimumLines);

@@ -99,11 +99,12 @@ bool LanguageManager::setLanguage(const QString& code) {
     // switch changes how values look, never what they are. A widget copies the default locale
     // when it is created and QLocale::setDefault() tells nobody, so the open windows are
     // re-resolved here: unsetLocale() makes a window take the new default and hands it to its
-    // children with QEvent::LocaleChange (spin boxes re-format on it). Texts the pages build with
-    // QString::arg(double) stay in the C locale ("p = 0.953") — that is the notation of the
-    // papers and of the CLI, and it reads the same in every language; use %L1 where a page wants
-    // the local form. (setDefault is not thread-safe against a thread constructing a QLocale at
-    // the same moment; the engine worker does not format with QLocale.)
+    // children with QEvent::LocaleChange (spin boxes and charts re-format on it). Figures the
+    // pages write into texts use the same form (widgets/number_text.h: "p = 0,953" in German),
+    // so a label never disagrees with the spin box beside it; only text meant to be typed or
+    // parsed elsewhere (sampler specs, CLI commands) keeps the C form. (setDefault is not
+    // thread-safe against a thread constructing a QLocale at the same moment; the engine worker
+    // does not format with QLocale.)
     QLocale::setDefault(localeFor(code));
     if (qobject_cast<QApplication*>(QCoreApplication::instance())) {
         for (QWidget* w : QApplication::topLevelWidgets())

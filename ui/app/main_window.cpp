@@ -38,27 +38,15 @@
 #include "ui/help/user_guide_dialog.h"
 #include "ui/app/language_manager.h"
 #include "ui/lessons/lesson_panel.h"
+#include "ui/app/mnemonic_text.h"
 #include "ui/app/presentation_mode.h"
 #include "ui/app/theme.h"
 #include "widgets/eliding_label.h"
+#include "widgets/number_text.h"
 
 namespace dlab::ui {
 
 namespace {
-QString humanCount(qint64 n) {
-    if (n >= 1'000'000'000) return QString::number(n / 1e9, 'f', 2) + QStringLiteral(" B");
-    if (n >= 1'000'000) return QString::number(n / 1e6, 'f', 1) + QStringLiteral(" M");
-    if (n >= 1'000) return QString::number(n / 1e3, 'f', 1) + QStringLiteral(" K");
-    return QString::number(n);
-}
-
-QString humanBytes(qint64 n) {
-    if (n >= (1LL << 30)) return QString::number(double(n) / (1LL << 30), 'f', 2) + QStringLiteral(" GiB");
-    if (n >= (1LL << 20)) return QString::number(double(n) / (1LL << 20), 'f', 1) + QStringLiteral(" MiB");
-    if (n >= (1LL << 10)) return QString::number(double(n) / (1LL << 10), 'f', 1) + QStringLiteral(" KiB");
-    return QString::number(n) + QStringLiteral(" B");
-}
-
 // The first local .gguf file among dropped URLs, or "".
 QString droppedModel(const QMimeData* mime) {
     if (!mime || !mime->hasUrls()) return {};
@@ -171,6 +159,11 @@ void MainWindow::buildPages() {
         Page* page = make(tabs_);
         pages_.push_back(page);
         tabs_->addTab(page, QString());
+        // Alt+1, Alt+2, …: the tabs carry no Alt+letter of their own, so every letter is free for
+        // the controls of the page in front (test_gui_mnemonics).
+        QAction* go = pagesMenu_->addAction(QString(), this, [this, page] { tabs_->setCurrentWidget(page); });
+        if (pages_.size() <= 9) go->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_0 + int(pages_.size()))));
+        pageActions_.push_back(go);
         page->attachEngine(engine_);
         connect(page, &Page::statusChanged, this, [this, page] {
             if (page == currentPage()) updateStatusLabels();
@@ -369,6 +362,8 @@ void MainWindow::buildViewMenu() {
     fullScreenAction_->setCheckable(true);
     fullScreenAction_->setShortcut(QKeySequence(Qt::Key_F11));   // QKeySequence::FullScreen is empty on X11
     connect(fullScreenAction_, &QAction::toggled, this, [this](bool on) { on ? showFullScreen() : showNormal(); });
+    viewMenu_->addSeparator();
+    pagesMenu_ = viewMenu_->addMenu(QString());   // filled by buildPages()
     connect(presentation_, &PresentationMode::changed, this, &MainWindow::onPresentationChanged);
 }
 
@@ -386,9 +381,14 @@ void MainWindow::onPresentationChanged() {
 }
 
 void MainWindow::retranslate() {
+    pagesMenu_->setTitle(tr("&Go to page"));
     for (int i = 0; i < static_cast<int>(pages_.size()); ++i) {
-        tabs_->setTabText(i, pages_[i]->title());
-        tabs_->setTabToolTip(i, pages_[i]->toolTip());
+        const QAction* go = pageActions_[size_t(i)];
+        tabs_->setTabText(i, withoutMnemonic(pages_[i]->title()));
+        pageActions_[size_t(i)]->setText(pages_[i]->title());
+        tabs_->setTabToolTip(i, go->shortcut().isEmpty() ? pages_[i]->toolTip()
+                                                         : tr("%1 (%2)").arg(pages_[i]->toolTip(),
+                                                                             go->shortcut().toString(QKeySequence::NativeText)));
     }
     fileMenu_->setTitle(tr("&File"));
     openAction_->setText(tr("&Open model…"));
@@ -738,7 +738,7 @@ void MainWindow::updateModelLabel() {
                             : model_.backend == QLatin1String("cuda") ? tr("CUDA GPU")
                                                                       : model_.backend;
     const QString model = tr("%1 — %2, %3 parameters, %4 layers, vocabulary %5 — %6")
-                              .arg(model_.name, model_.arch, humanCount(model_.parameters))
+                              .arg(model_.name, model_.arch, widgets::countText(model_.parameters))
                               .arg(model_.layers)
                               .arg(model_.vocab)
                               .arg(backend);
@@ -782,25 +782,25 @@ void MainWindow::updateStatusLabels() {
     contextLabel_->setText(st.contextUsed < 0 ? QString()
                                                    : tr("context %1 / %2").arg(st.contextUsed).arg(model_.contextLength));
     contextLabel_->setToolTip(st.contextToolTip);
-    memoryLabel_->setText(st.contextUsed < 0 ? tr("model %1").arg(humanBytes(model_.fileBytes))
-                                                  : tr("model %1 · KV cache %2").arg(humanBytes(model_.fileBytes), humanBytes(st.kvBytes)));
+    memoryLabel_->setText(st.contextUsed < 0 ? tr("model %1").arg(widgets::byteText(model_.fileBytes))
+                                                  : tr("model %1 · KV cache %2").arg(widgets::byteText(model_.fileBytes), widgets::byteText(st.kvBytes)));
     memoryLabel_->setToolTip(tr("The model file (memory-mapped) and the key/value cache blocks in use"));
     if (st.tokensPerSecond < 0.0) {
         speedLabel_->clear();
         speedLabel_->setToolTip(QString());
     } else if (st.timeToFirstTokenMs >= 0.0) {
-        speedLabel_->setText(tr("%1 tokens/s").arg(st.tokensPerSecond, 0, 'f', 1));
+        speedLabel_->setText(tr("%1 tokens/s").arg(widgets::decimalText(st.tokensPerSecond, 1)));
         speedLabel_->setToolTip(tr("last answer: time to first token %1 ms; %2 of its %3 prompt tokens came from the KV cache")
-                                    .arg(st.timeToFirstTokenMs, 0, 'f', 0)
+                                    .arg(widgets::decimalText(st.timeToFirstTokenMs, 0))
                                     .arg(st.reusedTokens)
                                     .arg(st.promptTokens));
     } else {
-        speedLabel_->setText(st.prefill ? tr("prompt %1 tokens/s").arg(st.tokensPerSecond, 0, 'f', 0)
-                                             : tr("%1 tokens/s").arg(st.tokensPerSecond, 0, 'f', 1));
+        speedLabel_->setText(st.prefill ? tr("prompt %1 tokens/s").arg(widgets::decimalText(st.tokensPerSecond, 0))
+                                             : tr("%1 tokens/s").arg(widgets::decimalText(st.tokensPerSecond, 1)));
         speedLabel_->setToolTip(tr("last step: %1 ms (forward %2 ms, sampling %3 ms)")
-                                    .arg(st.stepMs, 0, 'f', 1)
-                                    .arg(st.forwardMs, 0, 'f', 1)
-                                    .arg(st.sampleMs, 0, 'f', 2));
+                                    .arg(widgets::decimalText(st.stepMs, 1))
+                                    .arg(widgets::decimalText(st.forwardMs, 1))
+                                    .arg(widgets::decimalText(st.sampleMs, 2)));
     }
 }
 

@@ -155,6 +155,8 @@ private:
     QAction* zoomOutAction_ = nullptr;
     QAction* zoomResetAction_ = nullptr;
     QAction* fullScreenAction_ = nullptr;
+    QMenu* pagesMenu_ = nullptr;             // View › Go to page: one action per page, Alt+1 …
+    std::vector<QAction*> pageActions_;
     PresentationMode* presentation_ = nullptr;
     QMenu* lessonsMenu_ = nullptr;
     QAction* lessonsDockAction_ = nullptr;

@@ -3,11 +3,12 @@
 #include <QShortcut>
 
 #include "core/error.h"
+#include "ui/app/mnemonic_text.h"
 
 namespace dlab::ui {
 
 namespace {
-QString plainTitle(const Page& page) { return QString(page.title()).remove(QLatin1Char('&')); }
+QString plainTitle(const Page& page) { return withoutMnemonic(page.title()); }
 }  // namespace
 
 QShortcut* Page::frontShortcut(const QKeySequence& key) {

@@ -17,6 +17,7 @@
 #include "ui/engine/engine_context.h"
 #include "ui_chat_page.h"
 #include "widgets/token_strip.h"
+#include "widgets/number_text.h"
 
 namespace dlab::ui {
 
@@ -403,13 +404,13 @@ QString ChatPage::captionFor(int row) const {
                                                                               : tr("JSON mode: the object is not finished"));
     return tr("TTFT %1 ms · %2 tokens/s · %n token(s) · %3", nullptr, s.tokens)
                .arg(qRound(s.timeToFirstTokenMs))
-               .arg(s.tokensPerSecond, 0, 'f', 1)
+               .arg(widgets::decimalText(s.tokensPerSecond, 1))
                .arg(why) +
            json + sampled;
 }
 
 QString ChatPage::samplingSummary(const SamplerParams& p, int answersSoFar) {
-    const auto num = [](double v) { return QLocale().toString(v, 'g', 3); };
+    const auto num = [](double v) { return widgets::shortNumberText(v); };
     QStringList parts;
     const bool greedy = p.temperature <= 0.0f;
     if (greedy) {

@@ -15,6 +15,8 @@
 #include <algorithm>
 #include <tuple>
 
+#include "ui/app/mnemonic_text.h"
+
 namespace dlab::ui {
 
 namespace {
@@ -23,17 +25,6 @@ namespace {
 struct Texts {
     Q_DECLARE_TR_FUNCTIONS(ShortcutCollector)
 };
-
-// "&Open…" -> "Open…", "Fish && Chips" -> "Fish & Chips", and the Chinese style "打开模型(&O)…"
-// -> "打开模型…" (the mnemonic letter in parentheses after the text).
-QString withoutMnemonic(QString text) {
-    static const QRegularExpression cjkMnemonic(QStringLiteral("\\s*[(（]&[^&][)）]"));
-    text.remove(cjkMnemonic);
-    text.replace(QLatin1String("&&"), QStringLiteral("\x01"));
-    text.remove(QLatin1Char('&'));
-    text.replace(QStringLiteral("\x01"), QStringLiteral("&"));
-    return text;
-}
 
 QString keysText(const QList<QKeySequence>& keys) {
     QStringList parts;

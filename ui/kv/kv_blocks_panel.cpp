@@ -11,18 +11,9 @@
 #include <utility>
 
 #include "widgets/kv_block_table_view.h"
+#include "widgets/number_text.h"
 
 namespace dlab::ui {
-
-QString kvBytesText(double bytes) {
-    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    while (bytes >= 1024.0 && u < 4) {
-        bytes /= 1024.0;
-        ++u;
-    }
-    return u == 0 ? QStringLiteral("%1 B").arg(bytes, 0, 'f', 0) : QStringLiteral("%1 %2").arg(bytes, 0, 'f', bytes < 10 ? 2 : 1).arg(QLatin1String(units[u]));
-}
 
 KvBlocksPanel::KvBlocksPanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
@@ -89,7 +80,7 @@ void KvBlocksPanel::setRun(const KvRunPtr& v) {
 }
 
 void KvBlocksPanel::retranslate() {
-    sourceLabel_->setText(tr("Se&quences of:"));
+    sourceLabel_->setText(tr("Seque&nces of:"));
     source_->setItemText(0, tr("this page's run"));
     source_->setItemText(1, tr("the Playground's session (its branches)"));
     refresh_->setText(tr("Re&fresh"));
@@ -128,19 +119,19 @@ void KvBlocksPanel::showReport(const widgets::BlockTableData& blocks, const KvAl
                         .arg(a.positions)
                         .arg(a.pagedBlocks)
                         .arg(a.blockSize)
-                        .arg(kvBytesText(double(a.pagedBytes)))
-                        .arg(kvBytesText(double(a.pagedUnusedBytes)))
-                        .arg(100.0 * a.pagedWasteFraction(), 0, 'f', 1)
-                        .arg(kvBytesText(double(a.bytesSavedBySharing))));
+                        .arg(widgets::byteText(double(a.pagedBytes)))
+                        .arg(widgets::byteText(double(a.pagedUnusedBytes)))
+                        .arg(widgets::decimalText(100.0 * a.pagedWasteFraction(), 1))
+                        .arg(widgets::byteText(double(a.bytesSavedBySharing))));
     contiguous_->setText(tr("<b>Contiguous (reserve the whole context)</b><br>%1 positions reserved per sequence: %2 for "
                             "%n sequence(s), of which %3 (%4 %) hold nothing. That is %5× the paged pool's bytes; "
                             "paging wastes at most one partly filled block per sequence.",
                             nullptr, int(a.sequences))
                              .arg(a.contextLength)
-                             .arg(kvBytesText(double(a.contiguousBytes)))
-                             .arg(kvBytesText(double(a.contiguousUnusedBytes)))
-                             .arg(100.0 * a.contiguousWasteFraction(), 0, 'f', 1)
-                             .arg(a.pagedBytes > 0 ? double(a.contiguousBytes) / double(a.pagedBytes) : 0.0, 0, 'f', 1));
+                             .arg(widgets::byteText(double(a.contiguousBytes)))
+                             .arg(widgets::byteText(double(a.contiguousUnusedBytes)))
+                             .arg(widgets::decimalText(100.0 * a.contiguousWasteFraction(), 1))
+                             .arg(widgets::decimalText(a.pagedBytes > 0 ? double(a.contiguousBytes) / double(a.pagedBytes) : 0.0, 1)));
 }
 
 void KvBlocksPanel::changeEvent(QEvent* e) {

@@ -55,7 +55,4 @@ private:
     widgets::KvBlockTableView* view_ = nullptr;
 };
 
-// "12.3 KiB" / "4.50 MiB": how the KV page writes byte counts (binary units).
-QString kvBytesText(double bytes);
-
 }  // namespace dlab::ui

@@ -10,6 +10,7 @@
 #include "model/kv_memory.h"
 #include "ui/kv/kv_blocks_panel.h"
 #include "widgets/memory_bars_view.h"
+#include "widgets/number_text.h"
 
 namespace dlab::ui {
 
@@ -131,15 +132,15 @@ void KvCalculatorPanel::recompute() {
     result_->setText(tr("<b>%1 per position</b> (2 × %2 layers × %3 KV heads × %4 × %5 bytes), <b>%6 per sequence</b> of %7 "
                         "positions, <b>%8 for %n sequence(s)</b>. Weights: %9%10.",
                         nullptr, batch_->value())
-                         .arg(kvBytesText(r.bytesPerPosition))
+                         .arg(widgets::byteText(r.bytesPerPosition))
                          .arg(s.nLayer)
                          .arg(s.nHeadKv)
                          .arg(s.headDim)
                          .arg(kvBytesPerValue(parseKvType(dtype_->currentData().toString().toStdString())))
-                         .arg(kvBytesText(r.bytesPerSequence))
+                         .arg(widgets::byteText(r.bytesPerSequence))
                          .arg(context_->value())
-                         .arg(kvBytesText(r.kvBytes))
-                         .arg(kvBytesText(r.weightsBytes))
+                         .arg(widgets::byteText(r.kvBytes))
+                         .arg(widgets::byteText(r.weightsBytes))
                          .arg(fromFile ? tr(" (the file's tensors)") : QString()));
     std::vector<widgets::MemoryBar> bars;
     const auto& sizes = gpuSizesGiB();
@@ -158,8 +159,8 @@ void KvCalculatorPanel::recompute() {
 void KvCalculatorPanel::retranslate() {
     modelLabel_->setText(tr("&Model:"));
     contextLabel_->setText(tr("C&ontext:"));
-    batchLabel_->setText(tr("Se&quences:"));
-    dtypeLabel_->setText(tr("KV &dtype:"));
+    batchLabel_->setText(tr("Seque&nces:"));
+    dtypeLabel_->setText(tr("&KV dtype:"));
     layoutLabel_->setText(tr("&Attention:"));
     weightsLabel_->setText(tr("&Weights:"));
     layout_->setItemText(0, tr("as trained"));

@@ -11,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStyle>
@@ -23,6 +24,7 @@
 
 #include "ui/kv/kv_blocks_panel.h"
 #include "widgets/line_chart_view.h"
+#include "widgets/number_text.h"
 
 namespace dlab::ui {
 
@@ -68,7 +70,7 @@ void setCell(QTableWidget* t, int row, int col, const QString& text) {
     t->setItem(row, col, item);
 }
 
-QString sci(double x) { return x == 0.0 ? QStringLiteral("0") : QString::number(x, 'e', 2); }
+QString sci(double x) { return x == 0.0 ? QStringLiteral("0") : QLocale().toString(x, 'e', 2); }
 }  // namespace
 
 KvCompressionPanel::KvCompressionPanel(QWidget* parent) : QWidget(parent) {
@@ -226,8 +228,8 @@ void KvCompressionPanel::showEviction(const KvEvictionView& v) {
 
 void KvCompressionPanel::retranslate() {
     typesBox_->setTitle(tr("KV cache dtype"));
-    typeStepsLabel_->setText(tr("S&teps:"));
-    exact_->setText(tr("E&xact arithmetic"));
+    typeStepsLabel_->setText(tr("Steps:"));
+    exact_->setText(tr("Exact arith&metic"));
     exact_->setToolTip(tr("f32 weights and activations (about 4 bytes per parameter more memory, several times slower): the KL then "
                           "comes from the cache alone"));
     runTypes_->setText(tr("&Compare dtypes"));
@@ -247,8 +249,8 @@ void KvCompressionPanel::retranslate() {
             setCell(typesTable_, i, 1, QString::number(r.bytesPerPosition));
             setCell(typesTable_, i, 2, sci(r.meanKl));
             setCell(typesTable_, i, 3, sci(r.maxKl));
-            setCell(typesTable_, i, 4, QStringLiteral("%1 %").arg(100.0 * r.top1Agreement, 0, 'f', 1));
-            setCell(typesTable_, i, 5, QString::number(r.msPerStep, 'f', 2));
+            setCell(typesTable_, i, 4, QStringLiteral("%1 %").arg(widgets::decimalText(100.0 * r.top1Agreement, 1)));
+            setCell(typesTable_, i, 5, widgets::decimalText(r.msPerStep, 2));
             if (r.type == QLatin1String("f32")) continue;   // zero everywhere: nothing to draw on a log axis
             widgets::LineSeriesData s;
             s.name = r.type;
@@ -266,13 +268,13 @@ void KvCompressionPanel::retranslate() {
     }
 
     evictBox_->setTitle(tr("Long context: eviction"));
-    textLabel_->setText(tr("Te&xt:"));
+    textLabel_->setText(tr("Text:"));
     text_->setItemText(0, file_.isEmpty() ? tr("Built in: the GNU GPL v3 (a long English text)") : QFileInfo(file_).fileName());
     text_->setItemText(1, tr("Open a text file…"));
     tokensLabel_->setText(tr("T&okens:"));
     cacheLabel_->setText(tr("C&ache:"));
     sinksLabel_->setText(tr("S&inks:"));
-    runEvict_->setText(tr("&Run eviction"));
+    runEvict_->setText(tr("Ru&n eviction"));
     evictTable_->setHorizontalHeaderLabels({tr("policy"), tr("positions kept"), tr("KV bytes"), tr("perplexity"), tr("mean KL")});
     lossChart_->setTitles(tr("Loss per token (mean of the last 32)"), tr("token"), tr("nats"));
     if (hasEviction_) {
@@ -286,9 +288,9 @@ void KvCompressionPanel::retranslate() {
                                                  : tr("%1 recent, no sinks").arg(r.window);
             setCell(evictTable_, i, 0, name);
             setCell(evictTable_, i, 1, QString::number(r.maxSlots));
-            setCell(evictTable_, i, 2, kvBytesText(double(r.bytesPeak)));
-            setCell(evictTable_, i, 3, QString::number(r.perplexity, 'f', 2));
-            setCell(evictTable_, i, 4, QString::number(r.meanKl, 'f', 4));
+            setCell(evictTable_, i, 2, widgets::byteText(double(r.bytesPeak)));
+            setCell(evictTable_, i, 3, widgets::decimalText(r.perplexity, 2));
+            setCell(evictTable_, i, 4, widgets::decimalText(r.meanKl, 4));
             widgets::LineSeriesData s;
             s.name = name;
             s.dashed = i > 0;

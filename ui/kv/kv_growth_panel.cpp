@@ -13,6 +13,7 @@
 #include "widgets/kv_heatmap_view.h"
 #include "widgets/line_chart_view.h"
 #include "widgets/palette_colors.h"
+#include "widgets/number_text.h"
 
 namespace dlab::ui {
 
@@ -131,7 +132,7 @@ void KvGrowthPanel::redraw() {
     QString text = tr("%n step(s); the cache holds %1 positions in %2 MiB. With the cache each decode step computed "
                       "1 new K/V row per layer and read the rest back.", nullptr, int(steps_.size()))
                        .arg(last.positions)
-                       .arg(last.bytesInUse / (1024.0 * 1024.0), 0, 'f', 2);
+                       .arg(widgets::decimalText(last.bytesInUse / (1024.0 * 1024.0), 2));
     int measured = 0;
     for (const KvStepPoint& p : steps_) measured += p.withoutCacheMs >= 0;
     if (measured > 1) {
@@ -140,10 +141,10 @@ void KvGrowthPanel::redraw() {
                                       "against %6 ms over the %7 steps measured.")
                                        .arg(m.step)
                                        .arg(m.withoutCacheComputed)
-                                       .arg(m.withoutCacheMs, 0, 'f', 1)
-                                       .arg(m.forwardMs, 0, 'f', 1)
-                                       .arg(two, 0, 'f', 0)
-                                       .arg(totalWith.value(measured - 1).y(), 0, 'f', 0)
+                                       .arg(widgets::decimalText(m.withoutCacheMs, 1))
+                                       .arg(widgets::decimalText(m.forwardMs, 1))
+                                       .arg(widgets::decimalText(two, 0))
+                                       .arg(widgets::decimalText(totalWith.value(measured - 1).y(), 0))
                                        .arg(measured);
         if (noCacheStopped_) text += QLatin1Char(' ') + tr("(The no-cache timings were stopped.)");
     } else if (!noCacheDone_) {

@@ -139,8 +139,8 @@ QString KvHeatmapPanel::extraTooltip(int row, int col) const {
 }
 
 void KvHeatmapPanel::retranslate() {
-    quantityLabel_->setText(tr("&Show:"));
-    rowsLabel_->setText(tr("&Rows:"));
+    quantityLabel_->setText(tr("Sho&w:"));
+    rowsLabel_->setText(tr("R&ows:"));
     for (int i = 0; i < quantity_->count(); ++i) quantity_->setItemText(i, kvCellQuantityName(KvCellQuantity(quantity_->itemData(i).toInt())));
     log_->setText(tr("&Log colours"));
     log_->setToolTip(tr("Colours on a log scale: small attention weights (down to 1 % of an even share) become distinguishable"));

@@ -26,6 +26,7 @@
 #include "ui/kv/kv_growth_panel.h"
 #include "ui/kv/kv_heatmap_panel.h"
 #include "widgets/image_export.h"
+#include "widgets/number_text.h"
 
 namespace dlab::ui {
 
@@ -259,7 +260,7 @@ void KvPage::showRun(const KvRunPtr& run) {
         QString s = stopped ? tr("Stopped. ") : QString();
         s += tr("%n sequence(s), %1 positions in sequence 1, measured in %2 ms. It continued: “%3”", nullptr, seqs)
                  .arg(cached)
-                 .arg(ms, 0, 'f', 0)
+                 .arg(widgets::decimalText(ms, 0))
                  .arg(text.simplified().left(160));
         return s;
     });
@@ -347,14 +348,14 @@ void KvPage::retranslate() {
     dtypeLabel_->setText(tr("KV &dtype"));
     blockSizeLabel_->setText(tr("&Block"));
     blockSize_->setToolTip(tr("Positions per KV block"));
-    noCache_->setText(tr("Time &without the cache"));
+    noCache_->setText(tr("Time witho&ut the cache"));
     noCache_->setToolTip(tr("After the run, the same tokens again recomputing every prefix (at most %1 steps): the growth chart's comparison")
                              .arg(KvController::kMaxNoCacheSteps));
     run_->setText(tr("&Run"));
     run_->setToolTip(tr("Run the prompt into a fresh KV cache (F5)"));
     stop_->setText(tr("Stop"));
     stop_->setToolTip(tr("Stop the run or the measurement (Esc)"));
-    export_->setText(tr("&Export…"));
+    export_->setText(tr("E&xport…"));
     export_->setToolTip(tr("Save the tab in front as a PNG or SVG image"));
     tabs_->setTabText(0, tr("Growth"));
     tabs_->setTabText(1, tr("Heatmap"));

@@ -40,6 +40,7 @@
 #include "widgets/sampler_waterfall.h"
 #include "widgets/text_line.h"
 #include "widgets/token_strip.h"
+#include "widgets/number_text.h"
 
 namespace dlab::ui {
 
@@ -962,7 +963,7 @@ void PlaygroundPage::drawView(const StepView& view, bool followEnd) {
 
 QString PlaygroundPage::probabilityText(double p) {
     // Three decimals, or three significant digits below 0.01: "p = 0.000" hid a real 0.00021.
-    return p > 0.0 && p < 0.01 ? QString::number(p, 'g', 2) : QString::number(p, 'f', 3);
+    return p > 0.0 && p < 0.01 ? widgets::shortNumberText(p, 2) : widgets::decimalText(p, 3);
 }
 
 void PlaygroundPage::showChosen(const StepView& view, int kept, bool resampled) {

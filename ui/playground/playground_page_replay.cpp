@@ -20,6 +20,7 @@
 #include "widgets/distribution_chart.h"
 #include "widgets/sampler_waterfall.h"
 #include "widgets/token_strip.h"
+#include "widgets/number_text.h"
 
 namespace dlab::ui {
 
@@ -58,11 +59,6 @@ QVariantMap setupOf(const SamplerParams& p) {
     return m;
 }
 
-QString byteText(qint64 n) {
-    if (n >= (qint64(1) << 20)) return QString::number(double(n) / (1 << 20), 'f', 1) + QStringLiteral(" MiB");
-    if (n >= (qint64(1) << 10)) return QString::number(double(n) / (1 << 10), 'f', 1) + QStringLiteral(" KiB");
-    return QString::number(n) + QStringLiteral(" B");
-}
 
 }  // namespace
 
@@ -221,13 +217,13 @@ void PlaygroundPage::retranslateReplay() {
     replayPosition_->setText(tr("Step %1 of %2 \u00b7 KV cache %3 in %n block(s)", nullptr, static_cast<int>(kv.blocksUsed))
                                  .arg(currentStep_ + 1)
                                  .arg(n)
-                                 .arg(byteText(kv.bytesInUse)));
+                                 .arg(widgets::byteText(kv.bytesInUse)));
     replayPosition_->setToolTip(tr("After this step the KV cache held %1 positions in %2 blocks, %3 of them shared between "
                                    "branches (sharing saved %4).")
                                     .arg(kv.positions)
                                     .arg(kv.blocksUsed)
                                     .arg(kv.blocksShared)
-                                    .arg(byteText(kv.bytesSaved)));
+                                    .arg(widgets::byteText(kv.bytesSaved)));
 }
 
 }  // namespace dlab::ui

@@ -482,13 +482,13 @@ void ServePage::retranslate() {
     maxBatch_->setToolTip(tr("Requests decoded together in one step"));
     contextLabel_->setText(tr("C&ontext"));
     context_->setToolTip(tr("Positions per request (prompt and answer), at most the model's trained context"));
-    modeLabel_->setText(tr("Batc&hing"));
+    modeLabel_->setText(tr("Batchin&g"));
     mode_->setItemText(0, tr("continuous"));
     mode_->setItemText(1, tr("static"));
     mode_->setToolTip(tr("Continuous: a request joins the batch at the next step. Static: a batch runs until its longest request is done."));
     prefixCache_->setText(tr("Prefix &cache"));
     prefixCache_->setToolTip(tr("Reuse the KV blocks of prompt prefixes that earlier requests computed"));
-    start_->setText(tr("&Start"));
+    start_->setText(tr("Sta&rt"));
     start_->setToolTip(tr("Start the server (F5)"));
     stop_->setText(tr("S&top"));
     stop_->setToolTip(tr("Stop the server; open requests end as cancelled (Esc)"));

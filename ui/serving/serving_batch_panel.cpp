@@ -266,7 +266,7 @@ void ServingBatchPanel::retranslate() {
     batchesLabel_->setText(tr("Batch si&zes"));
     batches_->setToolTip(tr("Whole numbers from 1 to 64, separated by commas"));
     promptLabel_->setText(tr("&Prompt tokens"));
-    outputLabel_->setText(tr("O&utput tokens"));
+    outputLabel_->setText(tr("&Output tokens"));
     measure_->setText(tr("&Measure"));
     measure_->setToolTip(tr("Run one batch of each size on the loaded model (F5)"));
     chart_->setTitles(tr("Throughput against latency, one point per batch size"), tr("ms between a user's tokens"), tr("tokens/s"));
@@ -275,7 +275,7 @@ void ServingBatchPanel::retranslate() {
     workloadBox_->setTitle(tr("Which batch size for which workload"));
     itlBoundLabel_->setText(tr("Chat: p99 inter-token &latency at most"));
     itlBound_->setSuffix(tr(" ms"));
-    ttftBoundLabel_->setText(tr("Code completion: p99 time to &first token at most"));
+    ttftBoundLabel_->setText(tr("Code completion: p99 &time to first token at most"));
     ttftBound_->setSuffix(tr(" ms"));
     workloads_->setHorizontalHeaderLabels({tr("Workload"), tr("Optimises"), tr("Batch size"), tr("Why")});
     redraw();

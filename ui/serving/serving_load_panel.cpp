@@ -322,14 +322,14 @@ void ServingLoadPanel::showMetrics() {
 }
 
 void ServingLoadPanel::retranslate() {
-    rateLabel_->setText(tr("&Rate"));
+    rateLabel_->setText(tr("R&ate"));
     rate_->setSuffix(tr(" req/s"));
     rate_->setToolTip(tr("Mean arrivals per second; the requests arrive independently (a Poisson process)"));
     requestsLabel_->setText(tr("Re&quests"));
     promptLabel_->setText(tr("&Prompt tokens"));
-    outputLabel_->setText(tr("O&utput tokens"));
+    outputLabel_->setText(tr("&Output tokens"));
     outputMin_->setToolTip(tr("Each request generates a length drawn from this range"));
-    system_->setText(tr("Shared &system prompt"));
+    system_->setText(tr("Shared s&ystem prompt"));
     system_->setToolTip(tr("Every prompt starts with the same tokens, which the prefix cache can share"));
     systemTokens_->setSuffix(tr(" tokens"));
     maxBatchLabel_->setText(tr("Max &batch"));

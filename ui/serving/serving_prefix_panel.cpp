@@ -169,11 +169,11 @@ void ServingPrefixPanel::redraw() {
 }
 
 void ServingPrefixPanel::retranslate() {
-    systemLabel_->setText(tr("Shared &system prompt"));
+    systemLabel_->setText(tr("Shared s&ystem prompt"));
     system_->setSuffix(tr(" tokens"));
     userLabel_->setText(tr("&User tokens"));
     user_->setToolTip(tr("Each request's own tokens after the system prompt"));
-    outputLabel_->setText(tr("O&utput tokens"));
+    outputLabel_->setText(tr("&Output tokens"));
     requestsLabel_->setText(tr("Re&quests"));
     run_->setText(tr("&Run"));
     run_->setToolTip(tr("Run the requests with the prefix cache and again without it (F5)"));

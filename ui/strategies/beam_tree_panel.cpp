@@ -26,6 +26,7 @@
 #include "widgets/beam_tree_view.h"
 #include "widgets/distribution_chart.h"
 #include "widgets/image_export.h"
+#include "widgets/number_text.h"
 
 namespace dlab::ui {
 
@@ -287,16 +288,16 @@ void BeamTreePanel::showNode(int id) {
                                ? tr("“%1” was cut at its step (rank %2, p %3): it was never expanded.")
                                      .arg(view_->nodeLabel(id))
                                      .arg(n.candidateRank + 1)
-                                     .arg(std::exp(n.logProb), 0, 'f', 3)
+                                     .arg(widgets::decimalText(std::exp(n.logProb), 3))
                                : tr("“%1” was not expanded (the search ended there).").arg(view_->nodeLabel(id)));
         return;
     }
     chart_->setBars(bars->mid(0, kChartBars));
     nodeInfo_->setText(tr("After “%1” (path log-prob %2, score %3): the model's next-token distribution, entropy %4 bits")
                            .arg(n.parent < 0 ? tr("the prompt") : view_->nodeLabel(id))
-                           .arg(n.cumLogProb, 0, 'f', 3)
-                           .arg(n.score, 0, 'f', 3)
-                           .arg(t.nextEntropy.value(id) / std::log(2.0), 0, 'f', 2));
+                           .arg(widgets::decimalText(n.cumLogProb, 3))
+                           .arg(widgets::decimalText(n.score, 3))
+                           .arg(widgets::decimalText(t.nextEntropy.value(id) / std::log(2.0), 2)));
 }
 
 void BeamTreePanel::showBeams() {
@@ -306,10 +307,10 @@ void BeamTreePanel::showBeams() {
         QString heading = QStringLiteral("<p><b>%1</b><br>").arg(t->diverse ? tr("Diverse beams (%n group(s))", nullptr, t->tree.groups)
                                                                             : tr("Beam search"));
         heading += tr("final beams: overlap %1 · shared start %2 tokens · distinct-2 %3 · %4 ms")
-                       .arg(t->beamsOverlap, 0, 'f', 2)
-                       .arg(t->beamsSharedPrefix, 0, 'f', 1)
-                       .arg(t->pooledDistinct2, 0, 'f', 2)
-                       .arg(t->ms, 0, 'f', 0);
+                       .arg(widgets::decimalText(t->beamsOverlap, 2))
+                       .arg(widgets::decimalText(t->beamsSharedPrefix, 1))
+                       .arg(widgets::decimalText(t->pooledDistinct2, 2))
+                       .arg(widgets::decimalText(t->ms, 0));
         html += StrategyColumn::beamsHtml(heading + QStringLiteral("</p>"), t->hypotheses);
     }
     beams_->setText(html);
@@ -350,21 +351,21 @@ void BeamTreePanel::retranslate() {
     widthLabel_->setText(tr("&Width k"));
     lpLabel_->setText(tr("&Length penalty α"));
     lpLabel_->setToolTip(tr("score = log-prob / length^α: above 0 favours longer hypotheses, below 0 shorter ones"));
-    earlyLabel_->setText(tr("&Early stopping"));
+    earlyLabel_->setText(tr("Earl&y stopping"));
     early_->setItemText(0, tr("heuristic"));
     early_->setItemText(1, tr("when k have finished"));
     early_->setItemText(2, tr("never (exact)"));
     early_->setToolTip(tr("Hugging Face's early_stopping: heuristic (False, the default) stops when no running beam can "
                           "beat the finished ones at its length; \"when k have finished\" (True) as soon as k hypotheses ended; "
                           "never: only when none could at any length"));
-    maxLabel_->setText(tr("&Max tokens"));
+    maxLabel_->setText(tr("Max toke&ns"));
     diverse_->setText(tr("&Diverse beams too"));
     diverse_->setToolTip(tr("Diverse (group) beam search, Vijayakumar et al. 2016, beside plain beams: the width split into "
                             "groups; a group loses the diversity penalty for each earlier group that chose the same token "
                             "at this step"));
     groupsLabel_->setText(tr("&Groups"));
-    dpLabel_->setText(tr("Diversity &penalty"));
-    if (!busy_) search_->setText(tr("&Search"));
+    dpLabel_->setText(tr("D&iversity penalty"));
+    if (!busy_) search_->setText(tr("Sear&ch"));
     showPlain_->setText(tr("Beam search"));
     showDiverse_->setText(tr("Diverse beams"));
     back_->setText(tr("◀"));

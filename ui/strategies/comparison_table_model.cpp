@@ -1,6 +1,7 @@
 #include "ui/strategies/comparison_table_model.h"
 
 #include "ui/strategies/strategy_column.h"
+#include "widgets/number_text.h"
 
 namespace dlab::ui {
 
@@ -61,21 +62,21 @@ QString ComparisonTableModel::cell(const TableRow& r, int column) const {
         // Across the seeds' runs; for a beam column also across its own final beams (the seeds
         // cannot differ there: beam search is deterministic).
         const bool diverse = !r.seedsIdentical && r.seedsOverlap < kDiverseBelow;
-        QString s = (diverse ? tr("yes: runs overlap %1") : tr("no: runs overlap %1")).arg(r.seedsOverlap, 0, 'f', 2);
+        QString s = (diverse ? tr("yes: runs overlap %1") : tr("no: runs overlap %1")).arg(widgets::decimalText(r.seedsOverlap, 2));
         if (r.beamsOverlap >= 0.0)
             s += QLatin1Char('\n') + (r.beamsOverlap < kDiverseBelow ? tr("final beams: yes, overlap %1") : tr("final beams: no, overlap %1"))
-                                          .arg(r.beamsOverlap, 0, 'f', 2);
+                                          .arg(widgets::decimalText(r.beamsOverlap, 2));
         return s;
     }
     case FindsBest:
         if (r.gap <= kBestWithin && r.gap >= -kBestWithin) return tr("yes: as likely as a width-%1 beam's best").arg(result_.wideBeam);
-        if (r.gap < 0.0) return tr("yes: %1 nats likelier than a width-%2 beam's best").arg(-r.gap, 0, 'f', 2).arg(result_.wideBeam);
-        return tr("no: %1 nats below a width-%2 beam's best").arg(r.gap, 0, 'f', 2).arg(result_.wideBeam);
+        if (r.gap < 0.0) return tr("yes: %1 nats likelier than a width-%2 beam's best").arg(widgets::decimalText(-r.gap, 2)).arg(result_.wideBeam);
+        return tr("no: %1 nats below a width-%2 beam's best").arg(widgets::decimalText(r.gap, 2)).arg(result_.wideBeam);
     case Speed:
-        if (r.stepTimeVsGreedy <= 0.0) return tr("%1 ms per step").arg(r.msPerStep, 0, 'f', 1);
+        if (r.stepTimeVsGreedy <= 0.0) return tr("%1 ms per step").arg(widgets::decimalText(r.msPerStep, 1));
         return tr("%1× greedy's time per step\n%2× its tokens evaluated per step")
-            .arg(r.stepTimeVsGreedy, 0, 'f', 1)
-            .arg(r.tokensEvaluatedVsGreedy, 0, 'f', 1);
+            .arg(widgets::decimalText(r.stepTimeVsGreedy, 1))
+            .arg(widgets::decimalText(r.tokensEvaluatedVsGreedy, 1));
     case TypicalUse: return typicalUse(r);
     }
     return {};
@@ -90,17 +91,17 @@ QString ComparisonTableModel::tip(const TableRow& r, int column) const {
                   "the same), mean shared start %2 tokens, distinct-2 of all runs together %3 (different word pairs / "
                   "all word pairs)",
                   nullptr, r.seedRuns)
-                   .arg(r.seedsOverlap, 0, 'f', 3)
-                   .arg(r.seedsSharedPrefix, 0, 'f', 1)
-                   .arg(r.pooledDistinct2, 0, 'f', 3) +
+                   .arg(widgets::decimalText(r.seedsOverlap, 3))
+                   .arg(widgets::decimalText(r.seedsSharedPrefix, 1))
+                   .arg(widgets::decimalText(r.pooledDistinct2, 3)) +
                QLatin1Char('\n') + r.seedTexts.join(QStringLiteral("\n—\n"));
     case FindsBest:
         return tr("Its %n token(s) have log-prob %1; the best %n-token continuation a width-%2 beam found has %3 "
                   "(end tokens counted as ordinary tokens there)",
                   nullptr, r.length)
-            .arg(r.logProb, 0, 'f', 3)
+            .arg(widgets::decimalText(r.logProb, 3))
             .arg(result_.wideBeam)
-            .arg(r.bestLogProb, 0, 'f', 3);
+            .arg(widgets::decimalText(r.bestLogProb, 3));
     case Speed: {
         // Measured in this run: a step's wall time and the tokens its forward pass evaluated.
         const QString why = tr("A step chooses the next token of every sequence a strategy keeps. Beam search keeps k "
@@ -109,18 +110,18 @@ QString ComparisonTableModel::tip(const TableRow& r, int column) const {
                                "when its beams finish.");
         if (r.stepTimeVsGreedy <= 0.0)
             return tr("%1 ms per step (%2 tokens/s), %3 tokens evaluated per step in %n forward pass(es).", nullptr, r.forwardCalls)
-                       .arg(r.msPerStep, 0, 'f', 2)
-                       .arg(r.tokensPerSecond, 0, 'f', 1)
-                       .arg(r.tokensPerStep, 0, 'f', 2) +
+                       .arg(widgets::decimalText(r.msPerStep, 2))
+                       .arg(widgets::decimalText(r.tokensPerSecond, 1))
+                       .arg(widgets::decimalText(r.tokensPerStep, 2)) +
                    QLatin1Char('\n') + why;
         return tr("%1 ms per step against greedy's %2 ms (%3 tokens/s); %4 tokens evaluated per step against greedy's "
                   "%5, in %n forward pass(es).",
                   nullptr, r.forwardCalls)
-                   .arg(r.msPerStep, 0, 'f', 2)
-                   .arg(r.greedyMsPerStep, 0, 'f', 2)
-                   .arg(r.tokensPerSecond, 0, 'f', 1)
-                   .arg(r.tokensPerStep, 0, 'f', 2)
-                   .arg(r.greedyTokensPerStep, 0, 'f', 2) +
+                   .arg(widgets::decimalText(r.msPerStep, 2))
+                   .arg(widgets::decimalText(r.greedyMsPerStep, 2))
+                   .arg(widgets::decimalText(r.tokensPerSecond, 1))
+                   .arg(widgets::decimalText(r.tokensPerStep, 2))
+                   .arg(widgets::decimalText(r.greedyTokensPerStep, 2)) +
                QLatin1Char('\n') + why;
     }
     case TypicalUse: return tr("Chosen from this row's numbers: deterministic or not, overlap, log-prob gap, loops");

@@ -34,6 +34,7 @@
 #include "ui/strategies/strategy_column.h"
 #include "widgets/distribution_chart.h"
 #include "widgets/image_export.h"
+#include "widgets/number_text.h"
 
 namespace dlab::ui {
 
@@ -341,9 +342,9 @@ void StrategiesPage::onRunFinished(bool stopped) {
                            : tr("Prompt: %n token(s), prefilled once in %1 ms; every column forked from its "
                                 "KV blocks. KV pool at its peak: %2 KiB, sharing saved %3 KiB.",
                                 nullptr, prompt)
-                                 .arg(prefill, 0, 'f', 1)
-                                 .arg(peak, 0, 'f', 0)
-                                 .arg(saved, 0, 'f', 0);
+                                 .arg(widgets::decimalText(prefill, 1))
+                                 .arg(widgets::decimalText(peak, 0))
+                                 .arg(widgets::decimalText(saved, 0));
         });
         updateEnabled();
         emit runDone();
@@ -365,7 +366,7 @@ void StrategiesPage::onTable(const TableResult& t) {
         return stopped ? tr("Stopped while measuring the table.")
                        : tr("Table measured: every column re-run with %n seed(s); the width-%1 beam took %2 ms.", nullptr, seeds)
                              .arg(wide)
-                             .arg(wideMs, 0, 'f', 0);
+                             .arg(widgets::decimalText(wideMs, 0));
     });
     updateEnabled();
     emit runDone();
@@ -488,7 +489,7 @@ void StrategiesPage::retranslate() {
     measure_->setText(tr("Measure the &table"));
     measure_->setToolTip(tr("After the columns: each column again with three seeds, and a width-16 beam for the likeliest text"));
     add_->setText(tr("&Add column…"));
-    export_->setText(tr("&Export"));
+    export_->setText(tr("E&xport"));
     tabs_->setTabText(0, tr("Columns"));
     tabs_->setTabText(1, tr("Comparison table"));
     tabs_->setTabText(2, tr("Beam tree"));

@@ -10,6 +10,7 @@
 #include "generate/run_spec.h"
 #include "widgets/eliding_label.h"
 #include "widgets/token_strip.h"
+#include "widgets/number_text.h"
 
 namespace dlab::ui {
 
@@ -69,7 +70,7 @@ QString StrategyColumn::title(const QString& spec) {
         switch (r.kind) {
         case RunKind::Greedy: return tr("Greedy");
         case RunKind::Sample:
-            return tr("Sampling T=%1, top-p %2").arg(r.sampler.temperature).arg(r.sampler.topP);
+            return tr("Sampling T=%1, top-p %2").arg(widgets::shortNumberText(r.sampler.temperature), widgets::shortNumberText(r.sampler.topP));
         case RunKind::Beam:
             return r.beamGroups > 1 ? tr("Diverse beams k=%1, %2 groups").arg(r.beamWidth).arg(r.beamGroups)
                                     : tr("Beam search k=%1").arg(r.beamWidth);
@@ -125,11 +126,11 @@ void StrategyColumn::showFigures() {
     }
     const ColumnResult& r = result_;
     QStringList lines;
-    lines << tr("log-prob %1 · perplexity %2").arg(r.logProb, 0, 'f', 2).arg(r.perplexity, 0, 'f', 2);
-    lines << tr("%1 tokens/s · %2 ms per step").arg(r.tokensPerSecond, 0, 'f', 1).arg(r.msPerStep, 0, 'f', 1);
+    lines << tr("log-prob %1 · perplexity %2").arg(widgets::decimalText(r.logProb, 2)).arg(widgets::decimalText(r.perplexity, 2));
+    lines << tr("%1 tokens/s · %2 ms per step").arg(widgets::decimalText(r.tokensPerSecond, 1)).arg(widgets::decimalText(r.msPerStep, 1));
     lines << tr("%n token(s) evaluated", nullptr, static_cast<int>(r.tokensEvaluated)) + QStringLiteral(" · ") +
                  tr("%n forward pass(es)", nullptr, r.forwardCalls);
-    lines << tr("distinct-1 %1 · distinct-2 %2").arg(r.distinct1, 0, 'f', 2).arg(r.distinct2, 0, 'f', 2);
+    lines << tr("distinct-1 %1 · distinct-2 %2").arg(widgets::decimalText(r.distinct1, 2)).arg(widgets::decimalText(r.distinct2, 2));
     lines << tr("KV blocks %1 (%2 shared)").arg(r.kvBlocks).arg(r.kvBlocksShared);
     if (r.repetition.found)
         lines << tr("loop: a %n-token block repeated", nullptr, r.repetition.period) + QStringLiteral(" ×%1").arg(r.repetition.repeats);
@@ -138,8 +139,8 @@ void StrategyColumn::showFigures() {
     figures_->setText(lines.join(QLatin1Char('\n')));
     if (r.hypotheses.size() > 1) {
         beams_->setText(beamsHtml(tr("<b>Final beams</b> (overlap %1, shared start %2 tokens):")
-                                      .arg(r.beamsOverlap, 0, 'f', 2)
-                                      .arg(r.beamsSharedPrefix, 0, 'f', 1),
+                                      .arg(widgets::decimalText(r.beamsOverlap, 2))
+                                      .arg(widgets::decimalText(r.beamsSharedPrefix, 1)),
                                   r.hypotheses));
         beams_->show();
     }
@@ -163,7 +164,7 @@ QString StrategyColumn::beamsHtml(const QString& heading, const QList<BeamHypoth
         const QString rest = h.text.mid(common.size());
         html += QStringLiteral("<li>%1%2 <i>(%3)</i></li>")
                     .arg(common.isEmpty() ? QString() : QStringLiteral("…"), rest.toHtmlEscaped(),
-                         tr("score %1").arg(h.score, 0, 'f', 3));
+                         tr("score %1").arg(widgets::decimalText(h.score, 3)));
     }
     return html + QStringLiteral("</ol>");
 }

@@ -1,0 +1,44 @@
+#include "widgets/number_text.h"
+
+#include <QChart>
+#include <QLocale>
+
+namespace dlab::widgets {
+
+namespace {
+QLocale ungrouped() {
+    QLocale l;
+    l.setNumberOptions(l.numberOptions() | QLocale::OmitGroupSeparator);
+    return l;
+}
+}  // namespace
+
+QString decimalText(double x, int decimals) { return ungrouped().toString(x, 'f', decimals); }
+
+QString shortNumberText(double x, int significant) { return ungrouped().toString(x, 'g', significant); }
+
+QString byteText(double bytes) {
+    static const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (bytes >= 1024.0 && u < 4) {
+        bytes /= 1024.0;
+        ++u;
+    }
+    if (u == 0) return QStringLiteral("%1 B").arg(decimalText(bytes, 0));
+    return QStringLiteral("%1 %2").arg(decimalText(bytes, bytes < 10.0 ? 2 : 1), QLatin1String(units[u]));
+}
+
+QString countText(qint64 n) {
+    if (n >= 1'000'000'000) return decimalText(double(n) / 1e9, 2) + QStringLiteral(" B");
+    if (n >= 1'000'000) return decimalText(double(n) / 1e6, 1) + QStringLiteral(" M");
+    if (n >= 1'000) return decimalText(double(n) / 1e3, 1) + QStringLiteral(" K");
+    return QString::number(n);
+}
+
+void localizeChartNumbers(QChart* chart, QLocale locale) {
+    locale.setNumberOptions(locale.numberOptions() | QLocale::OmitGroupSeparator);
+    chart->setLocale(locale);
+    chart->setLocalizeNumbers(true);
+}
+
+}  // namespace dlab::widgets

@@ -1,0 +1,29 @@
+#pragma once
+// Numbers as the app shows them to a person: in the form of the interface language (QLocale(),
+// which the LanguageManager sets: "0,95" and "93,8 MiB" in German, "0.95" in English and
+// Chinese), so a figure in a label reads like the same figure in the spin box beside it. Text meant
+// to be typed or parsed elsewhere (sampler specs, CLI commands, exported files) keeps the C form
+// and does not use these.
+#include <QLocale>
+#include <QString>
+#include <QtGlobal>
+
+QT_BEGIN_NAMESPACE
+class QChart;
+QT_END_NAMESPACE
+
+namespace dlab::widgets {
+
+// `decimals` digits after the separator, no thousands grouping ("12345,6").
+QString decimalText(double x, int decimals);
+// Up to `significant` significant digits, trailing zeros dropped ("0,8", "0,00021").
+QString shortNumberText(double x, int significant = 3);
+// Binary units: "512 B", "4,50 KiB", "93,8 MiB", "1,20 GiB" (two decimals below 10, else one).
+QString byteText(double bytes);
+// Counts: "950", "12,3 K", "134,5 M", "1,24 B".
+QString countText(qint64 n);
+// A chart's axis labels in `locale`'s form, without grouping ("0,25", "2048"). Call again on
+// QEvent::LocaleChange.
+void localizeChartNumbers(QChart* chart, QLocale locale);
+
+}  // namespace dlab::widgets
