@@ -26,6 +26,7 @@
 #include "widgets/number_text.h"
 #include "widgets/probability_legend.h"
 #include "widgets/sampler_waterfall.h"
+#include "widgets/text_box_lines.h"
 #include "widgets/text_line.h"
 #include "widgets/token_strip.h"
 
@@ -1026,6 +1027,40 @@ private slots:
         panels[2].inputMassKept = 0.8;
         waterfall.setPanels(panels);
         QVERIFY2(waterfall.statTexts(2).contains(QStringLiteral("removed 20.0 %")), qPrintable(waterfall.statTexts(2).join(" | ")));
+    }
+
+    // A prompt box kept at three lines shows three whole lines and nothing of the fourth, in the
+    // fonts a window can have (also after the font changes, as presentation mode does).
+    void textBoxShowsWholeLines_data() {
+        QTest::addColumn<int>("pointSize");
+        QTest::newRow("9 pt") << 9;
+        QTest::newRow("12 pt") << 12;
+        QTest::newRow("20 pt") << 20;
+    }
+    void textBoxShowsWholeLines() {
+        QFETCH(int, pointSize);
+        QWidget window;
+        auto* box = new QPlainTextEdit(&window);
+        box->setPlainText(QString(QStringLiteral("a cache keeps one key and one value vector per token and layer ")).repeated(8));
+        keepTextBoxLines(box, 3);
+        box->resize(300, box->height());
+        window.resize(320, 200);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QFont f = box->font();
+        f.setPointSize(pointSize);
+        box->setFont(f);   // after the keeper is in place: it must follow
+        QCoreApplication::processEvents();
+        const QTextBlock block = box->document()->firstBlock();
+        const QTextLayout* layout = block.layout();
+        QVERIFY(layout->lineCount() > 4);
+        const double top = box->document()->documentMargin();   // where the first line starts in the viewport
+        const int viewport = box->viewport()->height();
+        // The third line ends inside the viewport, the fourth starts at or below its bottom.
+        QVERIFY2(top + layout->lineAt(2).y() + layout->lineAt(2).height() <= viewport + 0.5,
+                 qPrintable(QStringLiteral("viewport %1, third line ends at %2").arg(viewport).arg(top + layout->lineAt(2).rect().bottom())));
+        QVERIFY2(top + layout->lineAt(3).y() >= viewport - 0.5,
+                 qPrintable(QStringLiteral("viewport %1, fourth line starts at %2").arg(viewport).arg(top + layout->lineAt(3).y())));
     }
 
     // Numbers a person reads are in the interface language's form, like the spin boxes beside them.

@@ -27,6 +27,7 @@
 #include "ui/kv/kv_heatmap_panel.h"
 #include "widgets/image_export.h"
 #include "widgets/number_text.h"
+#include "widgets/text_box_lines.h"
 
 namespace dlab::ui {
 
@@ -73,7 +74,7 @@ void KvPage::build() {
     prompt_ = new QPlainTextEdit(this);
     prompt_->setObjectName(QStringLiteral("kvPrompt"));
     prompt_->setPlainText(defaultPrompt());
-    prompt_->setMaximumHeight(prompt_->fontMetrics().lineSpacing() * 3 + 12);
+    widgets::keepTextBoxLines(prompt_, 3);   // whole lines in every language's font
     promptLabel_->setBuddy(prompt_);
     steps_ = new QSpinBox(this);
     steps_->setObjectName(QStringLiteral("kvSteps"));

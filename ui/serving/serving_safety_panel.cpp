@@ -18,6 +18,7 @@
 
 #include "core/error.h"
 #include "widgets/palette_colors.h"
+#include "widgets/text_box_lines.h"
 
 namespace dlab::ui {
 
@@ -197,7 +198,7 @@ ServingSafetyPanel::ServingSafetyPanel(QWidget* parent) : QWidget(parent) {
         e->setObjectName(QLatin1String(name));
         e->setTabChangesFocus(true);
         e->setLineWrapMode(QPlainTextEdit::NoWrap);
-        e->setFixedHeight(e->fontMetrics().lineSpacing() * rows + 2 * e->frameWidth() + 8);
+        widgets::keepTextBoxLines(e, rows);   // whole lines in every language's font
         connect(e, &QPlainTextEdit::textChanged, this, &ServingSafetyPanel::settingsChanged);
         return e;
     };

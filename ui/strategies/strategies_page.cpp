@@ -35,6 +35,7 @@
 #include "widgets/distribution_chart.h"
 #include "widgets/image_export.h"
 #include "widgets/number_text.h"
+#include "widgets/text_box_lines.h"
 
 namespace dlab::ui {
 
@@ -96,7 +97,7 @@ void StrategiesPage::build() {
     prompt_ = new QPlainTextEdit(this);
     prompt_->setObjectName(QStringLiteral("strategiesPrompt"));
     prompt_->setPlainText(QStringLiteral("The best way to learn a new language is"));
-    prompt_->setMaximumHeight(prompt_->fontMetrics().lineSpacing() * 3 + 12);
+    widgets::keepTextBoxLines(prompt_, 3);   // whole lines in every language's font
     promptLabel_->setBuddy(prompt_);
     top->addWidget(promptLabel_);
     top->addWidget(prompt_, 1);
