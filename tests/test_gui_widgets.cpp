@@ -23,6 +23,7 @@
 #include "ui/playground/constraint_box.h"
 #include "widgets/distribution_chart.h"
 #include "widgets/image_export.h"
+#include "widgets/line_chart_view.h"
 #include "widgets/number_text.h"
 #include "widgets/probability_legend.h"
 #include "widgets/sampler_waterfall.h"
@@ -1112,6 +1113,43 @@ private slots:
         window.unsetLocale();   // what the language manager does to every window
         QTRY_VERIFY2(axisTexts().contains(QStringLiteral("0.25")), qPrintable(axisTexts().join(" | ")));
         QVERIFY(!axisTexts().contains(QStringLiteral("0,25")));
+        QLocale::setDefault(before);
+    }
+
+    // The line charts (KV growth, serving) keep numbers on both axes when they are localized: with
+    // a "%g" or "%d" label format Qt Charts drew none at all.
+    void lineChartAxesKeepTheirNumbers_data() {
+        QTest::addColumn<QString>("locale");
+        QTest::addColumn<QString>("fraction");   // a y label the points give, in that locale
+        QTest::newRow("en") << "en_US" << "0.5";
+        QTest::newRow("de") << "de_DE" << "0,5";
+        QTest::newRow("zh_CN") << "zh_CN" << "0.5";
+    }
+    void lineChartAxesKeepTheirNumbers() {
+        QFETCH(QString, locale);
+        QFETCH(QString, fraction);
+        const QLocale before;
+        QLocale::setDefault(QLocale(locale));
+        QWidget window;
+        auto* chart = new LineChartView(&window);
+        chart->setTitles(QStringLiteral("t"), QStringLiteral("step"), QStringLiteral("ms"));
+        chart->setSeries({{QStringLiteral("a"), {QPointF(0, 0.0), QPointF(1000, 0.5), QPointF(2000, 1.5)}, false}});
+        window.resize(600, 400);
+        chart->resize(600, 400);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const auto numbers = [&] {
+            QStringList out;
+            static const QRegularExpression number(QStringLiteral("^[0-9][0-9.,]*$"));
+            for (QGraphicsItem* item : chart->scene()->items())
+                if (auto* t = dynamic_cast<QGraphicsTextItem*>(item); t && t->isVisible() && number.match(t->toPlainText()).hasMatch())
+                    out << t->toPlainText();
+            return out;
+        };
+        QTRY_VERIFY2(numbers().contains(fraction), qPrintable(numbers().join(" | ")));
+        QVERIFY2(numbers().contains(QStringLiteral("1000")), qPrintable(numbers().join(" | ")));   // x, not grouped
+        // Redrawn whole: minimal updates left pieces of old lines on screen during a KV run.
+        QCOMPARE(chart->viewportUpdateMode(), QGraphicsView::FullViewportUpdate);
         QLocale::setDefault(before);
     }
 

@@ -111,6 +111,7 @@ DistributionChart::DistributionChart(QWidget* parent) : QChartView(parent) {
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart->setAnimationOptions(QChart::NoAnimation);
     localizeChartNumbers(chart, locale());
+    setViewportUpdateMode(QGraphicsView::FullViewportUpdate);   // no stale bars or labels (see LineChartView)
 
     beforeSet_ = new QBarSet(QString());
     afterSet_ = new QBarSet(QString());

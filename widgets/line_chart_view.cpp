@@ -34,15 +34,21 @@ LineChartView::LineChartView(QWidget* parent) : QChartView(parent) {
     setRenderHint(QPainter::Antialiasing);
     chart()->setAnimationOptions(QChart::NoAnimation);
     localizeChartNumbers(chart(), locale());
+    // Repaint the whole view on every change: with the default minimal updates, a series redrawn
+    // while its axis range moved left pieces of the old line and old labels on screen (seen on the
+    // KV page's time charts during a run).
+    setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
     chart()->legend()->setAlignment(Qt::AlignBottom);
     chart()->setMargins(QMargins(4, 4, 4, 4));
     x_ = new QValueAxis(this);
     y_ = new QValueAxis(this);
     logY_ = new QLogValueAxis(this);
     logY_->setBase(10);
-    logY_->setLabelFormat(QStringLiteral("%g"));
-    x_->setLabelFormat(QStringLiteral("%d"));
-    y_->setLabelFormat(QStringLiteral("%g"));
+    // Localized labels (localizeChartNumbers) take only "%.<precision><d|e|f|g|i|E|G>": a plain
+    // "%g" or "%d" leaves every label empty.
+    logY_->setLabelFormat(QStringLiteral("%.6g"));
+    x_->setLabelFormat(QStringLiteral("%.0f"));
+    y_->setLabelFormat(QStringLiteral("%.6g"));
     chart()->addAxis(x_, Qt::AlignBottom);
     chart()->addAxis(y_, Qt::AlignLeft);
     setMinimumHeight(fontMetrics().height() * kMinimumLines);

@@ -30,7 +30,9 @@ public:
 
     void setTitles(const QString& title, const QString& xTitle, const QString& yTitle);
     void setLogY(bool on);
-    // The x axis's label format (QValueAxis::setLabelFormat; "%d" by default, "%.1f" for fractions).
+    // The x axis's label format (QValueAxis::setLabelFormat; "%.0f" by default, "%.1f" for fractions).
+    // Always "%.<precision>" and one of d e f g i E G: the labels are localized, and Qt Charts
+    // leaves them empty for any other format.
     void setXLabelFormat(const QString& format);
     // Replaces every series; the axes fit the finite points (y from 0 on a linear axis).
     void setSeries(const QList<LineSeriesData>& series);
