@@ -244,7 +244,8 @@ private slots:
         QCOMPARE(page->counters().generatedTokens, qint64(11));
         QCOMPARE(page->counters().running, 0);
         QCOMPARE(page->counters().waiting, 0);
-        QVERIFY(page->servedLabel()->text().contains(QLatin1String("2")));
+        QCOMPARE(page->servedLabel()->text(), QStringLiteral("Completions served: 2"));   // of the log's 3 rows: it says which
+        QVERIFY(page->servedLabel()->toolTip().contains(QLatin1String("/v1/models")));
         QVERIFY(page->tokensPerSecond() > 0);
 
         // An idle keep-alive connection does not hold Stop up.

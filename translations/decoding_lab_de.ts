@@ -3044,10 +3044,6 @@ In seinen Metadaten: %2
         <translation>Nicht gestartet.</translation>
     </message>
     <message>
-        <source>Served: %1</source>
-        <translation>Beantwortet: %1</translation>
-    </message>
-    <message>
         <source>(%1 cancelled or failed)</source>
         <translation>(%1 abgebrochen oder fehlgeschlagen)</translation>
     </message>
@@ -3194,6 +3190,14 @@ In seinen Metadaten: %2
     <message>
         <source>Sta&amp;rt</source>
         <translation>&amp;Starten</translation>
+    </message>
+    <message>
+        <source>Completions served: %1</source>
+        <translation>Beantwortete Completions: %1</translation>
+    </message>
+    <message>
+        <source>Completion and chat requests that generated their answer to the end (a stop or the token limit). The request log below lists every request, also /v1/models, /health and those refused before generating.</source>
+        <translation>Completion- und Chat-Anfragen, deren Antwort bis zum Ende erzeugt wurde (ein Stopp oder die Token-Grenze). Das Anfrageprotokoll darunter listet jede Anfrage, auch /v1/models, /health und die vor dem Erzeugen abgelehnten.</translation>
     </message>
 </context>
 <context>

@@ -3014,10 +3014,6 @@ In its metadata: %2
         <translation>未启动。</translation>
     </message>
     <message>
-        <source>Served: %1</source>
-        <translation>已完成：%1</translation>
-    </message>
-    <message>
         <source>(%1 cancelled or failed)</source>
         <translation>（%1 个已取消或失败）</translation>
     </message>
@@ -3164,6 +3160,14 @@ In its metadata: %2
     <message>
         <source>Sta&amp;rt</source>
         <translation>启动(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Completions served: %1</source>
+        <translation>已完成的补全：%1</translation>
+    </message>
+    <message>
+        <source>Completion and chat requests that generated their answer to the end (a stop or the token limit). The request log below lists every request, also /v1/models, /health and those refused before generating.</source>
+        <translation>已把回答生成到结束（遇到停止条件或达到 token 上限）的补全和聊天请求。下方的请求日志列出每一个请求，包括 /v1/models、/health 以及在生成之前被拒绝的请求。</translation>
     </message>
 </context>
 <context>

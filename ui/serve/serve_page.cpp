@@ -389,8 +389,13 @@ void ServePage::updateCounters() {
     const qint64 now = steadyMs();
     while (!ticks_.isEmpty() && ticks_.first().atMs <= now - kSpeedWindowMs) ticks_.removeFirst();
     const QLocale loc;
-    served_->setText(tr("Served: %1").arg(counters_.served) +
+    // Not the log's row count: the log also lists /v1/models, /health and requests refused before
+    // they generated anything (the tour read the two as disagreeing).
+    served_->setText(tr("Completions served: %1").arg(counters_.served) +
                      (counters_.failed > 0 ? QLatin1Char(' ') + tr("(%1 cancelled or failed)").arg(counters_.failed) : QString()));
+    served_->setToolTip(tr("Completion and chat requests that generated their answer to the end (a stop or the token limit). "
+                           "The request log below lists every request, also /v1/models, /health and those refused before "
+                           "generating."));
     running_->setText(tr("Running: %1").arg(counters_.running));
     waiting_->setText(tr("Waiting: %1").arg(counters_.waiting));
     const double tps = tokensPerSecond();
