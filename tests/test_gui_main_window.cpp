@@ -15,6 +15,7 @@
 #include <QtTest>
 #include <QtWidgets>
 
+#include <climits>
 #include <filesystem>
 
 #include "cuda/cuda_backend.h"
@@ -448,6 +449,30 @@ private slots:
         QVERIFY(ui::LanguageManager::instance().setLanguage(QStringLiteral("en")));
     }
 #endif
+    // The window's minimum width is the front page's: a tab widget asks every page, so the KV
+    // page's width used to make the Playground scroll sideways beside the Lessons panel.
+    void windowSizesToTheFrontPage() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        int widest = 0, narrowest = INT_MAX;
+        for (int i = 0; i < w->tabs()->count(); ++i) {
+            const int own = w->tabs()->widget(i)->minimumSizeHint().width();
+            widest = std::max(widest, own);
+            narrowest = std::min(narrowest, own);
+        }
+        QVERIFY2(widest - narrowest > 100, "the pages' widths hardly differ: the check proves nothing");
+        for (int i = 0; i < w->tabs()->count(); ++i) {
+            w->tabs()->setCurrentIndex(i);
+            QCoreApplication::processEvents();
+            QWidget* page = w->tabs()->widget(i);
+            const int own = page->minimumSizeHint().width(), window = w->tabs()->minimumSizeHint().width();
+            QVERIFY2(window <= own + 16, qPrintable(QStringLiteral("%1 in front needs %2 px, the tabs ask %3")
+                                                        .arg(w->tabs()->tabText(i)).arg(own).arg(window)));
+        }
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+
     // Every figure the status bar and the Playground's caption show uses the language's decimal
     // separator, as the spin boxes do ("0,80" beside "93,8 MiB" in German, never "93.8").
     void numbersFollowTheLanguage_data() {

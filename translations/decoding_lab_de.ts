@@ -2149,7 +2149,7 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     </message>
     <message>
         <source>Restore my settings</source>
-        <translation>Meine Einstellungen wiederherstellen</translation>
+        <translation>Meine Einstellungen zurück</translation>
     </message>
     <message>
         <source>Put back the prompt and settings you had before the lesson set up the page</source>
@@ -2702,7 +2702,7 @@ In seinen Metadaten: %2
     </message>
     <message>
         <source>Restore my settings</source>
-        <translation>Meine Einstellungen wiederherstellen</translation>
+        <translation>Meine Einstellungen zurück</translation>
     </message>
     <message>
         <source>Log scale</source>

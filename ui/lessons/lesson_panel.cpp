@@ -23,7 +23,6 @@ QString LessonPanel::shortTitle(const QString& title) {
 LessonPanel::LessonPanel(LessonLibrary library, QWidget* parent) : QWidget(parent), library_(std::move(library)) {
     auto* layout = new QVBoxLayout(this);
 
-    auto* pickerRow = new QHBoxLayout;
     pickerLabel_ = new QLabel(this);
     picker_ = new QComboBox(this);
     // The picker shows each title's short form (before its colon) whole; the full title is the
@@ -31,9 +30,10 @@ LessonPanel::LessonPanel(LessonLibrary library, QWidget* parent) : QWidget(paren
     // top-p: a fixed count or a share of the probabili").
     picker_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     pickerLabel_->setBuddy(picker_);
-    pickerRow->addWidget(pickerLabel_);
-    pickerRow->addWidget(picker_, 1);
-    layout->addLayout(pickerRow);
+    // The label above the picker, not beside it: the panel is then only as wide as the longest
+    // short title, which leaves the page beside it room on a 1024-pixel screen.
+    layout->addWidget(pickerLabel_);
+    layout->addWidget(picker_);
 
     title_ = new QLabel(this);
     title_->setWordWrap(true);

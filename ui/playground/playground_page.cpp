@@ -1221,6 +1221,11 @@ void PlaygroundPage::fitControlsWidth() {
     ui_->controlsPanel->adjustSize();
     ui_->controlsScroll->setMinimumWidth(ui_->controlsPanel->sizeHint().width() +
                                          ui_->controlsScroll->verticalScrollBar()->sizeHint().width());
+    // The views need room for the chart's caption, legend and bar labels: squeezed beside the
+    // Lessons panel on a 1024-pixel screen (once the window stopped sizing to its widest page) they
+    // elided them and the chart shrank to a strip. The page scrolls sideways instead.
+    if (auto* views = findChild<QWidget*>(QStringLiteral("viewColumn")))
+        views->setMinimumWidth(fontMetrics().averageCharWidth() * 64);
 }
 
 void PlaygroundPage::changeEvent(QEvent* e) {
