@@ -428,6 +428,8 @@ private slots:
             QCOMPARE(snap.kept, allowed);
             QCOMPARE(snap.forbiddenCount, static_cast<int>(forbidden.size()));
             QVERIFY(std::abs(snap.massKept - allowedMass / z) < 1e-5);
+            // First in the chain, so what it was given is the raw distribution: the same share.
+            QVERIFY(snap.inputMassKept.has_value() && std::abs(*snap.inputMassKept - allowedMass / z) < 1e-5);
             const size_t shown = std::min<size_t>(forbidden.size(), GrammarStage::kForbiddenShown);
             QCOMPARE(snap.forbidden.size(), shown);
             for (size_t i = 0; i < shown; ++i) {
