@@ -394,9 +394,9 @@ void MainWindow::onPresentationChanged() {
 void MainWindow::retranslate() {
     pagesMenu_->setTitle(tr("&Go to page"));
     for (int i = 0; i < static_cast<int>(pages_.size()); ++i) {
-        const QAction* go = pageActions_[size_t(i)];
+        QAction* go = pageActions_[size_t(i)];
         tabs_->setTabText(i, withoutMnemonic(pages_[i]->title()));
-        pageActions_[size_t(i)]->setText(pages_[i]->title());
+        go->setText(pages_[i]->title());
         tabs_->setTabToolTip(i, go->shortcut().isEmpty() ? pages_[i]->toolTip()
                                                          : tr("%1 (%2)").arg(pages_[i]->toolTip(),
                                                                              go->shortcut().toString(QKeySequence::NativeText)));
