@@ -314,6 +314,24 @@ private slots:
             << QStringList{"DLAB_CUDA_GRAPHS=0", "DLAB_CUDA_ATTENTION_SPLIT_FROM=0", "DLAB_CUDA_FOLD_STORE=0", "DLAB_CUDA_GEMM_FROM=1"}
             << "sm_90 code; graphs off; dependent launches off; attention never split; KV store a kernel of its own; cuBLAS GEMM from 1 token";
     }
+    // serve answers to the model's published name, the id the app's server uses too (it used the
+    // file stem, "Tiny-Test-Model.Q8_0", where the app said "Tiny-Test-Model").
+    void serveUsesThePublishedName() {
+        const QString named = QString::fromStdString(test::scratchDir()) + QStringLiteral("/Tiny-Test-Model.Q8_0.gguf");
+        QFile::remove(named);
+        QVERIFY(QFile::copy(tinyModel(), named));
+        QProcess p;
+        p.setReadChannel(QProcess::StandardError);   // where serve announces itself
+        p.start(QString::fromStdString(test::cliPath()), {"serve", "--model", named, "--port", "0", "--threads", "1"});
+        QVERIFY(p.waitForStarted());
+        QString line;
+        while (!line.contains(QLatin1Char('\n')) && p.waitForReadyRead(30000)) line += QString::fromUtf8(p.readAllStandardError());
+        p.kill();
+        p.waitForFinished();
+        if (line.contains(QStringLiteral("without cpp-httplib"))) QSKIP("this build has no HTTP server (no cpp-httplib)");
+        QVERIFY2(line.contains(QStringLiteral(" as 'Tiny-Test-Model' on http://127.0.0.1:")), qPrintable(line));
+    }
+
     void benchSaysHowTheGpuRan() {
 #ifndef DLAB_CLI_EMULATED_PATH
         QSKIP("no CUDA emulator in this build (no CUDA toolkit)");

@@ -23,6 +23,7 @@
 #include "emulator.h"
 #endif
 #include "gguf/tiny_model.h"
+#include "model/published_name.h"
 #include "test_paths.h"
 #include "ui/app/app_settings.h"
 #include "ui/app/gpu_fallback_text.h"
@@ -32,7 +33,6 @@
 #include "ui/engine/engine_context.h"
 #include "ui/playground/playground_controller.h"
 #include "ui/app/main_window.h"
-#include "ui/app/model_name.h"
 #include "ui/playground/playground_page.h"
 #include "ui/kv/kv_page.h"
 #include "ui/serving/serving_page.h"
@@ -590,7 +590,7 @@ private slots:
     void modelShownByItsPublishedName() {
         QFETCH(QString, file);
         QFETCH(QString, shown);
-        QCOMPARE(ui::modelDisplayName(QStringLiteral("/some/dir/") + file), shown);
+        QCOMPARE(QString::fromStdString(publishedModelName((QStringLiteral("/some/dir/") + file).toStdString())), shown);
     }
 
     void windowShowsThePublishedName() {

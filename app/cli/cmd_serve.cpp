@@ -1,12 +1,12 @@
 // decoding-lab-cli serve: the OpenAI-compatible server on the loaded model until Ctrl-C.
 #include <cstdio>
-#include <filesystem>
 
 #include "cmd_serve.h"
 #include "commands.h"
 #include "core/error.h"
 #include "interrupt.h"
 #include "model/backend.h"
+#include "model/published_name.h"
 #include "serve/serving_loop.h"
 #if DLAB_HAS_HTTP
 #include "http_server.h"
@@ -35,7 +35,7 @@ int runServe(Args& args) {
     cfg.scheduler.validate();
 #if DLAB_HAS_HTTP
     auto model = Model::load(path);
-    if (name.empty()) name = std::filesystem::path(path).stem().string();
+    if (name.empty()) name = publishedModelName(path);   // the id the app's server answers to, too
     cfg.contextLength = std::min<int64_t>(cfg.contextLength, model->hparams().nCtxTrain);
     const int64_t ctx = cfg.contextLength;
     checkKvFitsMemory("serve", model->hparams(), ctx * cfg.scheduler.maxBatch, cfg.kvType);

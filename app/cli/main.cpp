@@ -82,7 +82,8 @@ commands:
   serve       [--host 127.0.0.1] [--port 8080] [--max-batch 8] [--ctx 2048] [--kv-type f16] [--threads N] [--name ID]
               [--token-budget 512] [--prefill-chunk 256] [--no-prefix-cache] [--static] [--exact-matmul] [--quiet]
               OpenAI-compatible HTTP server: /v1/completions, /v1/chat/completions (stream, logprobs),
-              /v1/models, /health; loopback only unless --host says otherwise
+              /v1/models, /health; loopback only unless --host says otherwise; the model id is the
+              file's name without .gguf and its quantization label, as in the app (--name sets another)
   serve-bench [--experiment sweep|load|prefix|all] [--batches 1,2,4,8,16] [--prompt-tokens 64] [--output-tokens 32]
               [--rates 1,2,4,8] [--requests 24] [--prompt-min 32 --prompt-max 96] [--output-min 16 --output-max 48]
               [--system-prompt 0] [--max-batch 8] [--token-budget 512] [--prefill-chunk 256] [--no-prefix-cache]

@@ -10,8 +10,8 @@
 #include "generate/session.h"
 #include "model/backend.h"
 #include "model/model.h"
+#include "model/published_name.h"
 #include "sampling/dry_breakers.h"
-#include "ui/app/model_name.h"
 
 namespace dlab::ui {
 
@@ -58,7 +58,7 @@ void EngineContext::loadModel(const QString& path, int threads, int backendKind)
         ModelSummary s;
         s.path = path;
         s.internalName = name && name->type == GgufValueType::String ? QString::fromStdString(name->s) : QString();
-        s.name = modelDisplayName(path);
+        s.name = QString::fromStdString(publishedModelName(path.toStdString()));
         modelName_ = s.name;
         s.arch = QString::fromStdString(model_->hparams().archName);
         s.parameters = model_->parameterCount();

@@ -22,7 +22,7 @@ namespace dlab::ui {
 
 struct ModelSummary {
     QString path;
-    QString name;             // what the user knows the model as: its file name (modelDisplayName)
+    QString name;             // what the user knows the model as: its file name (publishedModelName)
     QString internalName;     // general.name from the file's metadata, "" if none
     QString arch;             // "llama", "qwen2", "gpt2"
     qint64 parameters = 0;
