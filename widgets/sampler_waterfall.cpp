@@ -430,7 +430,7 @@ QString SamplerWaterfall::toolTipFor(int index) const {
         html += QStringLiteral("<p>%1</p>").arg(tr("Forbidden this step, most probable first: %1").arg(best.join(QStringLiteral(", "))));
     }
     html += QStringLiteral("<p>%1</p><p>%2</p>")
-                .arg((panels_[index].inputMassKept || index == 0
+                .arg((panel.inputMassKept || index == 0
                           ? tr("Kept: how many tokens survive, the share of the probability they carry in the "
                                "distribution this stage was given (as the stages before it left it: top-p 0.95 keeps "
                                "at least 95 % of it), and their share of the model's raw distribution.")

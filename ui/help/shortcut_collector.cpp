@@ -7,7 +7,6 @@
 #include <QKeySequence>
 #include <QMenu>
 #include <QMenuBar>
-#include <QRegularExpression>
 #include <QShortcut>
 #include <QStackedWidget>
 #include <QTabWidget>

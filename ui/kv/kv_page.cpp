@@ -19,6 +19,7 @@
 #include <stdexcept>
 
 #include "ui/engine/engine_context.h"
+#include "ui/app/mnemonic_text.h"
 #include "ui/kv/kv_blocks_panel.h"
 #include "ui/kv/kv_calculator_panel.h"
 #include "ui/kv/kv_compression_panel.h"
@@ -301,7 +302,7 @@ void KvPage::setStatus(std::function<QString()> text) {
 
 void KvPage::exportCurrentTab(const QString& path) {
     QWidget* w = tabs_->currentWidget();
-    const QString title = tabs_->tabText(tabs_->currentIndex()).remove(QLatin1Char('&'));
+    const QString title = withoutMnemonic(tabs_->tabText(tabs_->currentIndex()));
     if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) widgets::exportWidgetSvg(w, path, title);
     else widgets::exportWidgetPng(w, path);
 }

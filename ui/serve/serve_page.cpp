@@ -27,6 +27,7 @@
 
 #include <utility>
 
+#include "ui/app/mnemonic_text.h"
 #include "ui/engine/engine_context.h"
 #include "ui/serve/request_log_model.h"
 #include "ui/serve/serve_controller.h"
@@ -293,7 +294,7 @@ void ServePage::start() {
         const QString host = r.host;
         setStatus([this, host] {
             return tr("%1 is not a loopback address: to let other machines reach the server, tick “%2” instead.")
-                .arg(host, allowOthers_->text().remove(QLatin1Char('&')));
+                .arg(host, withoutMnemonic(allowOthers_->text()));
         });
         return;
     }
