@@ -1,5 +1,6 @@
 #include "widgets/distribution_chart.h"
 #include "widgets/number_text.h"
+#include "widgets/token_axis_labels.h"
 
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
@@ -12,8 +13,10 @@
 #include <QLineSeries>
 #include <QCategoryAxis>
 #include <QResizeEvent>
+#include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
+#include <QLegend>
 #include <QLocale>
 #include <QPainter>
 #include <QValueAxis>
@@ -122,10 +125,10 @@ DistributionChart::DistributionChart(QWidget* parent) : QChartView(parent) {
     chart->addSeries(series_);
     connect(series_, &QBarSeries::hovered, this, [this](bool entered, int index, QBarSet*) { showBarToolTip(entered, index); });
 
+    // The category axis places the bars; its categories are bar numbers and it draws no labels.
+    // The tokens are drawn by tokenLabels_ in room reserved for exactly their length.
     axisX_ = new QBarCategoryAxis;
-    axisX_->setLabelsAngle(-90);
-    // Whole token texts: rotated labels have the room, and "␣s…" teaches nothing.
-    axisX_->setTruncateLabels(false);
+    axisX_->setLabelsVisible(false);
     axisY_ = new QValueAxis;
     axisY_->setRange(0.0, 1.0);
     axisY_->setLabelFormat("%.2f");
@@ -171,6 +174,17 @@ DistributionChart::DistributionChart(QWidget* parent) : QChartView(parent) {
     forbiddenLegend_->attachAxis(cumulativeAxis_);
     forbiddenLegend_->setVisible(false);
 
+    // Tight margins: in a 200 px chart (the Playground at 1024 × 700) Qt Charts' defaults (20 px
+    // each side, 9 px around the background) left the bars a quarter of the height.
+    chart->setMargins(QMargins(8, 6, 8, 2));
+    chart->layout()->setContentsMargins(4, 4, 4, 4);
+    tokenLabels_ = std::make_unique<TokenAxisLabels>(chart);
+    {
+        qreal left, top, right, bottom;
+        chart->legend()->getContentsMargins(&left, &top, &right, &bottom);
+        legendBaseTop_ = top;
+    }
+    baseBottomMargin_ = chart->margins().bottom();
     topKLabel_ = new MarkerLabel(chart);
     topPLabel_ = new MarkerLabel(chart);
     minPLabel_ = new MarkerLabel(chart);
@@ -189,8 +203,8 @@ DistributionChart::DistributionChart(QWidget* parent) : QChartView(parent) {
     connect(chart, &QChart::plotAreaChanged, this, [this] {
         fitCumulativeTicks();
         applyAxisTitles();
-        fitCategoryFont();
-        placeMarkerLabels();
+        fitTokenLabels();
+        placeLabels();
     });
 
     setRenderHint(QPainter::Antialiasing);
@@ -200,6 +214,8 @@ DistributionChart::DistributionChart(QWidget* parent) : QChartView(parent) {
     applyTheme();
     applyTexts();
 }
+
+DistributionChart::~DistributionChart() = default;
 
 void DistributionChart::setLogScale(bool on) {
     if (on == log_) return;
@@ -241,11 +257,18 @@ void DistributionChart::setBars(const QList<DistributionBar>& bars, const Distri
         before << value(b.before);
         after << value(b.after);
     }
-    labelCap_ = labelCapPx();
-    const QStringList categories = categoryLabels();
-    // A slider move re-samples the same step: same tokens, new "after" values. Then only the
-    // values change: the category labels (rich-text items, the costly part of a chart update)
-    // stay, and the axis keeps its scale unless the tallest bar leaves it.
+    // The axis's categories are the bar numbers: a new step with as many bars as the last (and
+    // every slider move) changes only the bar values and the token labels' texts, never the axis
+    // (re-laying out category labels was the costly part of a chart update).
+    QStringList categories;
+    for (int i = 0; i < bars.size(); ++i) categories << QString::number(i + 1);
+    QStringList tokens, tips;
+    for (int i = 0; i < bars.size(); ++i) {
+        tokens << bars[i].label;
+        tips << barToolTip(i);
+    }
+    tokenLabels_->setLengthCap(labelCapPx());
+    tokenLabels_->setTokens(tokens, tips);
     const bool sameTokens = categories == axisX_->categories() && beforeSet_->count() == before.size();
     if (sameTokens) {
         for (int i = 0; i < before.size(); ++i) {
@@ -261,7 +284,6 @@ void DistributionChart::setBars(const QList<DistributionBar>& bars, const Distri
         // Qt Charts also keeps the old label items of an emptied axis on screen: hide them.
         if (categories.isEmpty()) axisX_->clear();
         else axisX_->setCategories(categories);
-        axisX_->setLabelsVisible(!categories.isEmpty());
         // ... and its grid lines and axis line where they were: with no bar there is nothing to mark.
         axisX_->setGridLineVisible(!categories.isEmpty());
         axisX_->setLineVisible(!categories.isEmpty());
@@ -347,10 +369,11 @@ void DistributionChart::updateCutoffs() {
 
     notes_ = notes;
     caption_ = notes.join(QStringLiteral("; "));
-    fitCategoryFont();
+    fitTokenLabels();
     applyTexts();
     layoutCaption();
-    placeMarkerLabels();
+    reserveLabelRoom();
+    placeLabels();
 }
 
 QString DistributionChart::topKLabelText() const { return topKLabel_->isVisible() ? topKLabel_->text() : QString(); }
@@ -389,9 +412,10 @@ void DistributionChart::layoutCaption() {
     }
 }
 
-void DistributionChart::placeMarkerLabels() {
+void DistributionChart::placeLabels() {
     QChart* chart = this->chart();
     const QRectF plot = chart->plotArea();
+    tokenLabels_->place(plot);
     int row = 0;
     auto place = [&](MarkerLabel* label, QLineSeries* marker, qreal x) {
         if (x < 0.0 || plot.isEmpty()) {
@@ -483,52 +507,20 @@ QRectF DistributionChart::forbiddenMarkRect(int index) const {
 bool DistributionChart::forbiddenLegendShown() const { return forbiddenLegend_->isVisible(); }
 
 int DistributionChart::labelCapPx() const {
-    // Rotated token labels take their length from the plot's height: a long token ("␣everything")
-    // in a short chart (1024×700) would leave a plot a few pixels tall. Whole tokens up to a third
-    // of the chart's height; longer ones are shortened here, with the whole token on hover.
-    return std::max(fontMetrics().horizontalAdvance(QStringLiteral("0000000")), height() / 3);
+    // Rotated token labels take their length from the chart's height: whole tokens up to a third
+    // of it, and no longer than leaves the plot 55 % of what the caption, title, axis and legend
+    // leave (measured from the last layout); longer tokens are shortened, whole on hover. A long
+    // token ("␣metropolitan") in a 200 px chart would otherwise leave a plot a few pixels tall.
+    const QRectF plot = chart()->plotArea();
+    const int others = std::max(0, height() - int(plot.height()) - reservedExtent_);
+    const int share = int(0.45 * (height() - others));
+    const int floor = fontMetrics().averageCharWidth() * 5;
+    return std::max(floor, std::min(height() / 3, share));
 }
 
-QStringList DistributionChart::categoryLabels() const {
-    const QFontMetrics fm(axisX_->labelsFont());
-    QStringList categories;
-    for (const auto& b : bars_) {
-        const QString shown = fm.horizontalAdvance(b.label) > labelCap_ ? fm.elidedText(b.label, Qt::ElideRight, labelCap_) : b.label;
-        // Axis labels are rich text: "<|im_end|>" would vanish as an unknown tag.
-        QString label = shown.toHtmlEscaped();
-        // Categories must be unique: two tokens may print alike ("\n" pieces, byte tokens).
-        while (categories.contains(label)) label += QChar(0x200B);
-        categories << label;
-    }
-    return categories;
-}
-
-void DistributionChart::relabelForHeight() {
-    if (labelCapPx() == labelCap_ || bars_.isEmpty()) return;
-    labelCap_ = labelCapPx();
-    const QStringList categories = categoryLabels();
-    if (categories != axisX_->categories()) axisX_->setCategories(categories);
-}
-
-void DistributionChart::showBarToolTip(bool entered, int index) {
-    if (!entered || index < 0 || index >= bars_.size()) {
-        QToolTip::hideText();
-        return;
-    }
-    const DistributionBar& b = bars_[index];
-    const QLocale loc;
-    // Rich text with the token escaped: "<|im_end|>" would otherwise read as a tag and vanish.
-    QString html = QStringLiteral("<p>%1</p>").arg(tr("\"%1\" (id %2): p %3 before the chain, %4 after")
-                                                        .arg(b.label.toHtmlEscaped())
-                                                        .arg(b.id)
-                                                        .arg(loc.toString(b.before, 'f', 4), loc.toString(b.after, 'f', 4)));
-    if (b.forbidden) html += QStringLiteral("<p>%1</p>").arg(tr("Forbidden by the grammar: this token cannot continue the text as the constraint requires."));
-    QToolTip::showText(QCursor::pos(), html, this);
-}
-
-void DistributionChart::fitCategoryFont() {
+void DistributionChart::fitTokenLabels() {
     // Many bars on a narrow plot: the rotated token labels get a smaller font (down to 3/4 of the
-    // widget's) so each still fits its bar's slot, instead of Qt Charts hiding some of them.
+    // widget's) so each still fits its bar's slot; beyond that every k-th label is drawn.
     const QRectF plot = chart()->plotArea();
     QFont f = font();
     const int n = std::max<int>(1, int(bars_.size()));
@@ -537,7 +529,70 @@ void DistributionChart::fitCategoryFont() {
         const double need = QFontMetricsF(f).height();
         if (need > slot) f.setPointSizeF(std::max(f.pointSizeF() * 0.75, f.pointSizeF() * slot / need));
     }
-    if (axisX_->labelsFont() != f) axisX_->setLabelsFont(f);
+    tokenLabels_->setFont(f);
+    tokenLabels_->setLengthCap(labelCapPx());
+    reserveLabelRoom();
+}
+
+void DistributionChart::reserveLabelRoom() {
+    // The labels' room lies between the axis and the legend: the legend's top contents margin
+    // (the chart's own margins lie outside the legend). With no legend, the chart's bottom margin.
+    QChart* chart = this->chart();
+    QLegend* legend = chart->legend();
+    const int extent = tokenLabels_->extent();
+    reservedExtent_ = extent;
+    const bool inLegend = legend->isVisible();
+    qreal left, top, right, bottom;
+    legend->getContentsMargins(&left, &top, &right, &bottom);
+    // Qt's legend leaves padding above its entries (about 11 px at 9 pt): the labels may use it.
+    const qreal entries = legendEntriesTop();
+    const qreal pad = entries >= 0.0 ? std::max(0.0, entries - legend->mapToScene(legend->contentsRect().topLeft()).y()) : 0.0;
+    const qreal legendTop = legendBaseTop_ + (inLegend ? std::max(0.0, std::floor(extent - pad)) : 0);
+    if (top != legendTop) legend->setContentsMargins(left, legendTop, right, bottom);
+    QMargins m = chart->margins();
+    const int chartBottom = baseBottomMargin_ + (inLegend ? 0 : extent);
+    if (m.bottom() != chartBottom) {
+        m.setBottom(chartBottom);
+        chart->setMargins(m);
+    }
+}
+
+QList<QRectF> DistributionChart::tokenLabelRects() const { return tokenLabels_->shownRects(); }
+
+qreal DistributionChart::legendEntriesTop() const {
+    const QLegend* legend = chart()->legend();
+    if (!legend->isVisible()) return -1.0;
+    // The highest of the entries' texts and markers as laid out.
+    qreal top = -1.0;
+    QList<QGraphicsItem*> items = legend->childItems();
+    while (!items.isEmpty()) {
+        QGraphicsItem* item = items.takeLast();
+        items << item->childItems();
+        if (!item->isVisible() || item->childItems().size() > 0) continue;   // leaves only
+        const qreal y = item->sceneBoundingRect().top();
+        if (top < 0.0 || y < top) top = y;
+    }
+    return top;
+}
+
+QString DistributionChart::barToolTip(int index) const {
+    const DistributionBar& b = bars_[index];
+    const QLocale loc;
+    // Rich text with the token escaped: "<|im_end|>" would otherwise read as a tag and vanish.
+    QString html = QStringLiteral("<p>%1</p>").arg(tr("\"%1\" (id %2): p %3 before the chain, %4 after")
+                                                        .arg(b.label.toHtmlEscaped())
+                                                        .arg(b.id)
+                                                        .arg(loc.toString(b.before, 'f', 4), loc.toString(b.after, 'f', 4)));
+    if (b.forbidden) html += QStringLiteral("<p>%1</p>").arg(tr("Forbidden by the grammar: this token cannot continue the text as the constraint requires."));
+    return html;
+}
+
+void DistributionChart::showBarToolTip(bool entered, int index) {
+    if (!entered || index < 0 || index >= bars_.size()) {
+        QToolTip::hideText();
+        return;
+    }
+    QToolTip::showText(QCursor::pos(), barToolTip(index), this);
 }
 
 void DistributionChart::fitCumulativeTicks() {
@@ -600,29 +655,22 @@ void DistributionChart::setSingleDistribution(bool on) {
     // One series needs no legend (its caption says what it is); in a short chart the legend sat on
     // the rotated token labels (the beam tree's node chart at 1024 × 700).
     chart()->legend()->setVisible(!on);
+    reserveLabelRoom();   // the labels' room moves between the legend and the chart's margin
     applyTexts();
 }
 
 QStringList DistributionChart::elidedTexts() const {
     QStringList out = ownElided_;
-    const QStringList categories = axisX_->categories();
     for (QGraphicsItem* item : scene()->items()) {
-        if (!item->isVisible()) continue;
+        if (!item->isVisible() || tokenLabels_->owns(item)) continue;
         QString text;
         if (auto* t = dynamic_cast<QGraphicsTextItem*>(item)) text = t->toPlainText();
-        else if (auto* s = dynamic_cast<QGraphicsSimpleTextItem*>(item)) text = s->text();
+        else if (auto* st = dynamic_cast<QGraphicsSimpleTextItem*>(item)) text = st->text();
         else continue;
-        // A token may itself be "..."; only shortened texts count.
-        if (looksElided(text) && !categories.contains(text.toHtmlEscaped()) && !out.contains(text)) out << text;
+        if (looksElided(text) && !out.contains(text)) out << text;
     }
-    // Qt Charts hides category labels that would overlap (too many bars for the width).
-    if (axisX_->labelsVisible()) {
-        QStringList shown;
-        for (QGraphicsItem* item : scene()->items())
-            if (auto* t = dynamic_cast<QGraphicsTextItem*>(item); t && t->isVisible()) shown << t->toPlainText().toHtmlEscaped();
-        for (const QString& c : categories)
-            if (!shown.contains(c)) out << tr("token label %1 hidden").arg(c);
-    }
+    // Token labels left out: the bars are narrower than a line of text.
+    for (const QString& token : tokenLabels_->hiddenTokens()) out << tr("token label %1 hidden").arg(token);
     // Marker labels must stay inside the plot's width.
     const QRectF plot = chart()->plotArea();
     for (MarkerLabel* l : {topKLabel_, topPLabel_, minPLabel_})
@@ -638,7 +686,7 @@ void DistributionChart::applyFonts() {
     title.setBold(true);
     chart->setTitleFont(title);
     chart->legend()->setFont(base);
-    for (QAbstractAxis* axis : {static_cast<QAbstractAxis*>(axisX_), static_cast<QAbstractAxis*>(axisY_),
+    for (QAbstractAxis* axis : {static_cast<QAbstractAxis*>(axisY_),
                                 static_cast<QAbstractAxis*>(logAxisY_), static_cast<QAbstractAxis*>(cumulativeAxis_)}) {
         axis->setLabelsFont(base);
         axis->setTitleFont(base);
@@ -646,8 +694,8 @@ void DistributionChart::applyFonts() {
     for (MarkerLabel* l : {topKLabel_, topPLabel_, minPLabel_, captionLabel_}) l->setFont(base);
     layoutCaption();
     applyAxisTitles();
-    fitCategoryFont();
-    placeMarkerLabels();
+    fitTokenLabels();
+    placeLabels();
 }
 
 void DistributionChart::applyPens() {
@@ -693,6 +741,7 @@ void DistributionChart::applyTheme() {
         l->backing = c.labelBacking;
         l->update();
     }
+    tokenLabels_->setColor(axisY_->labelsBrush().color());   // as the theme colours axis labels
     captionLabel_->setBrush(pal.color(QPalette::WindowText));
     captionLabel_->backing = Qt::transparent;
     captionLabel_->update();
@@ -704,11 +753,10 @@ void DistributionChart::applyTheme() {
 
 void DistributionChart::resizeEvent(QResizeEvent* e) {
     QChartView::resizeEvent(e);
-    if ((e->oldSize().height() >= kTitleLines * fontMetrics().height()) != (height() >= kTitleLines * fontMetrics().height()))
-        applyTexts();   // the title comes or goes
+    applyTexts();   // the title comes or goes with the height (sets only what changed)
     layoutCaption();  // the caption wraps to the new width
-    relabelForHeight();
-    placeMarkerLabels();
+    fitTokenLabels();   // their length cap follows the height
+    placeLabels();
 }
 
 void DistributionChart::changeEvent(QEvent* e) {

@@ -7,6 +7,8 @@
 #include <QMetaType>
 #include <QString>
 
+#include <memory>
+
 QT_BEGIN_NAMESPACE
 class QAreaSeries;
 class QBarSet;
@@ -21,6 +23,7 @@ namespace dlab::widgets {
 
 class MarkerLabel;
 class ForbiddenMark;
+class TokenAxisLabels;
 
 struct DistributionBar {
     int id = -1;            // token id
@@ -53,6 +56,7 @@ class DistributionChart : public QChartView {
     Q_OBJECT
 public:
     explicit DistributionChart(QWidget* parent = nullptr);
+    ~DistributionChart() override;
 
     // Replaces every bar at once (one bulk update per set, not one signal per bar).
     void setBars(const QList<DistributionBar>& bars, const DistributionCutoffs& cutoffs = {});
@@ -97,8 +101,14 @@ public:
     void setLineScale(double scale);
     double lineScale() const { return lineScale_; }
     // Every caption, axis title and marker label the chart had to elide or cut, as last laid out
-    // (empty when everything fits). Includes texts Qt Charts truncated itself.
+    // (empty when everything fits). Includes texts Qt Charts truncated itself. Token labels
+    // shortened to the length cap (the whole token is in their tooltip) are not counted; token
+    // labels left out for lack of width are.
     QStringList elidedTexts() const;
+    // The token labels drawn under the bars, as scene rectangles (tests measure them against the
+    // legend), and the legend's first entry's top in scene coordinates (-1 when hidden).
+    QList<QRectF> tokenLabelRects() const;
+    qreal legendEntriesTop() const;
 
 protected:
     void changeEvent(QEvent* e) override;   // palette: light / dark chart theme; language: texts; font
@@ -111,20 +121,23 @@ private:
     void applyFonts();
     void applyPens();
     void applyAxisTitles();
-    void fitCategoryFont();
+    void fitTokenLabels();              // their font (from the bars' width) and length cap
     int labelCapPx() const;             // the longest a token label may be drawn, from the height
-    QStringList categoryLabels() const; // bars_' labels, shortened past labelCap_, unique
-    void relabelForHeight();            // after a resize that changes the cap
-    void showBarToolTip(bool entered, int index);  // the whole token and its p on hover
+    void reserveLabelRoom();            // room under the plot for the token labels as they are now
+    QString barToolTip(int index) const;           // the whole token and its p
+    void showBarToolTip(bool entered, int index);  // ... on hovering a bar
     void layoutCaption();
     void applyTexts();
     void updateCutoffs();
-    void placeMarkerLabels();
+    void placeLabels();   // the marker labels, the caption and the token labels, on the plot as laid out
     void placeForbiddenMarks();
     static QLineSeries* makeOverlaySeries();
 
     QList<DistributionBar> bars_;
-    int labelCap_ = 0;
+    std::unique_ptr<TokenAxisLabels> tokenLabels_;
+    qreal legendBaseTop_ = 0.0;   // the legend's own top contents margin, before the labels' room
+    int baseBottomMargin_ = 0;    // the chart's own bottom margin, likewise (used while no legend)
+    int reservedExtent_ = 0;      // the room reserved for the labels now
     int valueTicks_ = 5;   // the probability axis's ticks for its current scale, where they fit
     DistributionCutoffs cutoffs_;
     bool single_ = false;
