@@ -474,7 +474,8 @@ private slots:
     }
 
     // Every figure the status bar and the Playground's caption show uses the language's decimal
-    // separator, as the spin boxes do ("0,80" beside "93,8 MiB" in German, never "93.8").
+    // separator, as the spin boxes do ("0,80" beside "93,8 MiB" in German, never "93.8"), and the
+    // language's grouping ("Kontext 6 / 2.048", like the waterfall's "behalten 49.152").
     void numbersFollowTheLanguage_data() {
         QTest::addColumn<QString>("language");
         QTest::addColumn<QString>("separator");
@@ -498,11 +499,16 @@ private slots:
         const auto* caption = page->findChild<widgets::TextLine*>(QStringLiteral("chosenLabel"));
         QVERIFY(caption);
         const QString shown = w->statusText() + QStringLiteral(" | ") + caption->text();
-        static const QRegularExpression decimal(QStringLiteral("\\d([.,])\\d"));
+        // A separator is the language's decimal point, or its group separator before exactly three
+        // digits of a number that does not start with 0 ("49.152" in German; never "0.807").
+        const QString group = QLocale(language).groupSeparator();
+        static const QRegularExpression figure(QStringLiteral("(\\d+)([.,])(\\d+)"));
         int figures = 0;
-        for (auto it = decimal.globalMatch(shown); it.hasNext(); ++figures) {
+        for (auto it = figure.globalMatch(shown); it.hasNext(); ++figures) {
             const auto m = it.next();
-            QVERIFY2(m.captured(1) == separator, qPrintable(QStringLiteral("'%1' in: %2").arg(m.captured(0), shown)));
+            const bool decimal = m.captured(2) == separator;
+            const bool grouping = m.captured(2) == group && m.captured(3).size() == 3 && !m.captured(1).startsWith(u'0');
+            QVERIFY2(decimal || grouping, qPrintable(QStringLiteral("'%1' in: %2").arg(m.captured(0), shown)));
         }
         QVERIFY2(figures >= 3, qPrintable(shown));   // parameters, model size, tokens/s, p at least
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));

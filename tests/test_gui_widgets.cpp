@@ -1094,9 +1094,10 @@ private slots:
         QTest::addColumn<QString>("shortNum");    // shortNumberText(0.95), shortNumberText(0.00021, 2)
         QTest::addColumn<QString>("bytes");       // byteText: 512, 4608, 98,304,000, 1.2 GiB
         QTest::addColumn<QString>("count");       // countText: 950, 12,345, 134,515,008, 1,240,000,000
-        QTest::newRow("en") << "en_US" << "1234.57" << "0.95 0.00021" << "512 B|4.50 KiB|93.8 MiB|1.20 GiB" << "950|12.3 K|134.5 M|1.24 B";
-        QTest::newRow("de") << "de_DE" << "1234,57" << "0,95 0,00021" << "512 B|4,50 KiB|93,8 MiB|1,20 GiB" << "950|12,3 K|134,5 M|1,24 B";
-        QTest::newRow("zh_CN") << "zh_CN" << "1234.57" << "0.95 0.00021" << "512 B|4.50 KiB|93.8 MiB|1.20 GiB" << "950|12.3 K|134.5 M|1.24 B";
+        QTest::addColumn<QString>("integer");     // integerText: 950, 2048, 49,152
+        QTest::newRow("en") << "en_US" << "1234.57" << "0.95 0.00021" << "512 B|4.50 KiB|93.8 MiB|1.20 GiB" << "950|12.3 K|134.5 M|1.24 B" << "950|2,048|49,152";
+        QTest::newRow("de") << "de_DE" << "1234,57" << "0,95 0,00021" << "512 B|4,50 KiB|93,8 MiB|1,20 GiB" << "950|12,3 K|134,5 M|1,24 B" << "950|2.048|49.152";
+        QTest::newRow("zh_CN") << "zh_CN" << "1234.57" << "0.95 0.00021" << "512 B|4.50 KiB|93.8 MiB|1.20 GiB" << "950|12.3 K|134.5 M|1.24 B" << "950|2,048|49,152";
     }
     void numberTextsFollowTheLanguage() {
         QFETCH(QString, locale);
@@ -1104,12 +1105,14 @@ private slots:
         QFETCH(QString, shortNum);
         QFETCH(QString, bytes);
         QFETCH(QString, count);
+        QFETCH(QString, integer);
         const QLocale before;
         QLocale::setDefault(QLocale(locale));
         QCOMPARE(decimalText(1234.5678, 2), decimal);
         QCOMPARE(shortNumberText(0.95) + u' ' + shortNumberText(0.00021, 2), shortNum);
         QCOMPARE(QStringList({byteText(512), byteText(4608), byteText(98'304'000), byteText(1.2 * 1024 * 1024 * 1024)}).join(u'|'), bytes);
         QCOMPARE(QStringList({countText(950), countText(12'345), countText(134'515'008), countText(1'240'000'000)}).join(u'|'), count);
+        QCOMPARE(QStringList({integerText(950), integerText(2048), integerText(49'152)}).join(u'|'), integer);
         QLocale::setDefault(before);
     }
 

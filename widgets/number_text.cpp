@@ -35,6 +35,8 @@ QString countText(qint64 n) {
     return QString::number(n);
 }
 
+QString integerText(qint64 n) { return QLocale().toString(n); }
+
 void localizeChartNumbers(QChart* chart, QLocale locale) {
     locale.setNumberOptions(locale.numberOptions() | QLocale::OmitGroupSeparator);
     chart->setLocale(locale);

@@ -22,6 +22,9 @@ QString shortNumberText(double x, int significant = 3);
 QString byteText(double bytes);
 // Counts: "950", "12,3 K", "134,5 M", "1,24 B".
 QString countText(qint64 n);
+// A whole number in full, grouped as the language groups it: "49,152" / "49.152" / "2,048". For
+// counts a person compares across the app (vocabulary, context, kept tokens).
+QString integerText(qint64 n);
 // A chart's axis labels in `locale`'s form, without grouping ("0,25", "2048"). Call again on
 // QEvent::LocaleChange.
 void localizeChartNumbers(QChart* chart, QLocale locale);

@@ -751,8 +751,7 @@ void MainWindow::updateModelLabel() {
     const QString model = tr("%1 — %2, %3 parameters, %4 layers, vocabulary %5 — %6")
                               .arg(model_.name, model_.arch, widgets::countText(model_.parameters))
                               .arg(model_.layers)
-                              .arg(model_.vocab)
-                              .arg(backend);
+                              .arg(widgets::integerText(model_.vocab), backend);
     // Another page holding the engine (the server) comes first: this page's work waits for it.
     QString hold;
     for (const Page* p : pages_)
@@ -791,7 +790,7 @@ void MainWindow::updateStatusLabels() {
     const Page* front = currentPage();
     const PageStatus st = front ? front->status() : PageStatus{};
     contextLabel_->setText(st.contextUsed < 0 ? QString()
-                                                   : tr("context %1 / %2").arg(st.contextUsed).arg(model_.contextLength));
+                                                   : tr("context %1 / %2").arg(widgets::integerText(st.contextUsed), widgets::integerText(model_.contextLength)));
     contextLabel_->setToolTip(st.contextToolTip);
     memoryLabel_->setText(st.contextUsed < 0 ? tr("model %1").arg(widgets::byteText(model_.fileBytes))
                                                   : tr("model %1 · KV cache %2").arg(widgets::byteText(model_.fileBytes), widgets::byteText(st.kvBytes)));
