@@ -11,6 +11,7 @@
 
 #include <QBarSeries>
 #include <QBarSet>
+#include <QLegendMarker>
 #include <QChart>
 #include <QLineSeries>
 
@@ -1177,6 +1178,40 @@ private slots:
         // Redrawn whole: minimal updates left pieces of old lines on screen during a KV run.
         QCOMPARE(chart->viewportUpdateMode(), QGraphicsView::FullViewportUpdate);
         QLocale::setDefault(before);
+    }
+
+    // A chart with nothing measured yet still draws its axes (Qt Charts drew none: only the title
+    // showed) and says what fills it, wrapped inside the plot, in Chinese too; the first points
+    // take the note away, and emptying the chart brings it back.
+    void emptyLineChartShowsAxesAndNote_data() {
+        QTest::addColumn<QString>("note");
+        QTest::newRow("en") << QStringLiteral("Run eviction to draw each cache policy's loss per token.");
+        QTest::newRow("zh") << QStringLiteral("运行驱逐以绘制每种缓存策略的逐词元损失。运行驱逐以绘制每种缓存策略的逐词元损失。");
+    }
+    void emptyLineChartShowsAxesAndNote() {
+        QFETCH(QString, note);
+        LineChartView chart;
+        chart.setTitles(QStringLiteral("Loss"), QStringLiteral("token"), QStringLiteral("nats"));
+        chart.setEmptyText(note);
+        chart.resize(360, 300);
+        settle(chart);
+        const QStringList texts = visibleSceneTexts(chart.scene());
+        for (const QString& tick : {QStringLiteral("0"), QStringLiteral("10"), QStringLiteral("1"), QStringLiteral("token"), QStringLiteral("nats")})
+            QVERIFY2(texts.contains(tick), qPrintable(texts.join(" | ")));
+        QVERIFY(chart.emptyTextShown());
+        const QRectF plot = chart.chart()->plotArea();
+        for (QGraphicsItem* item : chart.scene()->items())
+            if (auto* t = dynamic_cast<QGraphicsTextItem*>(item); t && t->isVisible() && t->toPlainText() == note)
+                QVERIFY2(plot.contains(t->sceneBoundingRect()), qPrintable(QStringLiteral("note outside the plot")));
+        chart.setSeries({{QStringLiteral("a"), {QPointF(0, 1.0), QPointF(40, 2.0)}, false}});
+        settle(chart);
+        QVERIFY(!chart.emptyTextShown());
+        QVERIFY(!visibleSceneTexts(chart.scene()).contains(note));
+        chart.setSeries({});
+        settle(chart);
+        QVERIFY(chart.emptyTextShown());
+        // The axis holder has no legend entry.
+        for (QLegendMarker* m : chart.chart()->legend()->markers()) QVERIFY(!m->isVisible() || !m->label().isEmpty());
     }
 
     void waterfallEntropyUnit() {

@@ -1795,6 +1795,14 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
         <source>Ru&amp;n eviction</source>
         <translation>Verdrängun&amp;g starten</translation>
     </message>
+    <message>
+        <source>Compare dtypes to draw how far each cache type moves the next-token distribution.</source>
+        <translation>„Datentypen vergleichen“ zeigt hier, wie weit jeder Cache-Typ die Verteilung des nächsten Tokens verschiebt.</translation>
+    </message>
+    <message>
+        <source>Run eviction to draw each cache policy&apos;s loss per token.</source>
+        <translation>„Verdrängung starten“ zeigt hier den Verlust pro Token jeder Cache-Strategie.</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::KvController</name>
@@ -1927,6 +1935,14 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
             <numerusform>%n Schritt; der Cache hält %1 Positionen in %2 MiB. Mit Cache berechnete jeder Dekodierschritt 1 neue K/V-Zeile je Schicht und las den Rest zurück.</numerusform>
             <numerusform>%n Schritte; der Cache hält %1 Positionen in %2 MiB. Mit Cache berechnete jeder Dekodierschritt 1 neue K/V-Zeile je Schicht und las den Rest zurück.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Each step&apos;s time appears as the prompt runs.</source>
+        <translation>Die Zeit jedes Schritts erscheint, während der Prompt läuft.</translation>
+    </message>
+    <message>
+        <source>Each step&apos;s cache size appears as the prompt runs.</source>
+        <translation>Die Cache-Größe jedes Schritts erscheint, während der Prompt läuft.</translation>
     </message>
 </context>
 <context>
@@ -3373,6 +3389,10 @@ In seinen Metadaten: %2
     <message>
         <source>Code completion: p99 &amp;time to first token at most</source>
         <translation>Code-Vervollständigung: p99-Zeit bis zum ersten &amp;Token höchstens</translation>
+    </message>
+    <message>
+        <source>Measure to draw one point per batch size.</source>
+        <translation>„Messen“ zeichnet hier einen Punkt pro Batch-Größe.</translation>
     </message>
 </context>
 <context>

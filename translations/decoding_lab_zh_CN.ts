@@ -1780,6 +1780,14 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
         <source>Ru&amp;n eviction</source>
         <translation>运行驱逐(&amp;N)</translation>
     </message>
+    <message>
+        <source>Compare dtypes to draw how far each cache type moves the next-token distribution.</source>
+        <translation>点击“比较数据类型”，查看每种缓存类型使下一词元分布偏移多少。</translation>
+    </message>
+    <message>
+        <source>Run eviction to draw each cache policy&apos;s loss per token.</source>
+        <translation>点击“运行驱逐”，绘制每种缓存策略的逐词元损失。</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::KvController</name>
@@ -1911,6 +1919,14 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
         <translation>
             <numerusform>%n 步；缓存在 %2 MiB 中保存 %1 个位置。使用缓存时，每个解码步每层只计算 1 行新的 K/V，其余从缓存读回。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Each step&apos;s time appears as the prompt runs.</source>
+        <translation>运行提示词时，这里显示每一步的耗时。</translation>
+    </message>
+    <message>
+        <source>Each step&apos;s cache size appears as the prompt runs.</source>
+        <translation>运行提示词时，这里显示每一步的缓存大小。</translation>
     </message>
 </context>
 <context>
@@ -3343,6 +3359,10 @@ In its metadata: %2
     <message>
         <source>Code completion: p99 &amp;time to first token at most</source>
         <translation>代码补全：p99 首 token 时间至多(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Measure to draw one point per batch size.</source>
+        <translation>点击“测量”，为每个批大小绘制一个点。</translation>
     </message>
 </context>
 <context>

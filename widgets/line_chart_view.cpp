@@ -2,8 +2,13 @@
 
 #include <QChart>
 #include <QEvent>
+#include <QGraphicsTextItem>
+#include <QTextDocument>
+#include <QTextOption>
+#include <QLegendMarker>
 #include <QLegend>
 #include <QLineSeries>
+#include <QPainter>
 #include <QLogValueAxis>
 #include <QValueAxis>
 
@@ -21,6 +26,17 @@ namespace {
 // Below this the axis labels turn into "…": a title, two axes with titles and a legend need it.
 constexpr int kMinimumLines = 15;
 }
+
+// The empty chart's note, on the plot's background: grid lines would strike through it.
+class NoteItem : public QGraphicsTextItem {
+public:
+    using QGraphicsTextItem::QGraphicsTextItem;
+    QColor backing;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override {
+        painter->fillRect(boundingRect(), backing);
+        QGraphicsTextItem::paint(painter, option, widget);
+    }
+};
 
 QColor seriesColour(const QPalette& pal, int index) {
     // Okabe–Ito hues (readable for colour-blind viewers), lightened on a dark base.
@@ -51,6 +67,15 @@ LineChartView::LineChartView(QWidget* parent) : QChartView(parent) {
     y_->setLabelFormat(QStringLiteral("%.6g"));
     chart()->addAxis(x_, Qt::AlignBottom);
     chart()->addAxis(y_, Qt::AlignLeft);
+    axisHolder_ = new QLineSeries(this);
+    chart()->addSeries(axisHolder_);
+    axisHolder_->attachAxis(x_);
+    axisHolder_->attachAxis(y_);
+    emptyItem_ = new NoteItem(chart());
+    emptyItem_->setZValue(1e6);
+    emptyItem_->hide();
+    connect(chart(), &QChart::plotAreaChanged, this, &LineChartView::placeEmptyText);
+    rebuildAxes();
     setMinimumHeight(fontMetrics().height() * kMinimumLines);
     applyTheme();
 }
@@ -71,9 +96,11 @@ void LineChartView::setLogY(bool on) {
     QAbstractAxis* from = on ? static_cast<QAbstractAxis*>(y_) : logY_;
     QAbstractAxis* to = on ? static_cast<QAbstractAxis*>(logY_) : y_;
     for (QLineSeries* s : series_) s->detachAxis(from);
+    axisHolder_->detachAxis(from);
     chart()->removeAxis(from);
     chart()->addAxis(to, Qt::AlignLeft);
     for (QLineSeries* s : series_) s->attachAxis(to);
+    axisHolder_->attachAxis(to);
     rebuildAxes();
 }
 
@@ -110,6 +137,34 @@ void LineChartView::setSeries(const QList<LineSeriesData>& data) {
     if (added) applyTheme();   // a new series takes the theme's fonts and colours once
     else applyPens();          // not the whole theme: setTheme() re-styles every item and costs milliseconds
     rebuildAxes();
+    placeEmptyText();
+}
+
+void LineChartView::setEmptyText(const QString& text) {
+    emptyText_ = text;
+    placeEmptyText();
+}
+
+bool LineChartView::emptyTextShown() const { return emptyItem_->isVisible(); }
+
+void LineChartView::placeEmptyText() {
+    bool empty = true;
+    for (QLineSeries* s : series_) empty = empty && s->count() == 0;
+    const QRectF plot = chart()->plotArea();
+    if (!empty || emptyText_.isEmpty() || plot.isEmpty()) {
+        emptyItem_->hide();
+        return;
+    }
+    // Wrapped to the plot's width (at spaces, or anywhere in Chinese), centred.
+    emptyItem_->setFont(font());
+    emptyItem_->setTextWidth(std::max(40.0, plot.width() - 16.0));
+    if (emptyItem_->toPlainText() != emptyText_) emptyItem_->setPlainText(emptyText_);
+    QTextOption centred = emptyItem_->document()->defaultTextOption();
+    centred.setAlignment(Qt::AlignHCenter);
+    emptyItem_->document()->setDefaultTextOption(centred);
+    const QRectF box = emptyItem_->boundingRect();
+    emptyItem_->setPos(plot.center().x() - box.width() / 2.0, plot.center().y() - box.height() / 2.0);
+    emptyItem_->show();
 }
 
 QList<QPointF> LineChartView::points(int series) const { return series_.value(series) ? series_[series]->points() : QList<QPointF>(); }
@@ -124,7 +179,9 @@ void LineChartView::rebuildAxes() {
             y0 = std::min(y0, p.y());
             y1 = std::max(y1, p.y());
         }
-    if (x0 > x1) { x0 = 0; x1 = 1; y0 = log_ ? 1 : 0; y1 = log_ ? 10 : 1; }
+    // No points yet: round axes (0 … 10 by 2, 0 … 1) that read as "nothing measured".
+    const bool empty = x0 > x1;
+    if (empty) { x0 = 0; x1 = 10; y0 = log_ ? 1 : 0; y1 = log_ ? 10 : 1; }
     if (x1 == x0) x1 = x0 + 1;
     x_->setRange(x0, x1);
     // Ticks at 0, 50, 100 … (not 51, 102): anchored at 0, a 1-2-5 step, the range kept as measured.
@@ -139,8 +196,8 @@ void LineChartView::rebuildAxes() {
     if (log_) {
         logY_->setRange(std::pow(10.0, std::floor(std::log10(y0))), std::pow(10.0, std::ceil(std::log10(std::max(y1, y0 * 1.01)))));
     } else {
-        y_->setRange(std::min(0.0, y0), y1 > 0 ? y1 * 1.05 : 1.0);
-        y_->applyNiceNumbers();
+        y_->setRange(std::min(0.0, y0), empty ? 1.0 : y1 > 0 ? y1 * 1.05 : 1.0);
+        if (!empty) y_->applyNiceNumbers();
     }
 }
 
@@ -150,6 +207,10 @@ void LineChartView::applyTheme() {
     chart()->setBackgroundBrush(pal.color(QPalette::Base));
     chart()->setTitleBrush(pal.color(QPalette::Text));
     chart()->legend()->setLabelColor(pal.color(QPalette::Text));
+    for (QLegendMarker* m : chart()->legend()->markers(axisHolder_)) m->setVisible(false);
+    emptyItem_->setDefaultTextColor(pal.color(QPalette::PlaceholderText));
+    emptyItem_->backing = pal.color(QPalette::Base);
+    emptyItem_->update();
     const QFont base = font();
     QFont bold = base;
     bold.setBold(true);
@@ -178,6 +239,7 @@ void LineChartView::changeEvent(QEvent* e) {
     if (e->type() == QEvent::PaletteChange || e->type() == QEvent::FontChange) {
         applyTheme();
         setMinimumHeight(fontMetrics().height() * kMinimumLines);
+        placeEmptyText();
     }
 }
 

@@ -16,6 +16,8 @@ QT_END_NAMESPACE
 
 namespace dlab::widgets {
 
+class NoteItem;
+
 struct LineSeriesData {
     QString name;
     QList<QPointF> points;
@@ -39,16 +41,27 @@ public:
     int seriesCount() const { return static_cast<int>(series_.size()); }
     QList<QPointF> points(int series) const;
     QString seriesName(int series) const;
+    // Shown in the middle of the plot while no series has a point ("Run eviction to draw …"); the
+    // axes are drawn either way.
+    void setEmptyText(const QString& text);
+    QString emptyText() const { return emptyText_; }
+    bool emptyTextShown() const;
 
 protected:
     void changeEvent(QEvent* e) override;
 
 private:
+    void placeEmptyText();
     void applyTheme();
     void applyPens();
     void rebuildAxes();
 
     QList<QLineSeries*> series_;
+    // No points, no legend entry: Qt Charts draws an axis only while a series is attached to it,
+    // so an empty chart kept only its title.
+    QLineSeries* axisHolder_ = nullptr;
+    NoteItem* emptyItem_ = nullptr;
+    QString emptyText_;
     QList<bool> dashed_, markers_;
     QValueAxis* x_ = nullptr;
     QValueAxis* y_ = nullptr;

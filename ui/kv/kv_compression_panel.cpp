@@ -240,6 +240,7 @@ void KvCompressionPanel::retranslate() {
     typesTable_->setHorizontalHeaderLabels({tr("dtype"), tr("bytes / position"), tr("mean KL"), tr("max KL"),
                                             tr("top-1 agrees"), tr("ms / step")});
     klChart_->setTitles(tr("KL divergence from the f32 cache per step"), tr("step"), tr("nats"));
+    klChart_->setEmptyText(tr("Compare dtypes to draw how far each cache type moves the next-token distribution."));
     if (hasTypes_) {
         typesTable_->setRowCount(static_cast<int>(types_.rows.size()));
         QList<widgets::LineSeriesData> series;
@@ -277,6 +278,7 @@ void KvCompressionPanel::retranslate() {
     runEvict_->setText(tr("Ru&n eviction"));
     evictTable_->setHorizontalHeaderLabels({tr("policy"), tr("positions kept"), tr("KV bytes"), tr("perplexity"), tr("mean KL")});
     lossChart_->setTitles(tr("Loss per token (mean of the last 32)"), tr("token"), tr("nats"));
+    lossChart_->setEmptyText(tr("Run eviction to draw each cache policy's loss per token."));
     if (hasEviction_) {
         evictTable_->setRowCount(static_cast<int>(eviction_.rows.size()));
         QList<widgets::LineSeriesData> series;

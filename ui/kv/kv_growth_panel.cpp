@@ -183,6 +183,9 @@ void KvGrowthPanel::retranslate() {
     bytes_->setTitles(tr("Cache size per step"), tr("step"), tr("KiB"));
     perStep_->setTitles(tr("Forward pass per decode step"), tr("step"), tr("ms"));
     total_->setTitles(tr("Total time so far"), tr("step"), tr("ms"));
+    bytes_->setEmptyText(tr("Each step's cache size appears as the prompt runs."));
+    perStep_->setEmptyText(tr("Each step's time appears as the prompt runs."));
+    total_->setEmptyText(tr("Each step's time appears as the prompt runs."));
     reuseTitle_->setText(tr("Which K/V rows each step reused and which it computed (rows: steps, columns: positions)"));
     showWithout_->setText(tr("As without the cache (every row computed again)"));
     reuse_->setPlaceholderText(tr("Run a prompt to see the cache grow."));

@@ -270,6 +270,7 @@ void ServingBatchPanel::retranslate() {
     measure_->setText(tr("&Measure"));
     measure_->setToolTip(tr("Run one batch of each size on the loaded model (F5)"));
     chart_->setTitles(tr("Throughput against latency, one point per batch size"), tr("ms between a user's tokens"), tr("tokens/s"));
+    chart_->setEmptyText(tr("Measure to draw one point per batch size."));
     table_->setHorizontalHeaderLabels({tr("Batch"), tr("Tokens/s"), tr("ITL p50"), tr("ITL p99"), tr("TTFT p50"), tr("TTFT p99")});
     tableCaption_->setText(tr("Decode tokens per second, inter-token latency (ITL) and time to first token (TTFT) in ms, as measured:"));
     workloadBox_->setTitle(tr("Which batch size for which workload"));
