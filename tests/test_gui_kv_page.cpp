@@ -13,6 +13,8 @@
 
 #include <cmath>
 
+#include <unistd.h>
+
 #include "cuda/backend_choice.h"
 #include "generate/session.h"
 #include "gguf/tiny_model.h"
@@ -345,8 +347,21 @@ private slots:
             QCOMPARE(r.kvOnlyFit[i], qint64(std::floor(cap / (perPos * 4096))));
             QCOMPARE(r.withWeightsFit[i], cap > p.parameters * 2 ? qint64(std::floor((cap - p.parameters * 2) / (perPos * 4096))) : 0);
         }
-        QCOMPARE(int(panel.bars()->bars().size()), 4);
-        QCOMPARE(panel.bars()->bars()[1].kvBytes, r.kvBytes);
+        // This machine's memory first (from the system, read independently here), then the GPUs.
+        const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+        const double ram = double(pages) * double(pageSize);
+        QVERIFY(ram > 0);
+        QCOMPARE(r.ramBytes, ram);
+        QCOMPARE(r.ramKvOnlyFit, qint64(std::floor(ram / (perPos * 4096))));
+        QCOMPARE(r.ramWithWeightsFit, ram > p.parameters * 2 ? qint64(std::floor((ram - p.parameters * 2) / (perPos * 4096))) : 0);
+        QCOMPARE(int(panel.bars()->bars().size()), 5);
+        QCOMPARE(panel.bars()->bars()[0].capacityBytes, ram);
+        QCOMPARE(panel.bars()->bars()[2].capacityBytes, 40 * GiB);
+        QCOMPARE(panel.bars()->bars()[2].kvBytes, r.kvBytes);
+        // The share used, in the note: (weights + KV) / capacity.
+        const double share = 100.0 * (r.weightsBytes + r.kvBytes) / (40 * GiB);
+        const QString shown = share < 10 ? QLocale().toString(share, 'f', 1) : QLocale().toString(qint64(std::llround(share)));
+        QVERIFY2(panel.bars()->bars()[2].note.contains(shown + QStringLiteral(" % used")), qPrintable(panel.bars()->bars()[2].note));
         // The lesson: Llama 2 7B, 4,096 tokens, f16 -> 2 GiB a sequence, 20 in 40 GiB.
         if (p.key == "llama2-7b" && layout == int(KvHeadLayout::AsTrained)) {
             QCOMPARE(r.bytesPerSequence, double(2LL << 30));

@@ -849,6 +849,31 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, view.setBars({{"bad", 24e9, -1, 0, {}}}));
     }
 
+    // A small model (SmolLM2-135M: 92 MiB of weights, 90 MiB of cache) beside 141 GiB: each
+    // segment is still drawn, at least 3 px wide, in its colour, weights before cache; sizes above
+    // the minimum keep their true lengths.
+    void memoryBarsSmallAmountsStayVisible() {
+        MemoryBarsView view;
+        std::vector<MemoryBar> bars;
+        for (double gib : {24.0, 141.0}) bars.push_back({QStringLiteral("GPU"), gib * double(1LL << 30), 92.1 * (1 << 20), 90.0 * (1 << 20), {}});
+        view.setBars(bars);
+        settle(view, {600, view.heightForWidth(600)});
+        const QImage image = grabbed(view);
+        for (int i = 0; i < 2; ++i) {
+            const MemoryBarsView::BarGeometry g = view.barGeometry(i);
+            QVERIFY2(g.weights.width() >= 3 && g.kv.width() >= 3, qPrintable(QStringLiteral("%1 / %2").arg(g.weights.width()).arg(g.kv.width())));
+            QVERIFY(g.weights.right() < g.kv.left());
+            QVERIFY(pixelsOf(image, g.kv, view.kvColor()) >= g.kv.height() * 2);
+            QVERIFY(pixelsOf(image, g.weights, view.weightsColor()) >= g.weights.height() * 2);
+        }
+        // 10 GB of cache is its true length, not the minimum.
+        MemoryBarsView large;
+        large.setBars(gpuBars(10e9));
+        settle(large, {800, large.heightForWidth(800)});
+        const MemoryBarsView::BarGeometry g = large.barGeometry(3);
+        QVERIFY2(std::abs(g.kv.width() - g.capacity.width() * 10e9 / 141e9) <= 2.0, qPrintable(QStringLiteral("%1 of %2").arg(g.kv.width()).arg(g.capacity.width())));
+    }
+
     void memoryBarsTextsInside_data() {
         QTest::addColumn<QSize>("size");
         QTest::addColumn<double>("fontScale");

@@ -1569,14 +1569,6 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
         <translation> (die Tensoren der Datei)</translation>
     </message>
     <message>
-        <source>%1 GiB</source>
-        <translation>%1 GiB</translation>
-    </message>
-    <message>
-        <source>%1 fit (KV only: %2)</source>
-        <translation>%1 passen (nur KV: %2)</translation>
-    </message>
-    <message>
         <source>&amp;Model:</source>
         <translation>&amp;Modell:</translation>
     </message>
@@ -1609,16 +1601,28 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
         <translation>Das geladene Modell (%1 Schichten, %2 KV-Köpfe)</translation>
     </message>
     <message>
-        <source>A formula, not a measurement: KV bytes = 2 (K and V) × layers × KV heads × head dim × positions × bytes per value × sequences. The bars put it beside the weights on GPUs of 24, 40, 80 and 141 GiB; &quot;fit&quot; counts the sequences of this context that fit after the weights.</source>
-        <translation>Eine Formel, keine Messung: KV-Bytes = 2 (K und V) × Schichten × KV-Köpfe × Kopfdimension × Positionen × Bytes je Wert × Sequenzen. Die Balken stellen sie neben die Gewichte auf GPUs mit 24, 40, 80 und 141 GiB; „passen“ zählt die Sequenzen dieses Kontexts, die nach den Gewichten Platz finden.</translation>
-    </message>
-    <message>
         <source>Seque&amp;nces:</source>
         <translation>Sequen&amp;zen:</translation>
     </message>
     <message>
         <source>&amp;KV dtype:</source>
         <translation>K&amp;V-Datentyp:</translation>
+    </message>
+    <message>
+        <source>%1 fit (KV only: %2) · %3 % used</source>
+        <translation>%1 passen (nur KV: %2) · %3 % belegt</translation>
+    </message>
+    <message>
+        <source>RAM %1</source>
+        <translation>RAM %1</translation>
+    </message>
+    <message>
+        <source>GPU %1 GiB</source>
+        <translation>GPU %1 GiB</translation>
+    </message>
+    <message>
+        <source>A formula, not a measurement: KV bytes = 2 (K and V) × layers × KV heads × head dim × positions × bytes per value × sequences. The bars put it beside the weights in this computer&apos;s memory (RAM, where the CPU engine runs) and on GPUs of 24, 40, 80 and 141 GiB; &quot;fit&quot; counts the sequences of this context that fit after the weights.</source>
+        <translation>Eine Formel, keine Messung: KV-Bytes = 2 (K und V) × Schichten × KV-Köpfe × Kopfdimension × Positionen × Bytes je Wert × Sequenzen. Die Balken stellen sie neben die Gewichte im Arbeitsspeicher dieses Computers (RAM, wo die CPU-Engine rechnet) und auf GPUs mit 24, 40, 80 und 141 GiB; „passen“ zählt die Sequenzen dieses Kontexts, die nach den Gewichten Platz finden.</translation>
     </message>
 </context>
 <context>
@@ -4863,10 +4867,6 @@ In seinen Metadaten: %2
         <translation>%1 GiB</translation>
     </message>
     <message>
-        <source>GPU memory</source>
-        <translation>GPU-Speicher</translation>
-    </message>
-    <message>
         <source>weights</source>
         <translation>Gewichte</translation>
     </message>
@@ -4902,6 +4902,10 @@ In seinen Metadaten: %2
     <message>
         <source>over</source>
         <translation>zu viel</translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation>Speicher</translation>
     </message>
 </context>
 <context>

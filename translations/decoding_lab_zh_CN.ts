@@ -1554,14 +1554,6 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
         <translation>（文件中的张量）</translation>
     </message>
     <message>
-        <source>%1 GiB</source>
-        <translation>%1 GiB</translation>
-    </message>
-    <message>
-        <source>%1 fit (KV only: %2)</source>
-        <translation>可容纳 %1 个（仅 KV：%2）</translation>
-    </message>
-    <message>
         <source>&amp;Model:</source>
         <translation>模型(&amp;M)：</translation>
     </message>
@@ -1594,16 +1586,28 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
         <translation>已加载的模型（%1 层，%2 个 KV 头）</translation>
     </message>
     <message>
-        <source>A formula, not a measurement: KV bytes = 2 (K and V) × layers × KV heads × head dim × positions × bytes per value × sequences. The bars put it beside the weights on GPUs of 24, 40, 80 and 141 GiB; &quot;fit&quot; counts the sequences of this context that fit after the weights.</source>
-        <translation>这是公式，不是测量：KV 字节 = 2（K 和 V）× 层数 × KV 头数 × 头维度 × 位置数 × 每个值的字节数 × 序列数。条形图把它与权重一起放在 24、40、80 和 141 GiB 的 GPU 上；“可容纳”统计放下权重后还能容纳多少个该上下文长度的序列。</translation>
-    </message>
-    <message>
         <source>Seque&amp;nces:</source>
         <translation>序列数(&amp;N)：</translation>
     </message>
     <message>
         <source>&amp;KV dtype:</source>
         <translation>KV 数据类型(&amp;K)：</translation>
+    </message>
+    <message>
+        <source>%1 fit (KV only: %2) · %3 % used</source>
+        <translation>可容纳 %1 个（仅 KV：%2）· 已用 %3 %</translation>
+    </message>
+    <message>
+        <source>RAM %1</source>
+        <translation>内存 %1</translation>
+    </message>
+    <message>
+        <source>GPU %1 GiB</source>
+        <translation>GPU %1 GiB</translation>
+    </message>
+    <message>
+        <source>A formula, not a measurement: KV bytes = 2 (K and V) × layers × KV heads × head dim × positions × bytes per value × sequences. The bars put it beside the weights in this computer&apos;s memory (RAM, where the CPU engine runs) and on GPUs of 24, 40, 80 and 141 GiB; &quot;fit&quot; counts the sequences of this context that fit after the weights.</source>
+        <translation>这是公式，不是测量：KV 字节 = 2（K 和 V）× 层数 × KV 头数 × 头维度 × 位置数 × 每个值的字节数 × 序列数。条形图把它与权重一起放在本机内存（RAM，CPU 引擎运行之处）以及 24、40、80 和 141 GiB 的 GPU 上；“可容纳”统计放下权重后还能容纳多少个该上下文长度的序列。</translation>
     </message>
 </context>
 <context>
@@ -4807,10 +4811,6 @@ In its metadata: %2
         <translation>%1 GiB</translation>
     </message>
     <message>
-        <source>GPU memory</source>
-        <translation>GPU 显存</translation>
-    </message>
-    <message>
         <source>weights</source>
         <translation>权重</translation>
     </message>
@@ -4846,6 +4846,10 @@ In its metadata: %2
     <message>
         <source>over</source>
         <translation>超出</translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation>容量</translation>
     </message>
 </context>
 <context>

@@ -22,6 +22,7 @@ namespace {
 int marginFor(const QFontMetrics& fm) { return std::max(2, lineHeight(fm) / 4); }
 int barHeight(const QFontMetrics& fm) { return lineHeight(fm) + 6; }
 int rowPitch(const QFontMetrics& fm) { return barHeight(fm) + lineHeight(fm) / 2; }
+constexpr int kMinSegment = 3;   // px: the narrowest a non-empty segment is drawn
 
 }  // namespace
 
@@ -59,7 +60,7 @@ int MemoryBarsView::legendBottom(int width, std::vector<LegendItem>* items) cons
     const QFontMetrics fm = fontMetrics();
     const int h = lineHeight(fm), m = marginFor(fm), gap = fm.averageCharWidth(), swatch = std::max(6, h - 4);
     int x = m, y = m;
-    const QStringList labels{tr("GPU memory"), tr("weights"), tr("KV cache"), tr("over capacity")};
+    const QStringList labels{tr("memory"), tr("weights"), tr("KV cache"), tr("over capacity")};
     for (int kind = 0; kind < labels.size(); ++kind) {
         const int w = swatch + gap / 2 + textWidth(fm, labels[kind]);
         if (x > m && x + w > width - m) {
@@ -98,11 +99,17 @@ const MemoryBarsView::Layout& MemoryBarsView::layout() const {
         g.note = QRect(x1 + gap, y, noteW, bh);
         g.capacity = QRect(x0, y, std::max(1, px(b.capacityBytes)), bh);
         // Segments sit inside the outline's one-pixel line; what exceeds the capacity goes past it.
+        // A segment is at least kMinSegment wide, so a small model's weights and cache stay visible
+        // beside 141 GiB (its note gives the share).
         const int inner = y + 1, innerH = bh - 2;
         const int cap = g.capacity.width() - 1;
-        const int wEnd = std::min(px(b.weightsBytes), cap), kvEnd = std::min(px(b.weightsBytes + b.kvBytes), cap);
+        const int wEnd = b.weightsBytes > 0 ? std::min(std::max(px(b.weightsBytes), 1 + kMinSegment), cap) : 1;
+        // The cache keeps its own true length after the weights' (a widened weights segment moves it
+        // right by at most kMinSegment px rather than shortening it).
+        const int kvLength = std::max(kMinSegment, px(b.weightsBytes + b.kvBytes) - px(b.weightsBytes));
+        const int kvEnd = b.kvBytes > 0 ? std::min(wEnd + kvLength, cap) : wEnd;
         if (b.weightsBytes > 0) g.weights = QRect(x0 + 1, inner, std::max(1, wEnd - 1), innerH);
-        if (b.kvBytes > 0 && kvEnd > wEnd) g.kv = QRect(x0 + std::max(1, wEnd), inner, kvEnd - std::max(1, wEnd), innerH);
+        if (b.kvBytes > 0 && kvEnd > wEnd) g.kv = QRect(x0 + wEnd, inner, kvEnd - wEnd, innerH);
         if (b.weightsBytes + b.kvBytes > b.capacityBytes)
             g.overflow = QRect(x0 + g.capacity.width(), inner, std::max(1, px(b.weightsBytes + b.kvBytes) - g.capacity.width()), innerH);
         l.bars.push_back(g);

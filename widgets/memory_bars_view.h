@@ -1,6 +1,6 @@
 #pragma once
-// "Does it fit?" as bars: one horizontal bar per GPU (24 GB, 40 GB, 80 GB, 141 GB), its capacity as
-// an outline, the model's weights and the KV cache stacked inside from the left; whatever runs past
+// "Does it fit?" as bars: one horizontal bar per memory (this machine's RAM; GPUs of 24, 40, 80,
+// 141 GiB), its capacity as an outline, the model's weights and the KV cache stacked inside from the left; whatever runs past
 // the capacity is drawn beyond the outline in a warning colour. All bars share one scale, so the
 // GPUs compare by length. The segments carry their GB where the text fits, the note ("20
 // sequences fit") stands at the right, a legend on top names the colours.

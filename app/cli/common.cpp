@@ -82,9 +82,8 @@ std::vector<long long> integerList(const std::string& text, const std::string& o
 }
 
 void checkKvFitsMemory(const std::string& command, const HParams& hp, int64_t nCtx, KvType type) {
-    const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
-    if (pages <= 0 || pageSize <= 0) return;  // unknown: let the allocation decide
-    const double memory = double(pages) * double(pageSize);
+    const double memory = physicalMemoryBytes();
+    if (memory <= 0) return;  // unknown: let the allocation decide
     const double needed = double(kvCacheBytes(kvShapeOf(hp, "the model"), nCtx, type));
     if (needed <= memory) return;
     char text[320];

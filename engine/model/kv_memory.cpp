@@ -4,6 +4,8 @@
 #include <cctype>
 #include <optional>
 
+#include <unistd.h>
+
 #include "core/error.h"
 #include "gguf/gguf_file.h"
 
@@ -69,6 +71,11 @@ double weightsBytes(const KvShape& s, double bytesPerWeight) {
 const std::vector<int>& gpuSizesGiB() {
     static const std::vector<int> sizes = {24, 40, 80, 141};
     return sizes;
+}
+
+double physicalMemoryBytes() {
+    const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && pageSize > 0 ? double(pages) * double(pageSize) : 0.0;
 }
 
 int64_t sequencesThatFit(double capacityBytes, double reservedBytes, double bytesPerSequence) {

@@ -36,6 +36,9 @@ double weightsBytes(const KvShape& s, double bytesPerWeight = 2.0);
 
 // GPU memory sizes the calculator draws, in GiB (what the cards hold: an A100 40GB has 40 GiB).
 const std::vector<int>& gpuSizesGiB();
+// This machine's physical memory in bytes (where the CPU engine keeps weights and cache); 0 when
+// the system does not say.
+double physicalMemoryBytes();
 // How many sequences of bytesPerSequence fit in capacity after `reserved` bytes (the weights;
 // 0 for the lesson's "KV cache only" count); 0 when nothing fits.
 int64_t sequencesThatFit(double capacityBytes, double reservedBytes, double bytesPerSequence);

@@ -7,6 +7,8 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 #include "model/kv_memory.h"
 #include "ui/kv/kv_blocks_panel.h"
 #include "widgets/memory_bars_view.h"
@@ -121,6 +123,9 @@ KvCalculatorPanel::Result KvCalculatorPanel::result() const {
         r.kvOnlyFit << sequencesThatFit(gib * kGiB, 0, r.bytesPerSequence);
         r.withWeightsFit << sequencesThatFit(gib * kGiB, r.weightsBytes, r.bytesPerSequence);
     }
+    r.ramBytes = physicalMemoryBytes();
+    r.ramKvOnlyFit = sequencesThatFit(r.ramBytes, 0, r.bytesPerSequence);
+    r.ramWithWeightsFit = sequencesThatFit(r.ramBytes, r.weightsBytes, r.bytesPerSequence);
     return r;
 }
 
@@ -138,21 +143,29 @@ void KvCalculatorPanel::recompute() {
                          .arg(s.headDim)
                          .arg(kvBytesPerValue(parseKvType(dtype_->currentData().toString().toStdString())))
                          .arg(widgets::byteText(r.bytesPerSequence))
-                         .arg(context_->value())
+                         .arg(widgets::integerText(context_->value()))
                          .arg(widgets::byteText(r.kvBytes))
                          .arg(widgets::byteText(r.weightsBytes))
                          .arg(fromFile ? tr(" (the file's tensors)") : QString()));
     std::vector<widgets::MemoryBar> bars;
-    const auto& sizes = gpuSizesGiB();
-    for (size_t i = 0; i < sizes.size(); ++i) {
+    // The note: sequences that fit, and the share this choice takes (a small model's segments are
+    // slivers beside 141 GiB; the share says how small).
+    const auto bar = [&](const QString& label, double capacity, qint64 fit, qint64 kvOnly) {
         widgets::MemoryBar b;
-        b.label = tr("%1 GiB").arg(sizes[i]);
-        b.capacityBytes = sizes[i] * kGiB;
+        b.label = label;
+        b.capacityBytes = capacity;
         b.weightsBytes = r.weightsBytes;
         b.kvBytes = r.kvBytes;
-        b.note = tr("%1 fit (KV only: %2)").arg(r.withWeightsFit[static_cast<int>(i)]).arg(r.kvOnlyFit[static_cast<int>(i)]);
+        const double share = 100.0 * (r.weightsBytes + r.kvBytes) / capacity;
+        b.note = tr("%1 fit (KV only: %2) · %3 % used")
+                     .arg(widgets::integerText(fit), widgets::integerText(kvOnly),
+                          share < 10.0 ? widgets::decimalText(share, 1) : widgets::integerText(qint64(std::llround(share))));
         bars.push_back(b);
-    }
+    };
+    if (r.ramBytes > 0) bar(tr("RAM %1").arg(widgets::byteText(r.ramBytes)), r.ramBytes, r.ramWithWeightsFit, r.ramKvOnlyFit);
+    const auto& sizes = gpuSizesGiB();
+    for (size_t i = 0; i < sizes.size(); ++i)
+        bar(tr("GPU %1 GiB").arg(sizes[i]), sizes[i] * kGiB, r.withWeightsFit[static_cast<int>(i)], r.kvOnlyFit[static_cast<int>(i)]);
     bars_->setBars(std::move(bars));
 }
 
@@ -168,8 +181,9 @@ void KvCalculatorPanel::retranslate() {
     layout_->setItemText(2, tr("MQA (one K/V head)"));
     if (hasLoaded_) model_->setItemText(0, tr("The loaded model (%1 layers, %2 KV heads)").arg(loaded_.nLayer).arg(loaded_.nHeadKv));
     formula_->setText(tr("A formula, not a measurement: KV bytes = 2 (K and V) × layers × KV heads × head dim × positions × bytes "
-                         "per value × sequences. The bars put it beside the weights on GPUs of 24, 40, 80 and 141 GiB; "
-                         "\"fit\" counts the sequences of this context that fit after the weights."));
+                         "per value × sequences. The bars put it beside the weights in this computer's memory (RAM, where the CPU engine "
+                         "runs) and on GPUs of 24, 40, 80 and 141 GiB; \"fit\" counts the sequences of this context that fit after "
+                         "the weights."));
     recompute();
 }
 

@@ -2,7 +2,8 @@
 // The memory calculator — a formula, and it says so: KV bytes = 2 (K and V) · layers · KV heads ·
 // head dim · positions · bytes per value · sequences, for the engine's presets and the loaded
 // model, with the attention layout switchable (as trained / MHA / MQA), beside the weights, on
-// 24, 40, 80 and 141 GiB GPUs: how many sequences of this context fit.
+// this machine's memory (where the CPU engine runs) and 24, 40, 80 and 141 GiB GPUs: how many
+// sequences of this context fit, and what share of each the weights and cache take.
 #include <QWidget>
 
 #include "ui/kv/kv_types.h"
@@ -34,6 +35,8 @@ public:
     struct Result {
         double bytesPerPosition = 0, bytesPerSequence = 0, kvBytes = 0, weightsBytes = 0;
         QList<qint64> kvOnlyFit, withWeightsFit;   // per GPU size
+        double ramBytes = 0;                        // this machine's memory; 0 when unknown
+        qint64 ramKvOnlyFit = 0, ramWithWeightsFit = 0;
     };
     Result result() const;
     KvShape shape() const;                 // the chosen model with the chosen head layout
