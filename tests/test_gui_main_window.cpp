@@ -473,6 +473,41 @@ private slots:
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
     }
 
+    // A 1024 × 700 screen with the Lessons panel open: the Playground fits beside it without
+    // scrolling sideways, in English, German and Chinese (it scrolled 70, 125 and 35 px). Measured
+    // from the page area's horizontal scroll bar after a layout at that size.
+    void playgroundFitsBesideTheLessons_data() {
+        QTest::addColumn<QString>("language");
+        QTest::newRow("en") << "en";
+        QTest::newRow("de") << "de";
+        QTest::newRow("zh_CN") << "zh_CN";
+    }
+    void playgroundFitsBesideTheLessons() {
+        QFETCH(QString, language);
+        ui::openSettings()->setValue(QStringLiteral("language"), language);
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        w->tabs()->setCurrentWidget(w->page<ui::PlaygroundPage>());
+        w->lessonsDock()->show();
+        w->resize(1024, 700);
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QCoreApplication::processEvents();
+        QTest::qWait(50);
+        auto* area = w->findChild<QScrollArea*>(QStringLiteral("pageArea"));
+        QVERIFY(area);
+        const int overflow = area->horizontalScrollBar()->maximum();
+        QVERIFY2(overflow == 0, qPrintable(QStringLiteral("the page scrolls %1 px sideways (window %2 px, Lessons panel %3 px, page needs %4 px)")
+                                               .arg(overflow)
+                                               .arg(w->width())
+                                               .arg(w->lessonsDock()->width())
+                                               .arg(w->tabs()->minimumSizeHint().width())));
+        QVERIFY2(w->width() <= 1024, qPrintable(QString::number(w->width())));
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+        QVERIFY(ui::LanguageManager::instance().setLanguage(QStringLiteral("en")));
+    }
+
     // Every figure the status bar and the Playground's caption show uses the language's decimal
     // separator, as the spin boxes do ("0,80" beside "93,8 MiB" in German, never "93.8"), and the
     // language's grouping ("Kontext 6 / 2.048", like the waterfall's "behalten 49.152").

@@ -1462,6 +1462,57 @@ private slots:
         }
     }
 
+    // A narrow chart (beside the Lessons panel at 1024 px) writes its legend's short forms rather
+    // than letting Qt Charts cut each entry ("before t..."); a wide one the full names.
+    void chartLegendShortensWhenNarrow_data() {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<bool>("full");
+        QTest::newRow("330 px") << 330 << false;
+        QTest::newRow("800 px") << 800 << true;
+    }
+    void chartLegendShortensWhenNarrow() {
+        QFETCH(int, width);
+        QFETCH(bool, full);
+        DistributionChart chart;
+        QList<DistributionBar> bars = someBars(12);
+        bars[3].forbidden = true;
+        DistributionCutoffs cut;
+        for (int i = 0; i < bars.size(); ++i) cut.cumulative << 0.08 * (i + 1);
+        chart.resize(width, 260);
+        chart.setBars(bars, cut);
+        settle(chart);
+        const QStringList texts = visibleSceneTexts(chart.scene());
+        QCOMPARE(texts.contains(QStringLiteral("before the chain")), full);
+        QCOMPARE(texts.contains(QStringLiteral("forbidden by the grammar")), full);
+        QCOMPARE(texts.contains(QStringLiteral("before")), !full);
+        QVERIFY(texts.contains(QStringLiteral("cumulative")));
+        QVERIFY2(chart.elidedTexts().isEmpty(), qPrintable(chart.elidedTexts().join(" | ")));
+    }
+
+    // In a chart narrower than a note (beside the Lessons panel at 1024 px, in German) the note
+    // breaks into lines instead of ending in "…"; every line inside the chart, above the plot.
+    void chartCaptionWrapsLongNotes() {
+        DistributionChart chart;
+        DistributionCutoffs cut;
+        cut.topK = 400;
+        cut.topKKept = 400;
+        cut.topKCut = true;
+        chart.resize(210, 260);
+        chart.setBars(someBars(6), cut);
+        settle(chart);
+        QVERIFY2(chart.elidedTexts().isEmpty(), qPrintable(chart.elidedTexts().join(" | ")));
+        bool found = false;
+        for (QGraphicsItem* item : chart.scene()->items())
+            if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item); t && t->isVisible() && t->text().contains(QStringLiteral("400"))) {
+                found = true;
+                QVERIFY2(t->text().contains(u'\n'), qPrintable(t->text()));   // on two lines or more
+                QVERIFY(t->sceneBoundingRect().left() >= 0 && t->sceneBoundingRect().right() <= chart.width());
+                // The plot starts below the caption's lines.
+                QVERIFY(t->sceneBoundingRect().bottom() <= chart.chart()->plotArea().top());
+            }
+        QVERIFY(found);
+    }
+
     // The labels follow the bars: a new step with as many bars relabels them in place; fewer bars
     // hide the rest; too many for the width show every other label and say which are left out.
     void chartTokenLabelsFollowTheBars() {

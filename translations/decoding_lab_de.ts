@@ -240,7 +240,7 @@
     </message>
     <message>
         <source>Run (F5)</source>
-        <translation>Ausführen (F5)</translation>
+        <translation>Start (F5)</translation>
     </message>
     <message>
         <source>Generate tokens one after another until Stop, the end of the text or the run length</source>
@@ -256,7 +256,7 @@
     </message>
     <message>
         <source>Reset</source>
-        <translation>Zurücksetzen</translation>
+        <translation>Von vorn</translation>
     </message>
     <message>
         <source>Tokens per run</source>
@@ -264,7 +264,7 @@
     </message>
     <message>
         <source>How many tokens Run generates at most</source>
-        <translation>Wie viele Tokens „Ausführen“ höchstens erzeugt</translation>
+        <translation>Wie viele Tokens „Start“ höchstens erzeugt</translation>
     </message>
     <message>
         <source>Greedy loop demo</source>
@@ -324,7 +324,7 @@
     </message>
     <message>
         <source>Starts the random draws: the same seed and settings give the same text. Takes effect at Reset.</source>
-        <translation>Startwert der Zufallsziehungen: Gleicher Seed und gleiche Einstellungen ergeben denselben Text. Wirkt ab dem nächsten Zurücksetzen.</translation>
+        <translation>Startwert der Zufallsziehungen: Gleicher Seed und gleiche Einstellungen ergeben denselben Text. Wirkt ab dem nächsten „Von vorn“.</translation>
     </message>
     <message>
         <source>Defaults</source>
@@ -2634,7 +2634,7 @@ In seinen Metadaten: %2
     </message>
     <message>
         <source>Branched at step %1: “%2” (p = %3 under these settings). Step or Run continues from it; the prompt and the tokens before it are not computed again.</source>
-        <translation>Bei Schritt %1 verzweigt: „%2“ (p = %3 mit diesen Einstellungen). „Schritt“ oder „Ausführen“ setzt dort fort; der Prompt und die Tokens davor werden nicht neu berechnet.</translation>
+        <translation>Bei Schritt %1 verzweigt: „%2“ (p = %3 mit diesen Einstellungen). „Schritt“ oder „Start“ setzt dort fort; der Prompt und die Tokens davor werden nicht neu berechnet.</translation>
     </message>
     <message>
         <source>(end of text)</source>
@@ -2642,7 +2642,7 @@ In seinen Metadaten: %2
     </message>
     <message>
         <source>The context is full: Reset to start again.</source>
-        <translation>Der Kontext ist voll: Zurücksetzen, um neu zu beginnen.</translation>
+        <translation>Der Kontext ist voll: „Von vorn“ beginnt neu.</translation>
     </message>
     <message>
         <source>(stopped)</source>
@@ -2680,8 +2680,8 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>Switched to another branch: %n token(s) generated on it. Step or Run continues it.</source>
         <translation>
-            <numerusform>Zu einem anderen Zweig gewechselt: %n Token darauf erzeugt. Schritt oder Ausführen setzt ihn fort.</numerusform>
-            <numerusform>Zu einem anderen Zweig gewechselt: %n Tokens darauf erzeugt. Schritt oder Ausführen setzt ihn fort.</numerusform>
+            <numerusform>Zu einem anderen Zweig gewechselt: %n Token darauf erzeugt. „Schritt“ oder „Start“ setzt ihn fort.</numerusform>
+            <numerusform>Zu einem anderen Zweig gewechselt: %n Tokens darauf erzeugt. „Schritt“ oder „Start“ setzt ihn fort.</numerusform>
         </translation>
     </message>
     <message>
@@ -2710,7 +2710,7 @@ In seinen Metadaten: %2
     </message>
     <message>
         <source>Pick a new seed at random (takes effect at Reset)</source>
-        <translation>Einen neuen Seed zufällig wählen (wirkt ab „Zurücksetzen“)</translation>
+        <translation>Einen neuen Seed zufällig wählen (wirkt ab „Von vorn“)</translation>
     </message>
     <message>
         <source>Use this choice</source>
@@ -2739,18 +2739,6 @@ In seinen Metadaten: %2
     <message>
         <source>How many of the most likely tokens the chart and the table show</source>
         <translation>Wie viele der wahrscheinlichsten Tokens Diagramm und Tabelle zeigen</translation>
-    </message>
-    <message>
-        <source>Entropy in bits</source>
-        <translation>Entropie in Bit</translation>
-    </message>
-    <message>
-        <source>Entropy in nats</source>
-        <translation>Entropie in Nat</translation>
-    </message>
-    <message>
-        <source>Entropy measures how spread out the distribution is: 0 when one token is certain, log2(n) bits for n equally likely tokens (1 nat = 1.44 bits)</source>
-        <translation>Die Entropie misst, wie breit die Verteilung ist: 0, wenn ein Token sicher ist, log2(n) Bit für n gleich wahrscheinliche Tokens (1 Nat = 1,44 Bit)</translation>
     </message>
     <message>
         <source>Plain text</source>
@@ -2806,7 +2794,7 @@ In seinen Metadaten: %2
     </message>
     <message>
         <source>The seed takes effect at Reset: the steps so far keep the draws of seed %1.</source>
-        <translation>Der Seed wirkt ab „Zurücksetzen“: Die bisherigen Schritte behalten die Ziehungen von Seed %1.</translation>
+        <translation>Der Seed wirkt ab „Von vorn“: Die bisherigen Schritte behalten die Ziehungen von Seed %1.</translation>
     </message>
     <message>
         <source>Positions used by the playground&apos;s current branch, of the context the session allows</source>
@@ -2822,7 +2810,7 @@ In seinen Metadaten: %2
     </message>
     <message>
         <source>The playground has no steps to save yet: press Step or Run first.</source>
-        <translation>Im Playground gibt es noch keine Schritte zum Speichern: zuerst „Schritt“ oder „Ausführen“ drücken.</translation>
+        <translation>Im Playground gibt es noch keine Schritte zum Speichern: zuerst „Schritt“ oder „Start“ drücken.</translation>
     </message>
     <message>
         <source>%1 was recorded on another page, not the playground.</source>
@@ -2842,11 +2830,11 @@ In seinen Metadaten: %2
     </message>
     <message>
         <source>Replaying %1 (recorded on %2); Reset to leave the replay.</source>
-        <translation>Wiedergabe von %1 (aufgezeichnet mit %2); „Zurücksetzen“ beendet die Wiedergabe.</translation>
+        <translation>Wiedergabe von %1 (aufgezeichnet mit %2); „Von vorn“ beendet die Wiedergabe.</translation>
     </message>
     <message>
         <source>Everything shown comes from the file: the steps as they were computed. Step, Run, the sampler settings and branching need the model and are off while replaying; click a token to see its step.</source>
-        <translation>Alles Angezeigte stammt aus der Datei: die Schritte so, wie sie berechnet wurden. Schritt, Ausführen, die Sampler-Einstellungen und Verzweigen brauchen das Modell und sind während der Wiedergabe aus; ein Klick auf ein Token zeigt seinen Schritt.</translation>
+        <translation>Alles Angezeigte stammt aus der Datei: die Schritte so, wie sie berechnet wurden. „Schritt“, „Start“, die Sampler-Einstellungen und Verzweigen brauchen das Modell und sind während der Wiedergabe aus; ein Klick auf ein Token zeigt seinen Schritt.</translation>
     </message>
     <message>
         <source>No steps</source>
@@ -2934,6 +2922,18 @@ In seinen Metadaten: %2
     <message>
         <source>Replay: the recorded step after this one</source>
         <translation>Wiedergabe: der aufgezeichnete Schritt danach</translation>
+    </message>
+    <message>
+        <source>H in bits</source>
+        <translation>H in Bit</translation>
+    </message>
+    <message>
+        <source>H in nats</source>
+        <translation>H in Nat</translation>
+    </message>
+    <message>
+        <source>The unit of H, the entropy. Entropy measures how spread out the distribution is: 0 when one token is certain, log2(n) bits for n equally likely tokens (1 nat = 1.44 bits)</source>
+        <translation>Die Einheit von H, der Entropie. Die Entropie misst, wie breit die Verteilung ist: 0, wenn ein Token sicher ist, log2(n) Bit für n gleich wahrscheinliche Tokens (1 Nat = 1,44 Bit)</translation>
     </message>
 </context>
 <context>
@@ -4007,7 +4007,7 @@ In seinen Metadaten: %2
     </message>
     <message>
         <source>Run (F5)</source>
-        <translation>Ausführen (F5)</translation>
+        <translation>Start (F5)</translation>
     </message>
     <message>
         <source>; </source>
@@ -4641,6 +4641,22 @@ In seinen Metadaten: %2
     <message>
         <source>forbidden by the grammar</source>
         <translation>von der Grammatik verboten</translation>
+    </message>
+    <message>
+        <source>model p</source>
+        <translation>Modell-p</translation>
+    </message>
+    <message>
+        <source>before</source>
+        <translation>vorher</translation>
+    </message>
+    <message>
+        <source>after</source>
+        <translation>nachher</translation>
+    </message>
+    <message>
+        <source>forbidden</source>
+        <translation>verboten</translation>
     </message>
 </context>
 <context>

@@ -2713,18 +2713,6 @@ In its metadata: %2
         <translation>图表和表格显示多少个最可能的词元</translation>
     </message>
     <message>
-        <source>Entropy in bits</source>
-        <translation>熵（比特）</translation>
-    </message>
-    <message>
-        <source>Entropy in nats</source>
-        <translation>熵（奈特）</translation>
-    </message>
-    <message>
-        <source>Entropy measures how spread out the distribution is: 0 when one token is certain, log2(n) bits for n equally likely tokens (1 nat = 1.44 bits)</source>
-        <translation>熵衡量分布的分散程度：某个词元确定时为 0，n 个等可能词元时为 log2(n) 比特（1 奈特 = 1.44 比特）</translation>
-    </message>
-    <message>
         <source>Plain text</source>
         <translation>纯文本</translation>
     </message>
@@ -2905,6 +2893,18 @@ In its metadata: %2
     <message>
         <source>Replay: the recorded step after this one</source>
         <translation>回放：下一个记录的步骤</translation>
+    </message>
+    <message>
+        <source>H in bits</source>
+        <translation>H（比特）</translation>
+    </message>
+    <message>
+        <source>H in nats</source>
+        <translation>H（奈特）</translation>
+    </message>
+    <message>
+        <source>The unit of H, the entropy. Entropy measures how spread out the distribution is: 0 when one token is certain, log2(n) bits for n equally likely tokens (1 nat = 1.44 bits)</source>
+        <translation>H（熵）的单位。熵衡量分布的分散程度：某个词元确定时为 0，n 个等可能词元时为 log2(n) 比特（1 奈特 = 1.44 比特）</translation>
     </message>
 </context>
 <context>
@@ -4591,6 +4591,22 @@ In its metadata: %2
     <message>
         <source>forbidden by the grammar</source>
         <translation>被语法禁止</translation>
+    </message>
+    <message>
+        <source>model p</source>
+        <translation>模型 p</translation>
+    </message>
+    <message>
+        <source>before</source>
+        <translation>之前</translation>
+    </message>
+    <message>
+        <source>after</source>
+        <translation>之后</translation>
+    </message>
+    <message>
+        <source>forbidden</source>
+        <translation>禁止</translation>
     </message>
 </context>
 <context>

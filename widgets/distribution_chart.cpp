@@ -13,6 +13,7 @@
 #include <QLineSeries>
 #include <QCategoryAxis>
 #include <QResizeEvent>
+#include <QTextLayout>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
@@ -381,9 +382,9 @@ QString DistributionChart::topPLabelText() const { return topPLabel_->isVisible(
 QString DistributionChart::minPLabelText() const { return minPLabel_->isVisible() ? minPLabel_->text() : QString(); }
 
 void DistributionChart::layoutCaption() {
-    // The notes packed into lines no wider than the chart (each note whole, " · " between);
-    // a note wider than the chart alone is elided. The lines reserved above the title follow the
-    // count, which changes rarely (a relayout only then).
+    // The notes packed into lines no wider than the chart (each note whole, " · " between); a
+    // note wider than the chart alone is broken into lines of its own. The lines reserved above
+    // the title follow the count, which changes rarely (a relayout only then).
     QChart* chart = this->chart();
     const QFontMetrics fm(captionLabel_->font());
     const QMargins margins = chart->margins();
@@ -392,13 +393,25 @@ void DistributionChart::layoutCaption() {
     QStringList lines;
     const QString sep = QStringLiteral(" \u00b7 ");
     for (const QString& note : notes_) {
-        QString n = note;
-        if (fm.horizontalAdvance(n) > width) {
-            ownElided_ << n;
-            n = fm.elidedText(n, Qt::ElideRight, width);
+        if (fm.horizontalAdvance(note) > width) {
+            // Wider than the chart (beside the Lessons panel at 1024 px): its own lines, broken
+            // where the language breaks lines; only a single word wider than the chart is elided.
+            QTextLayout layout(note, captionLabel_->font());
+            layout.beginLayout();
+            for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+                line.setLineWidth(width);
+                QString part = note.mid(line.textStart(), line.textLength()).trimmed();
+                if (fm.horizontalAdvance(part) > width) {
+                    ownElided_ << part;
+                    part = fm.elidedText(part, Qt::ElideRight, width);
+                }
+                lines << part;
+            }
+            layout.endLayout();
+            continue;
         }
-        if (!lines.isEmpty() && fm.horizontalAdvance(lines.last() + sep + n) <= width) lines.last() += sep + n;
-        else lines << n;
+        if (!lines.isEmpty() && fm.horizontalAdvance(lines.last() + sep + note) <= width) lines.last() += sep + note;
+        else lines << note;
     }
     const QString text = lines.join(u'\n');
     if (captionLabel_->text() != text) captionLabel_->setText(text);
@@ -634,10 +647,26 @@ void DistributionChart::applyTexts() {
     // needs the lines, and the tab above already says what the chart is.
     const bool roomForTitle = height() >= kTitleLines * fontMetrics().height();
     set(chart(), &QChart::title, &QChart::setTitle, roomForTitle ? tr("Next-token distribution") : QString());
-    set(beforeSet_, &QBarSet::label, &QBarSet::setLabel, single_ ? tr("model probability") : tr("before the chain"));
-    set(afterSet_, &QBarSet::label, &QBarSet::setLabel, tr("after the chain"));
-    set(cumulative_, &QLineSeries::name, &QLineSeries::setName, tr("cumulative"));
-    set(forbiddenLegend_, &QAreaSeries::name, &QAreaSeries::setName, tr("forbidden by the grammar"));
+    // The legend's entries in full where one row holds them, else their short forms (Qt Charts
+    // would cut each to "before t..."): a narrow chart beside the Lessons panel at 1024 px.
+    const QStringList full{single_ ? tr("model probability") : tr("before the chain"), tr("after the chain"), tr("cumulative"),
+                           tr("forbidden by the grammar")};
+    const QStringList brief{single_ ? tr("model p") : tr("before"), tr("after"), tr("cumulative"), tr("forbidden")};
+    const QFontMetrics lm(chart()->legend()->font());
+    const auto rowWidth = [&](const QStringList& names) {
+        int w = 0;
+        const bool shown[] = {true, !single_, cumulative_->isVisible(), forbiddenLegend_->isVisible()};
+        for (int i = 0; i < names.size(); ++i)
+            if (shown[i]) w += lm.horizontalAdvance(names[i]) + lm.height() + 3 * lm.averageCharWidth();   // marker, gaps
+        return w;
+    };
+    const QMargins margins = chart()->margins();
+    const int room = width() - margins.left() - margins.right() - 24;
+    const QStringList& names = rowWidth(full) <= room ? full : brief;
+    set(beforeSet_, &QBarSet::label, &QBarSet::setLabel, names[0]);
+    set(afterSet_, &QBarSet::label, &QBarSet::setLabel, names[1]);
+    set(cumulative_, &QLineSeries::name, &QLineSeries::setName, names[2]);
+    set(forbiddenLegend_, &QAreaSeries::name, &QAreaSeries::setName, names[3]);
     applyAxisTitles();
     const QString topK = tr("top-k = %1").arg(cutoffs_.topK);
     const QString topP = tr("top-p = %1").arg(locale().toString(cutoffs_.topP, 'g', 3));

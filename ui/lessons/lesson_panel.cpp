@@ -44,14 +44,13 @@ LessonPanel::LessonPanel(LessonLibrary library, QWidget* parent) : QWidget(paren
     text_->setOpenLinks(false);
     layout->addWidget(text_, 1);
 
-    auto* actions = new QHBoxLayout;
+    // One above the other: side by side ("Seite einrichten", "Meine Einstellungen zurück") they
+    // made the panel 335 px wide, and the Playground beside it scrolled sideways at 1024 px.
     setup_ = new QPushButton(this);
     restore_ = new QPushButton(this);
     restore_->setEnabled(false);
-    actions->addWidget(setup_);
-    actions->addWidget(restore_);
-    actions->addStretch(1);
-    layout->addLayout(actions);
+    layout->addWidget(setup_);
+    layout->addWidget(restore_);
 
     auto* nav = new QHBoxLayout;
     previous_ = new QPushButton(this);

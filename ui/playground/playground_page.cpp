@@ -18,7 +18,9 @@
 #include <QSettings>
 #include <QShortcut>
 #include <QSignalBlocker>
+#include <QResizeEvent>
 #include <QSplitter>
+#include <QStyle>
 #include <QTimer>
 #include <QToolButton>
 
@@ -138,7 +140,14 @@ PlaygroundPage::PlaygroundPage(QWidget* parent) : Page(parent), ui_(std::make_un
 
     randomSeedButton_ = new QToolButton(ui_->samplerBox);
     randomSeedButton_->setObjectName(QStringLiteral("randomSeedButton"));
-    ui_->samplerGrid->addWidget(randomSeedButton_, 8, 1, Qt::AlignLeft);
+    // The two buttons share a row under the whole grid: in the slider and spin box columns they set
+    // those columns' widths (108 px for "Zufälliger Seed" where a slider needs 36).
+    ui_->samplerGrid->removeWidget(ui_->defaultsButton);
+    auto* seedButtons = new QHBoxLayout;
+    seedButtons->addStretch(1);
+    seedButtons->addWidget(randomSeedButton_);
+    seedButtons->addWidget(ui_->defaultsButton);
+    ui_->samplerGrid->addLayout(seedButtons, 8, 0, 1, 3);
     connect(randomSeedButton_, &QToolButton::clicked, this, &PlaygroundPage::randomizeSeed);
 
     // Under the caption: take a re-sampled choice, or put back what a demo changed.
@@ -278,6 +287,8 @@ void PlaygroundPage::placeViewOptions() {
         viewOptions_->setParent(ui_->chartTab);
         ui_->chartLayout->insertWidget(0, viewOptions_, 0, Qt::AlignRight);
     }
+    // Above the chart the row keeps its whole width: squeezed, the unit combo cut "Entropie in Bit".
+    viewOptions_->setMinimumWidth(fits ? 0 : viewOptions_->sizeHint().width());
     viewOptions_->show();
 }
 
@@ -1177,10 +1188,11 @@ void PlaygroundPage::retranslate() {
     logScaleCheck_->setToolTip(tr("Probability on a logarithmic axis: the long tail of unlikely tokens becomes visible"));
     barsLabel_->setText(tr("Bars"));
     barsSpin_->setToolTip(tr("How many of the most likely tokens the chart and the table show"));
-    entropyCombo_->setItemText(0, tr("Entropy in bits"));
-    entropyCombo_->setItemText(1, tr("Entropy in nats"));
-    entropyCombo_->setToolTip(tr("Entropy measures how spread out the distribution is: 0 when one token is certain, "
-                                 "log2(n) bits for n equally likely tokens (1 nat = 1.44 bits)"));
+    // "H", as the waterfall writes it ("H 2.02 bits"): short enough for the row above a narrow chart.
+    entropyCombo_->setItemText(0, tr("H in bits"));
+    entropyCombo_->setItemText(1, tr("H in nats"));
+    entropyCombo_->setToolTip(tr("The unit of H, the entropy. Entropy measures how spread out the distribution is: 0 when one "
+                                 "token is certain, log2(n) bits for n equally likely tokens (1 nat = 1.44 bits)"));
     ui_->viewTabs->setTabText(ui_->viewTabs->indexOf(promptTab_), tr("Prompt tokens"));
     if (promptStrip_->tokens().isEmpty()) promptTokensLabel_->setText(tr("Step once to see the prompt as the model's tokens."));
     plainTextCheck_->setText(tr("Plain text"));
@@ -1216,16 +1228,29 @@ void PlaygroundPage::fitCandidateColumns() {
 }
 
 void PlaygroundPage::fitControlsWidth() {
-    // The controls never scroll sideways: the panel is as wide as its widest row needs, in the
-    // current language ("Zurücksetzen" is wider than "Reset").
+    // The controls never scroll sideways: the panel is at least as wide as its widest row needs,
+    // in the current language ("Zurücksetzen" is wider than "Reset").
+    // The views keep room for the chart's caption, legend and bar labels (below that the chart
+    // shrank to a strip).
+    QWidget* views = findChild<QWidget*>(QStringLiteral("viewColumn"));
+    const int viewsMin = fontMetrics().averageCharWidth() * 46;
+    if (views) views->setMinimumWidth(viewsMin);
+    // Sliders at their natural length wherever the page has room for that beside the views; in a
+    // narrow window (1024 px beside the Lessons panel) they shrink to a few characters (the spin
+    // box beside each takes exact values) rather than the page scrolling sideways.
+    const int bar = ui_->controlsScroll->verticalScrollBar()->sizeHint().width();
+    for (QSlider* slider : ui_->samplerBox->findChildren<QSlider*>()) slider->setMinimumWidth(fontMetrics().averageCharWidth() * 6);
     ui_->controlsPanel->adjustSize();
-    ui_->controlsScroll->setMinimumWidth(ui_->controlsPanel->sizeHint().width() +
-                                         ui_->controlsScroll->verticalScrollBar()->sizeHint().width());
-    // The views need room for the chart's caption, legend and bar labels: squeezed beside the
-    // Lessons panel on a 1024-pixel screen (once the window stopped sizing to its widest page) they
-    // elided them and the chart shrank to a strip. The page scrolls sideways instead.
-    if (auto* views = findChild<QWidget*>(QStringLiteral("viewColumn")))
-        views->setMinimumWidth(fontMetrics().averageCharWidth() * 64);
+    const int comfortable = ui_->controlsPanel->sizeHint().width() + bar;
+    const int tight = std::min(comfortable, ui_->controlsPanel->minimumSizeHint().width() + bar);
+    const int room = width() - viewsMin - ui_->pageSplitter->handleWidth() - 2 * style()->pixelMetric(QStyle::PM_LayoutLeftMargin);
+    const int wanted = room >= comfortable ? comfortable : tight;
+    if (ui_->controlsScroll->minimumWidth() != wanted) ui_->controlsScroll->setMinimumWidth(wanted);
+}
+
+void PlaygroundPage::resizeEvent(QResizeEvent* e) {
+    Page::resizeEvent(e);
+    fitControlsWidth();   // the sliders' length follows the room the page has
 }
 
 void PlaygroundPage::changeEvent(QEvent* e) {

@@ -223,6 +223,7 @@ signals:
 protected:
     void changeEvent(QEvent* e) override;
     void showEvent(QShowEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
     void hideEvent(QHideEvent* e) override;
     bool eventFilter(QObject* watched, QEvent* e) override;   // the view tabs' resizes
 
