@@ -26,6 +26,7 @@
 #include "model/model.h"
 #include "test_paths.h"
 #include "ui/app/app_settings.h"
+#include "ui/app/language_manager.h"
 #include "ui/app/main_window.h"
 #include "ui/kv/kv_blocks_panel.h"
 #include "ui/kv/kv_calculator_panel.h"
@@ -35,6 +36,8 @@
 #include "ui/kv/kv_heatmap_data.h"
 #include "ui/kv/kv_heatmap_panel.h"
 #include "ui/kv/kv_page.h"
+#include "ui/lessons/lesson_library.h"
+#include "ui/lessons/lesson_panel.h"
 #include "ui/playground/playground_controller.h"
 #include "ui/playground/playground_page.h"
 #include "widgets/kv_block_table_view.h"
@@ -383,6 +386,107 @@ private slots:
         double fileBytes = 0;
         for (const GgufTensor& t : model_->file().tensors()) fileBytes += double(t.nbytes);
         QCOMPARE(calc->result().weightsBytes, fileBytes);
+    }
+
+    // The KV lesson (resources/lessons/08-kv-cache-memory.json) sets the calculator up, and every
+    // figure its steps quote is what the calculator then shows: step by step, as a student would.
+    void kvLessonSetsUpTheCalculatorAndItsFiguresHold() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        KvPage* page = w->page<KvPage>();
+        ui::KvCalculatorPanel* calc = page->calculatorPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(calc->modelCombo()->itemData(0).toInt() == -1, 10000);
+        calc->contextSpin()->setValue(333);   // the user's own choice, to be put back
+        page->tabs()->setCurrentWidget(page->growthPanel());
+        w->tabs()->setCurrentIndex(0);
+        ui::LessonPanel* lessons = w->lessons();
+        const int index = lessons->library().indexOf(QStringLiteral("kv-cache-memory"));
+        QVERIFY(index >= 0);
+        lessons->setCurrentIndex(index);
+        const QStringList steps = [&] {
+            QStringList out;
+            for (const auto& s : lessons->library().lessons()[index].steps) out << s.value(QStringLiteral("en"));
+            return out;
+        }();
+        QTest::mouseClick(lessons->setupButton(), Qt::LeftButton);
+        QCOMPARE(w->tabs()->currentWidget(), page);
+        QCOMPARE(page->tabs()->currentWidget(), calc);
+        // Beside the Lessons panel at 1024 px, every note whole.
+        w->lessonsDock()->show();
+        w->resize(1024, 700);
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        (void)calc->bars()->grab();
+        QVERIFY2(calc->bars()->elidedTexts().isEmpty(), qPrintable(calc->bars()->elidedTexts().join(" | ")));
+        const auto shown = [&] { return calc->resultLabel()->text() + QLatin1Char(' ') + [&] {
+                                        QStringList notes;
+                                        for (const auto& b : calc->bars()->bars()) notes << b.label + QStringLiteral(": ") + b.note;
+                                        return notes.join(QStringLiteral("; "));
+                                    }(); };
+        const auto quoted = [&](int step, const QString& figure) {
+            QVERIFY2(steps[step].contains(figure), qPrintable(steps[step]));
+            QVERIFY2(shown().contains(figure), qPrintable(figure + QStringLiteral(" not in: ") + shown()));
+        };
+        // Step 1: Llama 2 7B at 4,096 positions in f16.
+        quoted(0, QStringLiteral("512.0 KiB"));
+        quoted(0, QStringLiteral("2.00 GiB"));
+        quoted(0, QStringLiteral("12.6 GiB"));
+        const int gpu40 = 1 + 1;   // the RAM bar, then 24 and 40 GiB
+        QCOMPARE(calc->bars()->bars()[gpu40].label, QStringLiteral("GPU 40 GiB"));
+        QVERIFY2(calc->bars()->bars()[gpu40].note.startsWith(QStringLiteral("13 fit (KV only: 20)")), qPrintable(calc->bars()->bars()[gpu40].note));
+        // Step 2: 13 sequences fit beside the weights, 14 run over.
+        const auto over40 = [&] {
+            const auto& b = calc->bars()->bars()[gpu40];
+            return b.weightsBytes + b.kvBytes > b.capacityBytes;
+        };
+        calc->batchSpin()->setValue(13);
+        QVERIFY(!over40());
+        calc->batchSpin()->setValue(14);
+        QVERIFY(over40());
+        calc->batchSpin()->setValue(1);
+        // Step 3: Llama 3 8B, a quarter of the bytes per position.
+        calc->modelCombo()->setCurrentIndex(calc->modelCombo()->findData(2));
+        QVERIFY(calc->modelCombo()->currentText().startsWith(QStringLiteral("Llama 3 8B")));
+        quoted(2, QStringLiteral("128.0 KiB"));
+        // Step 4: MQA, then q8_0 at 34/64 of f16.
+        calc->layoutCombo()->setCurrentIndex(calc->layoutCombo()->findData(int(KvHeadLayout::Mqa)));
+        quoted(3, QStringLiteral("16.0 KiB"));
+        quoted(3, QStringLiteral("64.0 MiB"));
+        const double f16 = calc->result().bytesPerSequence;
+        calc->dtypeCombo()->setCurrentIndex(calc->dtypeCombo()->findData(QStringLiteral("q8_0")));
+        QCOMPARE(calc->result().bytesPerSequence, f16 * 34.0 / 64.0);
+        // Step 5: the loaded model's first bar is this computer's memory.
+        calc->modelCombo()->setCurrentIndex(0);
+        QVERIFY(calc->bars()->bars()[0].label.startsWith(QStringLiteral("RAM ")));
+        // Restore: the user's context and tab come back.
+        QVERIFY(lessons->restoreButton()->isEnabled());
+        QTest::mouseClick(lessons->restoreButton(), Qt::LeftButton);
+        QCOMPARE(calc->contextSpin()->value(), 333);
+        QCOMPARE(page->tabs()->currentWidget(), page->growthPanel());
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+
+    // Beside the Lessons panel at 1024 px the calculator is about 650 px wide: every bar's note
+    // whole, in German too ("5 passen (nur KV: 11) · 62 % belegt" was cut at 30 % of the width).
+    void calculatorNotesWholeWhenNarrow_data() {
+        QTest::addColumn<QString>("language");
+        QTest::newRow("en") << "en";
+        QTest::newRow("de") << "de";
+        QTest::newRow("zh_CN") << "zh_CN";
+    }
+    void calculatorNotesWholeWhenNarrow() {
+        QFETCH(QString, language);
+        QVERIFY(ui::LanguageManager::instance().setLanguage(language));
+        ui::KvCalculatorPanel calc;
+        calc.applySetup({{QStringLiteral("calcModel"), QStringLiteral("llama2-7b")}, {QStringLiteral("calcContext"), 4096}});
+        calc.resize(650, 520);
+        calc.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&calc));
+        (void)calc.bars()->grab();
+        QVERIFY2(calc.bars()->elidedTexts().isEmpty(), qPrintable(calc.bars()->elidedTexts().join(" | ")));
+        QVERIFY(calc.minimumSizeHint().width() <= 650);
+        QVERIFY(ui::LanguageManager::instance().setLanguage(QStringLiteral("en")));
     }
 
     void compressionTablesHoldTheExperiments() {

@@ -86,7 +86,7 @@ private slots:
         for (const Lesson& l : library.lessons()) loaded << l.fileName;
         QCOMPARE(loaded, files);
         for (const char* id : {"temperature", "top-k-vs-top-p", "stage-order", "greedy-loop", "repetition-penalties",
-                               "determinism-and-seeds"})
+                               "determinism-and-seeds", "safety-pipeline", "kv-cache-memory"})
             QVERIFY2(library.indexOf(QLatin1String(id)) >= 0, id);
     }
 
@@ -105,8 +105,9 @@ private slots:
         } catch (const dlab::Error& e) {
             QFAIL(e.what());
         }
-        // The pages that take lessons: the playground, and the Serving lab's Safety tab.
-        QVERIFY2(QStringList({"playground", "serving"}).contains(l.page), qPrintable(l.page));
+        // The pages that take lessons: the playground, the Serving lab's Safety tab, the KV page's
+        // calculator.
+        QVERIFY2(QStringList({"playground", "serving", "kv"}).contains(l.page), qPrintable(l.page));
         QVERIFY(l.steps.size() >= 3 && l.steps.size() <= 5);
         QList<LocalizedText> texts{l.title, l.body};
         if (!l.formula.isEmpty()) texts << l.formula;
@@ -117,8 +118,12 @@ private slots:
             QVERIFY2(t.value(QStringLiteral("de")) != t.value(QStringLiteral("en")), qPrintable(t.value("en")));
             QVERIFY2(t.value(QStringLiteral("zh_CN")) != t.value(QStringLiteral("en")), qPrintable(t.value("en")));
         }
-        QVERIFY(!l.setup.value(QStringLiteral("prompt")).toString().isEmpty());
-        QVERIFY(QStringList({"step", "run", "none"}).contains(l.setup.value(QStringLiteral("action")).toString()));
+        if (l.page == QLatin1String("kv")) {
+            QVERIFY(l.setup.contains(QStringLiteral("calcModel")));
+        } else {
+            QVERIFY(!l.setup.value(QStringLiteral("prompt")).toString().isEmpty());
+            QVERIFY(QStringList({"step", "run", "none"}).contains(l.setup.value(QStringLiteral("action")).toString()));
+        }
         try {
             samplerParamsFromSetup(l.setup).validate();
         } catch (const dlab::Error& e) {
@@ -161,6 +166,12 @@ private slots:
                                     << "bad.json: setup.action must be \"step\", \"run\" or \"none\"";
         QTest::newRow("run length") << R"("runLength": 12)" << R"("runLength": 0)"
                                     << "bad.json: setup.runLength must be between 1 and 2048 tokens";
+        QTest::newRow("calculator dtype") << R"("topK": 5)" << R"("topK": 5, "calcDtype": "q4_0")"
+                                          << "bad.json: setup.calcDtype must be one of f16, f32, q8_0; got \"q4_0\"";
+        QTest::newRow("calculator model") << R"("topK": 5)" << R"("topK": 5, "calcModel": "llama9")"
+                                          << "bad.json: setup.calcModel must be one of loaded, llama2-7b";
+        QTest::newRow("calculator context") << R"("topK": 5)" << R"("topK": 5, "calcContext": 0)"
+                                            << "bad.json: setup.calcContext must be between 1 and 1048576 positions";
         QTest::newRow("markup") << "<p>Text</p>" << "<div>Text</div>" << "bad.json: body.de has the markup '<div>'";
         QTest::newRow("too few steps") << R"(, {"en": "Three", "de": "Drei", "zh_CN": "三"})" << ""
                                        << "bad.json: steps must be a list of 3 to 5 texts";
@@ -230,8 +241,14 @@ private slots:
         QCOMPARE(p.typicalP, 0.9f);
         QCOMPARE(p.seed, uint64_t(42));
         QCOMPARE(p.order, std::string("llama.cpp"));
-        // All but mirostatTau, mirostatEta and the Safety tab's five (a lesson for the Serving lab).
-        QCOMPARE(lessonSetupKeys().size(), setup.size() + 2 + 5);
+        // All but mirostatTau, mirostatEta, the Safety tab's five (a lesson for the Serving lab) and
+        // the KV calculator's five (a lesson for the KV page).
+        QCOMPARE(lessonSetupKeys().size(), setup.size() + 2 + 5 + 5);
+        const QVariantMap calc = normalizedSetup({{"calcModel", "llama3-8b"}, {"calcContext", 8192.0}, {"calcAttention", "mqa"}});
+        QCOMPARE(calc.value("calcContext").typeId(), QMetaType::Int);
+        QCOMPARE(calc.value("calcModel").toString(), QStringLiteral("llama3-8b"));
+        QVERIFY_THROWS_EXCEPTION(dlab::Error, normalizedSetup({{"calcAttention", "gqa"}}));
+        QVERIFY_THROWS_EXCEPTION(dlab::Error, normalizedSetup({{"calcSequences", 5000.0}}));
         const QVariantMap safety = normalizedSetup({{"inputFilter", QVariantList{"a", "b"}}, {"ignoreCase", false}});
         QCOMPARE(safety.value("inputFilter").toStringList(), QStringList({"a", "b"}));
         QCOMPARE(safety.value("ignoreCase").typeId(), QMetaType::Bool);

@@ -473,36 +473,56 @@ private slots:
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
     }
 
-    // A 1024 × 700 screen with the Lessons panel open: the Playground fits beside it without
-    // scrolling sideways, in English, German and Chinese (it scrolled 70, 125 and 35 px). Measured
-    // from the page area's horizontal scroll bar after a layout at that size.
-    void playgroundFitsBesideTheLessons_data() {
+    // A 1024 × 700 screen with the Lessons panel open: the pages lessons set up (the Playground,
+    // the KV page, the Serving lab) fit beside it without scrolling sideways, in English, German and
+    // Chinese (the Playground scrolled 73, 126 and 37 px). Measured from the page area's
+    // horizontal scroll bar after a layout at that size.
+    void pagesFitBesideTheLessons_data() {
         QTest::addColumn<QString>("language");
-        QTest::newRow("en") << "en";
-        QTest::newRow("de") << "de";
-        QTest::newRow("zh_CN") << "zh_CN";
+        QTest::addColumn<QString>("page");
+        for (const char* page : {"playground", "kv", "serving"})
+            for (const char* language : {"en", "de", "zh_CN"})
+                QTest::newRow(qPrintable(QStringLiteral("%1 %2").arg(QLatin1String(page), QLatin1String(language)))) << language << page;
     }
-    void playgroundFitsBesideTheLessons() {
+    void pagesFitBesideTheLessons() {
         QFETCH(QString, language);
+        QFETCH(QString, page);
         ui::openSettings()->setValue(QStringLiteral("language"), language);
         QStringList errors;
         auto w = openWindow(tinyPath_, &errors);
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
-        w->tabs()->setCurrentWidget(w->page<ui::PlaygroundPage>());
+        ui::Page* front = nullptr;
+        for (int i = 0; i < w->tabs()->count(); ++i)
+            if (auto* p = qobject_cast<ui::Page*>(w->tabs()->widget(i)); p && p->pageId() == page) {
+                w->tabs()->setCurrentIndex(i);
+                front = p;
+            }
+        QVERIFY(front);
         w->lessonsDock()->show();
         w->resize(1024, 700);
         w->show();
         QVERIFY(QTest::qWaitForWindowExposed(w.get()));
-        QCoreApplication::processEvents();
-        QTest::qWait(50);
         auto* area = w->findChild<QScrollArea*>(QStringLiteral("pageArea"));
         QVERIFY(area);
-        const int overflow = area->horizontalScrollBar()->maximum();
-        QVERIFY2(overflow == 0, qPrintable(QStringLiteral("the page scrolls %1 px sideways (window %2 px, Lessons panel %3 px, page needs %4 px)")
-                                               .arg(overflow)
-                                               .arg(w->width())
-                                               .arg(w->lessonsDock()->width())
-                                               .arg(w->tabs()->minimumSizeHint().width())));
+        // The tabs the page opens on and the lessons bring forward (the KV calculator, the Safety
+        // tab). Other tabs are wider than this (docs/desktop-app.md, Known limits).
+        QTabWidget* inner = front->findChild<QTabWidget*>(QString(), Qt::FindDirectChildrenOnly);
+        static const QStringList checked{QStringLiteral("kvGrowth"), QStringLiteral("kvCalculator"), QStringLiteral("servingSafety")};
+        QStringList overflows;
+        for (int t = 0; t < (inner ? inner->count() : 1); ++t) {
+            if (inner && !checked.contains(inner->widget(t)->objectName())) continue;
+            if (inner) inner->setCurrentIndex(t);
+            QCoreApplication::processEvents();
+            QTest::qWait(30);
+            const int overflow = area->horizontalScrollBar()->maximum();
+            if (overflow > 0)
+                overflows << QStringLiteral("%1: %2 px (page needs %3 px, Lessons panel %4 px)")
+                                 .arg(inner ? inner->tabText(t) : page)
+                                 .arg(overflow)
+                                 .arg(w->tabs()->minimumSizeHint().width())
+                                 .arg(w->lessonsDock()->width());
+        }
+        QVERIFY2(overflows.isEmpty(), qPrintable(QStringLiteral("scrolls sideways: ") + overflows.join(QStringLiteral("; "))));
         QVERIFY2(w->width() <= 1024, qPrintable(QString::number(w->width())));
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
         QVERIFY(ui::LanguageManager::instance().setLanguage(QStringLiteral("en")));

@@ -88,7 +88,9 @@ const MemoryBarsView::Layout& MemoryBarsView::layout() const {
         scaleMax = std::max({scaleMax, b.capacityBytes, b.weightsBytes + b.kvBytes});
     }
     labelW = std::min(labelW, W / 5);
-    noteW = std::min(noteW, W * 3 / 10);
+    // The note whole where it can be ("5 passen (nur KV: 11) · 62 % belegt" beside the Lessons
+    // panel at 1024 px): up to 45 % of the width; the bars share one scale in what is left.
+    noteW = std::min(noteW, W * 45 / 100);
     const int x0 = m + labelW + gap, x1 = W - m - (noteW > 0 ? noteW + gap : 0);
     const double k = scaleMax > 0 ? std::max(0, x1 - x0) / scaleMax : 0.0;
     auto px = [&](double bytes) { return int(std::lround(bytes * k)); };
@@ -160,13 +162,16 @@ QString MemoryBarsView::tooltipAt(QPoint pos) const {
 void MemoryBarsView::paintEvent(QPaintEvent*) {
     QPainter p(this);
     textRects_.clear();
+    elided_.clear();
     const Layout& l = layout();
     const QPalette& pal = palette();
     const QFontMetrics fm = fontMetrics();
     const QColor outline = pal.color(QPalette::Text);
     auto text = [&](const QRect& r, int flags, const QString& s, const QColor& ink) {
         p.setPen(ink);
-        drawRecordedText(p, r, flags, fm.elidedText(s, Qt::ElideRight, r.width()), &textRects_);
+        const QString shown = fm.elidedText(s, Qt::ElideRight, r.width());
+        if (shown != s) elided_ << s;
+        drawRecordedText(p, r, flags, shown, &textRects_);
     };
     for (const LegendItem& item : l.legend) {
         const QColor fills[] = {pal.color(QPalette::Base), weightsColor(), kvColor(), overflowColor()};

@@ -44,6 +44,8 @@ public:
     QString gigabytes(double bytes) const;
     // Every text the last paint drew, as landed (tests: nothing clipped, nothing overlapping).
     const QList<QRect>& lastTextRects() const { return textRects_; }
+    // The labels, legend entries and notes the last paint had to shorten ("…").
+    const QStringList& elidedTexts() const { return elided_; }
 
     // The legend wraps on a narrow view: the height follows the width.
     bool hasHeightForWidth() const override { return true; }
@@ -73,6 +75,7 @@ private:
     std::vector<MemoryBar> bars_;
     mutable std::optional<Layout> layout_;
     QList<QRect> textRects_;
+    QStringList elided_;
 };
 
 }  // namespace dlab::widgets

@@ -42,6 +42,7 @@
 #include "ui/app/presentation_mode.h"
 #include "ui/app/theme.h"
 #include "widgets/eliding_label.h"
+#include "widgets/front_tab_sizing.h"
 #include "widgets/number_text.h"
 
 namespace dlab::ui {
@@ -105,18 +106,10 @@ MainWindow::MainWindow(const QString& modelPath, QWidget* parent) : QMainWindow(
     buildMenus();
 
     buildPages();
-    // The window's minimum is the page in front's, not the widest page's: a tab widget asks every
-    // page, so the KV page's 840 pixels made the Playground scroll sideways beside the Lessons
-    // panel on a 1024-pixel screen. Pages behind the front one ignore their size hints.
-    const auto sizeToFrontPage = [this] {
-        for (int i = 0; i < tabs_->count(); ++i) {
-            const auto policy = i == tabs_->currentIndex() ? QSizePolicy::Preferred : QSizePolicy::Ignored;
-            tabs_->widget(i)->setSizePolicy(policy, policy);
-        }
-    };
-    sizeToFrontPage();
-    connect(tabs_, &QTabWidget::currentChanged, this, [this, sizeToFrontPage] {
-        sizeToFrontPage();
+    // The window's minimum is the page in front's, not the widest page's: the KV page's 840 pixels
+    // made the Playground scroll sideways beside the Lessons panel on a 1024-pixel screen.
+    widgets::sizeToFrontTab(tabs_);
+    connect(tabs_, &QTabWidget::currentChanged, this, [this] {
         updateModelLabel();   // the status labels, and whether another page holds the engine
         scheduleSave();
     });

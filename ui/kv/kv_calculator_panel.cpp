@@ -57,15 +57,16 @@ KvCalculatorPanel::KvCalculatorPanel(QWidget* parent) : QWidget(parent) {
     weights_->addItem(QStringLiteral("f16 / bf16"), 2.0);
     weights_->addItem(QStringLiteral("q8_0"), 34.0 / 32.0);
     weights_->addItem(QStringLiteral("q4_0"), 18.0 / 32.0);
+    // Two settings a row: three made the tab 856 px wide, too wide beside the Lessons panel (whose
+    // KV lesson opens this tab) on a 1024-pixel screen.
     add(modelLabel_, model_, 0, 0);
     add(contextLabel_, context_, 0, 2);
-    add(batchLabel_, batch_, 0, 4);
-    add(dtypeLabel_, dtype_, 1, 0);
-    add(layoutLabel_, layout_, 1, 2);
-    add(weightsLabel_, weights_, 1, 4);
+    add(layoutLabel_, layout_, 1, 0);
+    add(batchLabel_, batch_, 1, 2);
+    add(weightsLabel_, weights_, 2, 0);
+    add(dtypeLabel_, dtype_, 2, 2);
     form->setColumnStretch(1, 2);
     form->setColumnStretch(3, 1);
-    form->setColumnStretch(5, 1);
     layout->addLayout(form);
     formula_ = new QLabel(this);
     formula_->setWordWrap(true);
@@ -90,6 +91,43 @@ void KvCalculatorPanel::setLoadedModel(const KvModelShape& shape) {
     if (!had) model_->insertItem(0, QString(), kLoaded);
     retranslate();
     if (!had) model_->setCurrentIndex(0);
+}
+
+namespace {
+const char* attentionKey(int layout) {
+    return layout == int(KvHeadLayout::Mha) ? "mha" : layout == int(KvHeadLayout::Mqa) ? "mqa" : "as-trained";
+}
+}  // namespace
+
+void KvCalculatorPanel::applySetup(const QVariantMap& setup) {
+    if (setup.contains(QStringLiteral("calcModel"))) {
+        const QString key = setup.value(QStringLiteral("calcModel")).toString();
+        int data = kLoaded;
+        for (size_t i = 0; i < kvPresets().size(); ++i)
+            if (key == QString::fromStdString(kvPresets()[i].key)) data = int(i);
+        const int index = model_->findData(data);
+        if (index >= 0) model_->setCurrentIndex(index);   // "loaded" before a model is in: unchanged
+    }
+    if (setup.contains(QStringLiteral("calcContext"))) context_->setValue(setup.value(QStringLiteral("calcContext")).toInt());
+    if (setup.contains(QStringLiteral("calcSequences"))) batch_->setValue(setup.value(QStringLiteral("calcSequences")).toInt());
+    if (setup.contains(QStringLiteral("calcDtype"))) {
+        const int index = dtype_->findData(setup.value(QStringLiteral("calcDtype")).toString());
+        if (index >= 0) dtype_->setCurrentIndex(index);
+    }
+    if (setup.contains(QStringLiteral("calcAttention"))) {
+        for (int i = 0; i < layout_->count(); ++i)
+            if (setup.value(QStringLiteral("calcAttention")).toString() == QLatin1String(attentionKey(layout_->itemData(i).toInt())))
+                layout_->setCurrentIndex(i);
+    }
+}
+
+QVariantMap KvCalculatorPanel::setup() const {
+    const int data = model_->currentData().toInt();
+    return {{QStringLiteral("calcModel"), data == kLoaded ? QStringLiteral("loaded") : QString::fromStdString(kvPresets()[std::max(0, data)].key)},
+            {QStringLiteral("calcContext"), context_->value()},
+            {QStringLiteral("calcSequences"), batch_->value()},
+            {QStringLiteral("calcDtype"), dtype_->currentData().toString()},
+            {QStringLiteral("calcAttention"), QLatin1String(attentionKey(layout_->currentData().toInt()))}};
 }
 
 KvShape KvCalculatorPanel::shape() const {

@@ -4,6 +4,7 @@
 // model, with the attention layout switchable (as trained / MHA / MQA), beside the weights, on
 // this machine's memory (where the CPU engine runs) and 24, 40, 80 and 141 GiB GPUs: how many
 // sequences of this context fit, and what share of each the weights and cache take.
+#include <QVariantMap>
 #include <QWidget>
 
 #include "ui/kv/kv_types.h"
@@ -30,6 +31,12 @@ public:
     explicit KvCalculatorPanel(QWidget* parent = nullptr);
 
     void setLoadedModel(const KvModelShape& shape);   // adds (or updates) "the loaded model" entry
+
+    // A lesson's calculator keys (lesson_setup.h: calcModel, calcContext, calcSequences, calcDtype,
+    // calcAttention), already checked; a key not given keeps its box. setup() gives the boxes' values
+    // under the same keys, so a lesson's changes can be put back.
+    void applySetup(const QVariantMap& setup);
+    QVariantMap setup() const;
 
     // The numbers the panel shows, computed from the current choices (tests compare them with the formula).
     struct Result {

@@ -26,6 +26,7 @@
 #include "ui/kv/kv_controller.h"
 #include "ui/kv/kv_growth_panel.h"
 #include "ui/kv/kv_heatmap_panel.h"
+#include "widgets/front_tab_sizing.h"
 #include "widgets/image_export.h"
 #include "widgets/number_text.h"
 #include "widgets/text_box_lines.h"
@@ -136,7 +137,10 @@ void KvPage::build() {
     blocks_ = new KvBlocksPanel;
     compression_ = new KvCompressionPanel;
     calculator_ = new KvCalculatorPanel;
+    growth_->setObjectName(QStringLiteral("kvGrowth"));
+    calculator_->setObjectName(QStringLiteral("kvCalculator"));
     for (QWidget* w : std::initializer_list<QWidget*>{growth_, heatmap_, blocks_, compression_, calculator_}) tabs_->addTab(w, QString());
+    widgets::sizeToFrontTab(tabs_);   // the page is as wide as the tab in front needs
     layout->addWidget(tabs_, 1);
 
     connect(run_, &QPushButton::clicked, this, &KvPage::run);
@@ -318,6 +322,20 @@ void KvPage::showExportDialog() {
     } catch (const std::exception& e) {
         emit errorOccurred(QString::fromUtf8(e.what()));
     }
+}
+
+void KvPage::applyLesson(const QVariantMap& setup) {
+    if (!beforeLesson_) beforeLesson_ = BeforeLesson{tabs_->currentIndex(), calculator_->setup()};
+    calculator_->applySetup(setup);
+    tabs_->setCurrentWidget(calculator_);
+}
+
+void KvPage::restoreBeforeLesson() {
+    if (!beforeLesson_) return;
+    const BeforeLesson b = *beforeLesson_;
+    beforeLesson_.reset();
+    calculator_->applySetup(b.calculator);
+    tabs_->setCurrentIndex(b.tab);
 }
 
 void KvPage::saveSettings(QSettings& s) const {

@@ -10,6 +10,7 @@
 //   Calculator   the memory formula for presets and the loaded model on 24–141 GiB GPUs.
 // Export: the tab in front as PNG or SVG.
 #include <functional>
+#include <optional>
 
 #include "ui/app/page.h"
 #include "ui/kv/kv_types.h"
@@ -50,6 +51,12 @@ public:
     PageStatus status() const override { return status_; }
     void saveSettings(QSettings& settings) const override;
     void restoreSettings(QSettings& settings) override;
+    // Lessons set up the memory calculator (lesson_setup.h, the calc* keys) and bring its tab to
+    // the front; "Restore my settings" puts back the calculator and the tab.
+    bool acceptsLessons() const override { return true; }
+    void applyLesson(const QVariantMap& setup) override;
+    void restoreBeforeLesson() override;
+    bool hasSetupBeforeLesson() const override { return beforeLesson_.has_value(); }
 
     KvController* controller() const { return controller_; }
     KvRunRequest request() const;          // what Run sends
@@ -119,6 +126,11 @@ private:
     QPushButton* stop_ = nullptr;
     QToolButton* export_ = nullptr;
     QLabel* statusLabel_ = nullptr;
+    struct BeforeLesson {
+        int tab = 0;
+        QVariantMap calculator;
+    };
+    std::optional<BeforeLesson> beforeLesson_;
     QTabWidget* tabs_ = nullptr;
     KvGrowthPanel* growth_ = nullptr;
     KvHeatmapPanel* heatmap_ = nullptr;

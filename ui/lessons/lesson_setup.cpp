@@ -6,12 +6,13 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "model/kv_memory.h"
 
 namespace dlab::ui {
 
 namespace {
 
-enum class Kind { Text, WholeNumber, Seed, Number, Action, TextList, Flag };
+enum class Kind { Text, WholeNumber, Seed, Number, Action, TextList, Flag, Choice };
 
 struct KeySpec {
     const char* name;
@@ -32,7 +33,27 @@ const KeySpec kKeys[] = {
     // The Serving lab's Safety tab (a lesson whose page is "serving").
     {"inputFilter", Kind::TextList}, {"bannedPhrases", Kind::TextList}, {"refusalPatterns", Kind::TextList},
     {"outputFilter", Kind::TextList}, {"ignoreCase", Kind::Flag},
+    // The KV page's memory calculator (a lesson whose page is "kv").
+    {"calcModel", Kind::Choice},     {"calcContext", Kind::WholeNumber}, {"calcSequences", Kind::WholeNumber},
+    {"calcDtype", Kind::Choice},     {"calcAttention", Kind::Choice},
 };
+
+// The values a Choice key takes: the calculator's presets (and the loaded model), its dtypes and
+// attention layouts.
+QStringList choicesFor(const QString& key) {
+    if (key == QLatin1String("calcModel")) {
+        QStringList out{QStringLiteral("loaded")};
+        for (const KvShape& s : kvPresets()) out << QString::fromStdString(s.key);
+        return out;
+    }
+    if (key == QLatin1String("calcDtype")) return {QStringLiteral("f16"), QStringLiteral("f32"), QStringLiteral("q8_0")};
+    if (key == QLatin1String("calcAttention")) return {QStringLiteral("as-trained"), QStringLiteral("mha"), QStringLiteral("mqa")};
+    return {};
+}
+
+// The calculator's boxes go from 1 to 2^20 positions and 1 to 4096 sequences.
+constexpr int kMaxCalcContext = 1 << 20;
+constexpr int kMaxCalcSequences = 4096;
 
 // The playground's "Tokens per run" box goes from 1 to 2048.
 constexpr int kMaxRunLength = 2048;
@@ -91,6 +112,12 @@ QVariant normalized(const KeySpec& spec, const QString& key, const QVariant& v) 
         if (key == QLatin1String("runLength"))
             return static_cast<int>(wholeNumber(key, v, 1, kMaxRunLength,
                                                 QStringLiteral("between 1 and %1 tokens").arg(kMaxRunLength)));
+        if (key == QLatin1String("calcContext"))
+            return static_cast<int>(wholeNumber(key, v, 1, kMaxCalcContext,
+                                                QStringLiteral("between 1 and %1 positions").arg(kMaxCalcContext)));
+        if (key == QLatin1String("calcSequences"))
+            return static_cast<int>(wholeNumber(key, v, 1, kMaxCalcSequences,
+                                                QStringLiteral("between 1 and %1 sequences").arg(kMaxCalcSequences)));
         return static_cast<int>(wholeNumber(key, v, INT_MIN, INT_MAX, QStringLiteral("a 32-bit whole number")));
     case Kind::Seed:
         if (v.typeId() == QMetaType::ULongLong) return v;
@@ -112,6 +139,12 @@ QVariant normalized(const KeySpec& spec, const QString& key, const QVariant& v) 
     case Kind::Flag:
         if (v.typeId() != QMetaType::Bool) fail(QStringLiteral("setup.%1 must be true or false; got %2").arg(key, shown(v)));
         return v.toBool();
+    case Kind::Choice: {
+        const QStringList choices = choicesFor(key);
+        if (v.typeId() != QMetaType::QString || !choices.contains(v.toString()))
+            fail(QStringLiteral("setup.%1 must be one of %2; got %3").arg(key, choices.join(QStringLiteral(", ")), shown(v)));
+        return v.toString();
+    }
     }
     return v;
 }

@@ -6,7 +6,10 @@
 //   engine's default. PlaygroundPage::applySetup() / currentSetup() use the same keys. A lesson for
 //   the Serving lab (page "serving") sets its Safety tab: prompt, runLength (the reply's tokens),
 //   action, the lists inputFilter, bannedPhrases, refusalPatterns, outputFilter (lists of texts)
-//   and ignoreCase (true / false); a list not given keeps the lesson examples' one.
+//   and ignoreCase (true / false); a list not given keeps the lesson examples' one. A lesson for the
+//   KV page (page "kv") sets its memory calculator: calcModel (a preset's key, e.g. "llama2-7b", or
+//   "loaded"), calcContext (positions), calcSequences, calcDtype ("f16" | "f32" | "q8_0") and
+//   calcAttention ("as-trained" | "mha" | "mqa"); a key not given keeps the calculator's value.
 #include <QStringList>
 #include <QVariantMap>
 

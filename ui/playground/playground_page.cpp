@@ -349,6 +349,8 @@ void PlaygroundPage::buildViewOptions() {
     viewOptions_->setObjectName(QStringLiteral("viewOptions"));
     ui_->viewTabs->setCornerWidget(corner, Qt::TopRightCorner);
     ui_->viewTabs->installEventFilter(this);
+    // Every tab whole: with scroll buttons a narrow column showed "Prompt-To" and two arrows.
+    ui_->viewTabs->setUsesScrollButtons(false);
     connect(logScaleCheck_, &QCheckBox::toggled, this, [this](bool on) {
         chart_->setLogScale(on);
         emit settingsChanged();

@@ -25,6 +25,7 @@
 #include "ui/serving/serving_prefix_panel.h"
 #include "ui/serving/serving_safety_panel.h"
 #include "ui/serving/serving_streaming_panel.h"
+#include "widgets/front_tab_sizing.h"
 
 namespace dlab::ui {
 
@@ -68,7 +69,9 @@ void ServingLabPage::build() {
     streaming_ = new ServingStreamingPanel;
     prefix_ = new ServingPrefixPanel;
     safety_ = new ServingSafetyPanel;
+    safety_->setObjectName(QStringLiteral("servingSafety"));
     for (QWidget* w : std::initializer_list<QWidget*>{load_, batch_, streaming_, prefix_, safety_}) tabs_->addTab(w, QString());
+    widgets::sizeToFrontTab(tabs_);   // the page is as wide as the tab in front needs
     layout->addWidget(tabs_, 1);
     auto* bottom = new QHBoxLayout;
     statusLabel_ = new QLabel(this);

@@ -32,6 +32,7 @@
 #include "ui/strategies/comparison_table_model.h"
 #include "ui/strategies/strategies_controller.h"
 #include "ui/strategies/strategy_column.h"
+#include "widgets/front_tab_sizing.h"
 #include "widgets/distribution_chart.h"
 #include "widgets/image_export.h"
 #include "widgets/number_text.h"
@@ -165,6 +166,7 @@ void StrategiesPage::build() {
     tabs_->addTab(tablePage, QString());
     beamPanel_ = new BeamTreePanel;
     tabs_->addTab(beamPanel_, QString());
+    widgets::sizeToFrontTab(tabs_);   // the page is as wide as the tab in front needs
     layout->addWidget(tabs_, 1);
 
     connect(run_, &QPushButton::clicked, this, &StrategiesPage::run);
