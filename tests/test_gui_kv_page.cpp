@@ -40,6 +40,7 @@
 #include "ui/lessons/lesson_panel.h"
 #include "ui/playground/playground_controller.h"
 #include "ui/playground/playground_page.h"
+#include "widgets/adaptive_row.h"
 #include "widgets/kv_block_table_view.h"
 #include "widgets/kv_heatmap_view.h"
 #include "widgets/line_chart_view.h"
@@ -487,6 +488,34 @@ private slots:
         QVERIFY2(calc.bars()->elidedTexts().isEmpty(), qPrintable(calc.bars()->elidedTexts().join(" | ")));
         QVERIFY(calc.minimumSizeHint().width() <= 650);
         QVERIFY(ui::LanguageManager::instance().setLanguage(QStringLiteral("en")));
+    }
+
+    // Narrower than its two experiments side by side (beside the Lessons panel at 1024 px), the
+    // compression tab puts one above the other; nothing in it is squeezed below its minimum
+    // width (buttons read "ntypen verglei" when the row was squeezed instead). Wide, side by side.
+    void compressionStacksWhenNarrow() {
+        ui::KvCompressionPanel panel;
+        auto* row = panel.findChild<widgets::AdaptiveRow*>(QStringLiteral("kvCompressionRow"));
+        QVERIFY(row);
+        const auto squeezed = [&] {
+            QStringList out;
+            for (QWidget* w : panel.findChildren<QWidget*>())
+                if (w->isVisible() && (qobject_cast<QAbstractButton*>(w) || qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QComboBox*>(w)) &&
+                    w->width() < w->minimumSizeHint().width())
+                    out << QStringLiteral("%1 %2 < %3").arg(w->objectName().isEmpty() ? QString::fromLatin1(w->metaObject()->className()) : w->objectName())
+                               .arg(w->width()).arg(w->minimumSizeHint().width());
+            return out;
+        };
+        panel.resize(650, 1200);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QCoreApplication::processEvents();
+        QVERIFY2(row->stacked(), qPrintable(QStringLiteral("row %1 px, side by side needs %2").arg(row->width()).arg(row->sideBySideWidth())));
+        QVERIFY2(squeezed().isEmpty(), qPrintable(squeezed().join(" | ")));
+        panel.resize(1400, 700);
+        QCoreApplication::processEvents();
+        QVERIFY(!row->stacked());
+        QVERIFY2(squeezed().isEmpty(), qPrintable(squeezed().join(" | ")));
     }
 
     void compressionTablesHoldTheExperiments() {

@@ -507,7 +507,8 @@ private slots:
         // The tabs the page opens on and the lessons bring forward (the KV calculator, the Safety
         // tab). Other tabs are wider than this (docs/desktop-app.md, Known limits).
         QTabWidget* inner = front->findChild<QTabWidget*>(QString(), Qt::FindDirectChildrenOnly);
-        static const QStringList checked{QStringLiteral("kvGrowth"), QStringLiteral("kvCalculator"), QStringLiteral("servingSafety")};
+        static const QStringList checked{QStringLiteral("kvGrowth"), QStringLiteral("kvCalculator"), QStringLiteral("kvCompression"),
+                                         QStringLiteral("servingSafety")};
         QStringList overflows;
         for (int t = 0; t < (inner ? inner->count() : 1); ++t) {
             if (inner && !checked.contains(inner->widget(t)->objectName())) continue;
@@ -521,6 +522,13 @@ private slots:
                                  .arg(overflow)
                                  .arg(w->tabs()->minimumSizeHint().width())
                                  .arg(w->lessonsDock()->width());
+            // Fitting by squeezing does not count: no button, box or list narrower than it needs.
+            for (QWidget* c : front->findChildren<QWidget*>())
+                if (c->isVisible() && (qobject_cast<QAbstractButton*>(c) || qobject_cast<QAbstractSpinBox*>(c) || qobject_cast<QComboBox*>(c)) &&
+                    c->width() < c->minimumSizeHint().width())
+                    overflows << QStringLiteral("%1: %2 \"%3\" %4 px of %5").arg(inner ? inner->tabText(t) : page,
+                                                                             QString::fromLatin1(c->metaObject()->className()), c->objectName())
+                                     .arg(c->width()).arg(c->minimumSizeHint().width());
         }
         QVERIFY2(overflows.isEmpty(), qPrintable(QStringLiteral("scrolls sideways: ") + overflows.join(QStringLiteral("; "))));
         QVERIFY2(w->width() <= 1024, qPrintable(QString::number(w->width())));

@@ -23,6 +23,7 @@
 #include <stdexcept>
 
 #include "ui/kv/kv_blocks_panel.h"
+#include "widgets/adaptive_row.h"
 #include "widgets/line_chart_view.h"
 #include "widgets/number_text.h"
 
@@ -74,7 +75,12 @@ QString sci(double x) { return x == 0.0 ? QStringLiteral("0") : QLocale().toStri
 }  // namespace
 
 KvCompressionPanel::KvCompressionPanel(QWidget* parent) : QWidget(parent) {
-    auto* layout = new QHBoxLayout(this);
+    // The two experiments side by side, or one above the other in a narrow window.
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto* layout = new widgets::AdaptiveRow(this);
+    layout->setObjectName(QStringLiteral("kvCompressionRow"));
+    outer->addWidget(layout);
 
     typesBox_ = new QGroupBox(this);
     auto* tl = new QVBoxLayout(typesBox_);

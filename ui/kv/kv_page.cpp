@@ -139,6 +139,7 @@ void KvPage::build() {
     calculator_ = new KvCalculatorPanel;
     growth_->setObjectName(QStringLiteral("kvGrowth"));
     calculator_->setObjectName(QStringLiteral("kvCalculator"));
+    compression_->setObjectName(QStringLiteral("kvCompression"));
     for (QWidget* w : std::initializer_list<QWidget*>{growth_, heatmap_, blocks_, compression_, calculator_}) tabs_->addTab(w, QString());
     widgets::sizeToFrontTab(tabs_);   // the page is as wide as the tab in front needs
     layout->addWidget(tabs_, 1);
