@@ -473,14 +473,16 @@ private slots:
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
     }
 
-    // A 1024 × 700 screen with the Lessons panel open: the pages lessons set up (the Playground,
-    // the KV page, the Serving lab) fit beside it without scrolling sideways, in English, German and
-    // Chinese (the Playground scrolled 73, 126 and 37 px). Measured from the page area's
-    // horizontal scroll bar after a layout at that size.
+    // A 1024 × 700 screen with the Lessons panel open: every page but Strategies, and every tab of
+    // it, fits beside the panel without scrolling sideways and without squeezing a control, in
+    // English, German and Chinese (the Playground scrolled 73, 126 and 37 px; the KV page's compression tab up to 277,
+    // the Serving lab's batch tab 303). Measured from the page area's horizontal scroll bar after a
+    // layout at that size.
     void pagesFitBesideTheLessons_data() {
         QTest::addColumn<QString>("language");
         QTest::addColumn<QString>("page");
-        for (const char* page : {"playground", "kv", "serving"})
+        // Not yet the Strategies page: its beam-tree tab is 14-75 px too wide (docs/desktop-app.md).
+        for (const char* page : {"playground", "chat", "kv", "serve", "serving"})
             for (const char* language : {"en", "de", "zh_CN"})
                 QTest::newRow(qPrintable(QStringLiteral("%1 %2").arg(QLatin1String(page), QLatin1String(language)))) << language << page;
     }
@@ -504,14 +506,11 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(w.get()));
         auto* area = w->findChild<QScrollArea*>(QStringLiteral("pageArea"));
         QVERIFY(area);
-        // The tabs the page opens on and the lessons bring forward (the KV calculator, the Safety
-        // tab). Other tabs are wider than this (docs/desktop-app.md, Known limits).
+        // Each of the page's own tabs in front in turn (a lesson brings the KV calculator or the
+        // Safety tab forward).
         QTabWidget* inner = front->findChild<QTabWidget*>(QString(), Qt::FindDirectChildrenOnly);
-        static const QStringList checked{QStringLiteral("kvGrowth"), QStringLiteral("kvCalculator"), QStringLiteral("kvCompression"),
-                                         QStringLiteral("servingSafety")};
         QStringList overflows;
         for (int t = 0; t < (inner ? inner->count() : 1); ++t) {
-            if (inner && !checked.contains(inner->widget(t)->objectName())) continue;
             if (inner) inner->setCurrentIndex(t);
             QCoreApplication::processEvents();
             QTest::qWait(30);

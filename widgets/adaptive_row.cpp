@@ -11,8 +11,8 @@ AdaptiveRow::AdaptiveRow(QWidget* parent) : QWidget(parent), layout_(new QBoxLay
     layout_->setContentsMargins(0, 0, 0, 0);
 }
 
-void AdaptiveRow::addWidget(QWidget* widget, int stretch) {
-    layout_->addWidget(widget, stretch);
+void AdaptiveRow::addWidget(QWidget* widget, int stretch, Qt::Alignment alignment) {
+    layout_->addWidget(widget, stretch, alignment);
     arrange(width());
 }
 

@@ -16,7 +16,7 @@ class AdaptiveRow : public QWidget {
 public:
     explicit AdaptiveRow(QWidget* parent = nullptr);
 
-    void addWidget(QWidget* widget, int stretch = 0);
+    void addWidget(QWidget* widget, int stretch = 0, Qt::Alignment alignment = {});
     bool stacked() const;
     // The width below which the row stacks: its children's minimum widths side by side.
     int sideBySideWidth() const;

@@ -8,6 +8,7 @@
 #include <QSlider>
 #include <QVBoxLayout>
 
+#include "widgets/flow_layout.h"
 #include "widgets/kv_heatmap_view.h"
 
 namespace dlab::ui {
@@ -39,14 +40,16 @@ KvHeatmapPanel::KvHeatmapPanel(QWidget* parent) : QWidget(parent), run_(std::mak
     step_->setObjectName(QStringLiteral("kvAttentionStep"));
     step_->setRange(0, 0);
     stepLabel_->setBuddy(step_);
-    controls->addWidget(quantityLabel_);
-    controls->addWidget(quantity_);
-    controls->addWidget(rowsLabel_);
-    controls->addWidget(rows_);
     log_ = new QCheckBox(this);
     log_->setObjectName(QStringLiteral("kvLogScale"));
     log_->setChecked(true);   // attention spans orders of magnitude: linear shows little but the sink
-    controls->addWidget(log_);
+    // The choices wrap in a narrow window (a label stays with its box); the step slider takes the
+    // rest of the row.
+    auto* choices = new widgets::FlowLayout;
+    choices->addGroup({quantityLabel_, quantity_});
+    choices->addGroup({rowsLabel_, rows_});
+    choices->addGroup({log_});
+    controls->addLayout(choices);
     controls->addWidget(stepLabel_);
     controls->addWidget(step_, 1);
     layout->addLayout(controls);

@@ -140,6 +140,8 @@ void KvPage::build() {
     growth_->setObjectName(QStringLiteral("kvGrowth"));
     calculator_->setObjectName(QStringLiteral("kvCalculator"));
     compression_->setObjectName(QStringLiteral("kvCompression"));
+    heatmap_->setObjectName(QStringLiteral("kvHeatmapPanel"));
+    blocks_->setObjectName(QStringLiteral("kvBlocks"));
     for (QWidget* w : std::initializer_list<QWidget*>{growth_, heatmap_, blocks_, compression_, calculator_}) tabs_->addTab(w, QString());
     widgets::sizeToFrontTab(tabs_);   // the page is as wide as the tab in front needs
     layout->addWidget(tabs_, 1);

@@ -32,6 +32,7 @@
 #include "ui/serve/request_log_model.h"
 #include "ui/serve/serve_controller.h"
 #include "ui/serve/serve_examples.h"
+#include "widgets/flow_layout.h"
 
 namespace dlab::ui {
 
@@ -125,17 +126,17 @@ void ServePage::build() {
     row1->addWidget(label(portLabel_, port_));
     row1->addWidget(port_);
     row1->addStretch(1);
+    // The serving settings wrap in a narrow window (a label stays with its box); Start and Stop
+    // on the right.
     auto* row2 = new QHBoxLayout;
-    row2->addWidget(label(maxBatchLabel_, maxBatch_));
-    row2->addWidget(maxBatch_);
-    row2->addWidget(label(contextLabel_, context_));
-    row2->addWidget(context_);
-    row2->addWidget(label(modeLabel_, mode_));
-    row2->addWidget(mode_);
-    row2->addWidget(prefixCache_);
-    row2->addStretch(1);
-    row2->addWidget(start_);
-    row2->addWidget(stop_);
+    auto* settings = new widgets::FlowLayout;
+    settings->addGroup({label(maxBatchLabel_, maxBatch_), maxBatch_});
+    settings->addGroup({label(contextLabel_, context_), context_});
+    settings->addGroup({label(modeLabel_, mode_), mode_});
+    settings->addGroup({prefixCache_});
+    row2->addLayout(settings, 1);
+    row2->addWidget(start_, 0, Qt::AlignBottom);
+    row2->addWidget(stop_, 0, Qt::AlignBottom);
     form->addLayout(row1, 0, 0);
     form->addLayout(row2, 1, 0);
     layout->addLayout(form);

@@ -18,6 +18,8 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "widgets/adaptive_row.h"
+#include "widgets/flow_layout.h"
 #include "widgets/line_chart_view.h"
 
 namespace dlab::ui {
@@ -70,17 +72,17 @@ ServingBatchPanel::ServingBatchPanel(QWidget* parent) : QWidget(parent) {
     promptLabel_->setBuddy(prompt_);
     outputLabel_ = new QLabel(this);
     outputLabel_->setBuddy(output_);
-    form->addWidget(batchesLabel_);
-    form->addWidget(batches_);
-    form->addWidget(promptLabel_);
-    form->addWidget(prompt_);
-    form->addWidget(outputLabel_);
-    form->addWidget(output_);
-    form->addStretch(1);
-    form->addWidget(measure_);
+    // The settings wrap in a narrow window (a label stays with its box), Measure on the right.
+    auto* settings = new widgets::FlowLayout;
+    settings->addGroup({batchesLabel_, batches_});
+    settings->addGroup({promptLabel_, prompt_});
+    settings->addGroup({outputLabel_, output_});
+    form->addLayout(settings, 1);
+    form->addWidget(measure_, 0, Qt::AlignBottom);
     layout->addLayout(form);
 
-    auto* body = new QHBoxLayout;
+    // The chart beside the table, or above it in a narrow window.
+    auto* body = new widgets::AdaptiveRow(this);
     chart_ = new widgets::LineChartView(this);
     chart_->setObjectName(QStringLiteral("servingSweepChart"));
     chart_->setXLabelFormat(QStringLiteral("%.1f"));
@@ -88,12 +90,14 @@ ServingBatchPanel::ServingBatchPanel(QWidget* parent) : QWidget(parent) {
     table_->horizontalHeader()->setStretchLastSection(true);
     tableCaption_ = new QLabel(this);
     tableCaption_->setWordWrap(true);
-    auto* tableBox = new QVBoxLayout;
+    auto* tableColumn = new QWidget(this);
+    auto* tableBox = new QVBoxLayout(tableColumn);
+    tableBox->setContentsMargins(0, 0, 0, 0);
     tableBox->addWidget(tableCaption_);
     tableBox->addWidget(table_, 1);
     body->addWidget(chart_, 3);
-    body->addLayout(tableBox, 2);
-    layout->addLayout(body, 1);
+    body->addWidget(tableColumn, 2);
+    layout->addWidget(body, 1);
 
     workloadBox_ = new QGroupBox(this);
     auto* wl = new QVBoxLayout(workloadBox_);
@@ -112,12 +116,10 @@ ServingBatchPanel::ServingBatchPanel(QWidget* parent) : QWidget(parent) {
     itlBoundLabel_->setBuddy(itlBound_);
     ttftBoundLabel_ = new QLabel(workloadBox_);
     ttftBoundLabel_->setBuddy(ttftBound_);
-    bounds->addWidget(itlBoundLabel_);
-    bounds->addWidget(itlBound_);
-    bounds->addSpacing(fontMetrics().averageCharWidth() * 2);
-    bounds->addWidget(ttftBoundLabel_);
-    bounds->addWidget(ttftBound_);
-    bounds->addStretch(1);
+    auto* boundsFlow = new widgets::FlowLayout;
+    boundsFlow->addGroup({itlBoundLabel_, itlBound_});
+    boundsFlow->addGroup({ttftBoundLabel_, ttftBound_});
+    bounds->addLayout(boundsFlow, 1);
     wl->addLayout(bounds);
     workloads_ = makeTable(workloadBox_, "servingWorkloads", 4);
     workloads_->setRowCount(3);

@@ -15,6 +15,8 @@
 
 #include <algorithm>
 
+#include "widgets/adaptive_row.h"
+#include "widgets/flow_layout.h"
 #include "widgets/gantt_view.h"
 
 namespace dlab::ui {
@@ -108,35 +110,23 @@ ServingLoadPanel::ServingLoadPanel(QWidget* parent) : QWidget(parent) {
     run_ = new QPushButton(this);
     run_->setObjectName(QStringLiteral("servingRunLoad"));
 
-    auto* rowA = new QHBoxLayout;
-    rowA->addWidget(label(rateLabel_, rate_));
-    rowA->addWidget(rate_);
-    rowA->addWidget(label(requestsLabel_, requests_));
-    rowA->addWidget(requests_);
-    rowA->addWidget(label(promptLabel_, promptMin_));
-    rowA->addWidget(promptMin_);
-    rowA->addWidget(dash());
-    rowA->addWidget(promptMax_);
-    rowA->addWidget(label(outputLabel_, outputMin_));
-    rowA->addWidget(outputMin_);
-    rowA->addWidget(dash());
-    rowA->addWidget(outputMax_);
-    rowA->addStretch(1);
-    auto* rowB = new QHBoxLayout;
-    rowB->addWidget(system_);
-    rowB->addWidget(systemTokens_);
-    rowB->addWidget(label(maxBatchLabel_, maxBatch_));
-    rowB->addWidget(maxBatch_);
-    rowB->addWidget(label(budgetLabel_, budget_));
-    rowB->addWidget(budget_);
-    rowB->addWidget(label(axisLabel_, axis_));
-    rowB->addWidget(axis_);
-    rowB->addStretch(1);
-    rowB->addWidget(run_);
-    layout->addLayout(rowA);
-    layout->addLayout(rowB);
+    // The settings wrap onto more lines in a narrow window; a label stays with its box.
+    auto* rowA = new widgets::FlowLayout;
+    rowA->addGroup({label(rateLabel_, rate_), rate_});
+    rowA->addGroup({label(requestsLabel_, requests_), requests_});
+    rowA->addGroup({label(promptLabel_, promptMin_), promptMin_, dash(), promptMax_});
+    rowA->addGroup({label(outputLabel_, outputMin_), outputMin_, dash(), outputMax_});
+    rowA->addGroup({system_, systemTokens_});
+    rowA->addGroup({label(maxBatchLabel_, maxBatch_), maxBatch_});
+    rowA->addGroup({label(budgetLabel_, budget_), budget_});
+    rowA->addGroup({label(axisLabel_, axis_), axis_});
+    auto* settings = new QHBoxLayout;
+    settings->addLayout(rowA, 1);
+    settings->addWidget(run_, 0, Qt::AlignBottom);
+    layout->addLayout(settings);
 
-    auto* body = new QHBoxLayout;
+    // The measured figures beside the two timelines, or above them in a narrow window.
+    auto* body = new widgets::AdaptiveRow(this);
     metricsBox_ = new QGroupBox(this);
     auto* grid = new QGridLayout(metricsBox_);
     staticHead_ = new QLabel(metricsBox_);
@@ -160,7 +150,9 @@ ServingLoadPanel::ServingLoadPanel(QWidget* parent) : QWidget(parent) {
     }
     grid->setRowStretch(row, 1);
     body->addWidget(metricsBox_);
-    auto* gantts = new QVBoxLayout;
+    auto* ganttColumn = new QWidget(this);
+    auto* gantts = new QVBoxLayout(ganttColumn);
+    gantts->setContentsMargins(0, 0, 0, 0);
     staticTitle_ = new QLabel(this);
     continuousTitle_ = new QLabel(this);
     staticGantt_ = new widgets::GanttView(this);
@@ -171,8 +163,8 @@ ServingLoadPanel::ServingLoadPanel(QWidget* parent) : QWidget(parent) {
     gantts->addWidget(staticGantt_, 1);
     gantts->addWidget(continuousTitle_);
     gantts->addWidget(continuousGantt_, 1);
-    body->addLayout(gantts, 1);
-    layout->addLayout(body, 1);
+    body->addWidget(ganttColumn, 1);
+    layout->addWidget(body, 1);
     summary_ = new QLabel(this);
     summary_->setObjectName(QStringLiteral("servingLoadSummary"));
     summary_->setWordWrap(true);

@@ -70,6 +70,10 @@ void ServingLabPage::build() {
     prefix_ = new ServingPrefixPanel;
     safety_ = new ServingSafetyPanel;
     safety_->setObjectName(QStringLiteral("servingSafety"));
+    load_->setObjectName(QStringLiteral("servingLoad"));
+    batch_->setObjectName(QStringLiteral("servingBatch"));
+    streaming_->setObjectName(QStringLiteral("servingStreaming"));
+    prefix_->setObjectName(QStringLiteral("servingPrefix"));
     for (QWidget* w : std::initializer_list<QWidget*>{load_, batch_, streaming_, prefix_, safety_}) tabs_->addTab(w, QString());
     widgets::sizeToFrontTab(tabs_);   // the page is as wide as the tab in front needs
     layout->addWidget(tabs_, 1);

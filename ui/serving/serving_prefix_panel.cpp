@@ -10,6 +10,8 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "widgets/adaptive_row.h"
+#include "widgets/flow_layout.h"
 #include "widgets/value_bars_view.h"
 
 namespace dlab::ui {
@@ -55,19 +57,18 @@ ServingPrefixPanel::ServingPrefixPanel(QWidget* parent) : QWidget(parent) {
         l->setBuddy(buddy);
         return l;
     };
-    form->addWidget(label(systemLabel_, system_));
-    form->addWidget(system_);
-    form->addWidget(label(userLabel_, user_));
-    form->addWidget(user_);
-    form->addWidget(label(outputLabel_, output_));
-    form->addWidget(output_);
-    form->addWidget(label(requestsLabel_, requests_));
-    form->addWidget(requests_);
-    form->addStretch(1);
-    form->addWidget(run_);
+    // The settings wrap in a narrow window (a label stays with its box), Start on the right.
+    auto* settings = new widgets::FlowLayout;
+    settings->addGroup({label(systemLabel_, system_), system_});
+    settings->addGroup({label(userLabel_, user_), user_});
+    settings->addGroup({label(outputLabel_, output_), output_});
+    settings->addGroup({label(requestsLabel_, requests_), requests_});
+    form->addLayout(settings, 1);
+    form->addWidget(run_, 0, Qt::AlignBottom);
     layout->addLayout(form);
 
-    auto* body = new QHBoxLayout;
+    // The figures beside the bars, or above them in a narrow window.
+    auto* body = new widgets::AdaptiveRow(this);
     box_ = new QGroupBox(this);
     auto* grid = new QGridLayout(box_);
     withHead_ = new QLabel(box_);
@@ -88,7 +89,9 @@ ServingPrefixPanel::ServingPrefixPanel(QWidget* parent) : QWidget(parent) {
         ++row;
     }
     body->addWidget(box_, 0, Qt::AlignTop);
-    auto* right = new QVBoxLayout;
+    auto* rightColumn = new QWidget(this);
+    auto* right = new QVBoxLayout(rightColumn);
+    right->setContentsMargins(0, 0, 0, 0);
     bars_ = new widgets::ValueBarsView(this);
     bars_->setObjectName(QStringLiteral("servingPrefixBars"));
     right->addWidget(bars_);
@@ -97,8 +100,8 @@ ServingPrefixPanel::ServingPrefixPanel(QWidget* parent) : QWidget(parent) {
     summary_->setWordWrap(true);
     right->addWidget(summary_);
     right->addStretch(1);
-    body->addLayout(right, 1);
-    layout->addLayout(body);
+    body->addWidget(rightColumn, 1);
+    layout->addWidget(body);
     layout->addStretch(1);
 
     connect(run_, &QPushButton::clicked, this, &ServingPrefixPanel::runRequested);

@@ -22,6 +22,7 @@
 #include <cmath>
 
 #include "ui/strategies/strategy_column.h"
+#include "widgets/flow_layout.h"
 #include "widgets/beam_tree_legend.h"
 #include "widgets/beam_tree_view.h"
 #include "widgets/distribution_chart.h"
@@ -135,9 +136,10 @@ void BeamTreePanel::build() {
     auto* which = new QButtonGroup(this);
     which->addButton(showPlain_);
     which->addButton(showDiverse_);
-    bar->addWidget(showPlain_);
-    bar->addWidget(showDiverse_);
-    bar->addStretch(1);
+    // The bar's groups wrap in a narrow window (beside the Lessons panel at 1024 px).
+    auto* toggles = new widgets::FlowLayout;
+    toggles->addGroup({showPlain_, showDiverse_});
+    bar->addLayout(toggles, 1);
     back_ = new QToolButton(right);
     play_ = new QToolButton(right);
     forward_ = new QToolButton(right);
@@ -145,7 +147,10 @@ void BeamTreePanel::build() {
     zoomIn_ = new QToolButton(right);
     zoomOut_ = new QToolButton(right);
     depthLabel_ = new QLabel(right);
-    for (QWidget* w : std::initializer_list<QWidget*>{back_, play_, forward_, depthLabel_, fit_, zoomOut_, zoomIn_}) bar->addWidget(w);
+    auto* playback = new widgets::FlowLayout;
+    playback->addGroup({back_, play_, forward_, depthLabel_});
+    playback->addGroup({fit_, zoomOut_, zoomIn_});
+    bar->addLayout(playback);
     rightLayout->addLayout(bar);
     view_ = new widgets::BeamTreeView(right);
     view_->setObjectName(QStringLiteral("beamTreeView"));
