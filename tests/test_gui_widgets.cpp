@@ -22,7 +22,9 @@
 
 #include "ui/engine/step_views.h"
 #include "ui/playground/constraint_box.h"
+#include "widgets/adaptive_row.h"
 #include "widgets/distribution_chart.h"
+#include "widgets/flow_layout.h"
 #include "widgets/image_export.h"
 #include "widgets/line_chart_view.h"
 #include "widgets/number_text.h"
@@ -1212,6 +1214,80 @@ private slots:
         QVERIFY(chart.emptyTextShown());
         // The axis holder has no legend entry.
         for (QLegendMarker* m : chart.chart()->legend()->markers()) QVERIFY(!m->isVisible() || !m->label().isEmpty());
+    }
+
+    // FlowLayout: five 100-px groups wrap onto as many lines as the width needs; nothing overlaps or
+    // leaves the width; a group (label and box) stays on one line; heightForWidth is the height used.
+    void flowLayoutWraps_data() {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("lines");
+        QTest::newRow("all on one line") << 700 << 1;
+        QTest::newRow("three, then two") << 340 << 2;
+        QTest::newRow("one a line") << 120 << 5;
+    }
+    void flowLayoutWraps() {
+        QFETCH(int, width);
+        QFETCH(int, lines);
+        QWidget host;
+        auto* flow = new FlowLayout(&host);
+        flow->setContentsMargins(0, 0, 0, 0);
+        flow->setSpacing(10);
+        QList<QWidget*> parts;
+        for (int i = 0; i < 5; ++i) {
+            auto* label = new QLabel(&host);
+            label->setFixedSize(40, 20);
+            auto* box = new QSpinBox(&host);
+            box->setFixedSize(50, 24);
+            flow->addGroup({label, box});
+            parts << label << box;
+        }
+        QCOMPARE(flow->minimumSize().width(), flow->itemAt(0)->sizeHint().width());   // one group: label and box
+        QVERIFY(flow->minimumSize().width() >= 90);
+        host.resize(width, flow->heightForWidth(width));
+        host.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&host));
+        QCoreApplication::processEvents();
+        QCOMPARE(flow->lineCount(), lines);
+        for (int i = 0; i < parts.size(); ++i) {
+            QVERIFY2(host.rect().contains(parts[i]->geometry()), qPrintable(QString::number(i)));
+            for (int j = i + 1; j < parts.size(); ++j) QVERIFY(!parts[i]->geometry().intersects(parts[j]->geometry()));
+        }
+        for (int i = 0; i < parts.size(); i += 2)   // a label beside its box, centred on the same line
+            QCOMPARE(parts[i]->geometry().center().y(), parts[i + 1]->geometry().center().y());
+        QCOMPARE(flow->heightForWidth(width), lines * 24 + (lines - 1) * 10);
+    }
+
+    // AdaptiveRow: side by side from the children's minimum widths on, one above the other below;
+    // it asks only for its widest child's width.
+    void adaptiveRowStacksWhenNarrow() {
+        QWidget host;   // inside a layout, as on a page (a top-level row would be held at its layout's minimum)
+        auto* hostLayout = new QVBoxLayout(&host);
+        hostLayout->setContentsMargins(0, 0, 0, 0);
+        auto* row = new AdaptiveRow;
+        hostLayout->addWidget(row);
+        auto* a = new QWidget;
+        a->setMinimumSize(300, 100);
+        auto* b = new QWidget;
+        b->setMinimumSize(200, 80);
+        row->addWidget(a, 1);
+        row->addWidget(b, 1);
+        QCOMPARE(row->minimumSizeHint().width(), 300);
+        QVERIFY(row->sideBySideWidth() >= 500);
+        host.resize(800, 300);
+        host.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&host));
+        QCoreApplication::processEvents();
+        QVERIFY(!row->stacked());
+        QVERIFY(a->geometry().right() < b->geometry().left());
+        host.resize(400, 300);
+        QCoreApplication::processEvents();
+        QVERIFY(row->stacked());
+        QVERIFY(a->geometry().bottom() < b->geometry().top());
+        QVERIFY(a->width() >= 300 && b->width() >= 200);
+        QVERIFY(row->minimumSizeHint().height() >= 180);   // both heights, one above the other
+        host.resize(900, 300);
+        QCoreApplication::processEvents();
+        QVERIFY(!row->stacked());
     }
 
     void waterfallEntropyUnit() {
