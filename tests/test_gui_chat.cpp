@@ -600,7 +600,7 @@ private slots:
         QVERIFY(waitAnswer(rig));
         // The next answer draws from the next seed: the line says which, and how it comes from the
         // Playground's (which still shows 11).
-        QVERIFY2(line->text().contains(QStringLiteral("seed 12 (the Playground's 11 + 1 answer)")), qPrintable(line->text()));
+        QVERIFY2(line->text().contains(QStringLiteral("seed 12 (the Playground's seed 11 + 1, one per answer so far)")), qPrintable(line->text()));
         const QString used = captionSampling(captions(page).last());
         QCOMPARE(used, QStringLiteral("Sampled with ") + ChatPage::samplingSummary(rig.requestParams.last()));
         QVERIFY2(used.contains(QStringLiteral("temperature 0.3")) && used.contains(QStringLiteral("seed 11")), qPrintable(used));

@@ -14,6 +14,7 @@
 #include <QLegendMarker>
 #include <QChart>
 #include <QLineSeries>
+#include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
@@ -1216,6 +1217,20 @@ private slots:
         for (QLegendMarker* m : chart.chart()->legend()->markers()) QVERIFY(!m->isVisible() || !m->label().isEmpty());
     }
 
+    // Measured points drawn as dots sit inside the plot, not on its left and right edges (the
+    // serving lab's first and last batch size were cut in half); plain lines still span the range.
+    void lineChartDotsKeepAMargin() {
+        LineChartView chart;
+        chart.setSeries({{QStringLiteral("p50"), {QPointF(12.0, 100.0), QPointF(40.0, 300.0), QPointF(95.0, 420.0)}, false, true}});
+        auto* x = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Horizontal).value(0));
+        QVERIFY(x);
+        QVERIFY2(x->min() < 12.0 && x->max() > 95.0, qPrintable(QStringLiteral("%1 .. %2").arg(x->min()).arg(x->max())));
+        QVERIFY(x->min() > 12.0 - 0.1 * 83.0 && x->max() < 95.0 + 0.1 * 83.0);   // a margin, not a new scale
+        chart.setSeries({{QStringLiteral("line"), {QPointF(12.0, 1.0), QPointF(95.0, 2.0)}, false, false}});
+        QCOMPARE(x->min(), 12.0);
+        QCOMPARE(x->max(), 95.0);
+    }
+
     // FlowLayout: five 100-px groups wrap onto as many lines as the width needs; nothing overlaps or
     // leaves the width; a group (label and box) stays on one line; heightForWidth is the height used.
     void flowLayoutWraps_data() {
@@ -1803,6 +1818,11 @@ private slots:
         QVERIFY(found(TokenStrip::backgroundFor(0.98, legend.palette())));
         QVERIFY(legend.toolTip().contains(QStringLiteral("probable")));
         shot(legend, QStringLiteral("legend-%1").arg(dark ? "dark" : "light"));
+        // At its narrowest it still says what the ramp is: "Shading:" and a shorter ramp.
+        legend.resize(legend.minimumSizeHint());
+        (void)legend.grab();
+        QVERIFY(!legend.elided());
+        QCOMPARE(legend.shownCaption(), legend.shortCaption());
     }
 
     void textLineFollowsFont() {

@@ -1013,14 +1013,14 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
         <source>Generating… %n token(s)</source>
         <translation>
             <numerusform>Erzeuge… %n Token</numerusform>
-            <numerusform>Erzeuge… %n Token</numerusform>
+            <numerusform>Erzeuge… %n Tokens</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>TTFT %1 ms · %2 tokens/s · %n token(s) · %3</source>
         <translation>
-            <numerusform>TTFT %1 ms · %2 Token/s · %n Token · %3</numerusform>
-            <numerusform>TTFT %1 ms · %2 Token/s · %n Token · %3</numerusform>
+            <numerusform>TTFT %1 ms · %2 Tokens/s · %n Token · %3</numerusform>
+            <numerusform>TTFT %1 ms · %2 Tokens/s · %n Tokens · %3</numerusform>
         </translation>
     </message>
     <message>
@@ -1134,12 +1134,9 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
         <source>JSON mode: each reply is one JSON object</source>
         <translation>JSON-Modus: jede Antwort ist ein JSON-Objekt</translation>
     </message>
-    <message numerus="yes">
-        <source>seed %1 (the Playground&apos;s %2 + %n answer(s))</source>
-        <translation>
-            <numerusform>Seed %1 (der des Playgrounds, %2, + %n Antwort)</numerusform>
-            <numerusform>Seed %1 (der des Playgrounds, %2, + %n Antworten)</numerusform>
-        </translation>
+    <message>
+        <source>seed %1 (the Playground&apos;s seed %2 + %3, one per answer so far)</source>
+        <translation>Seed %1 (Seed %2 des Playgrounds + %3, eins je bisheriger Antwort)</translation>
     </message>
 </context>
 <context>
@@ -2150,7 +2147,7 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     </message>
     <message>
         <source>E&amp;xport…</source>
-        <translation>E&amp;xportieren …</translation>
+        <translation>E&amp;xportieren…</translation>
     </message>
 </context>
 <context>
@@ -3213,7 +3210,7 @@ In seinen Metadaten: %2
     </message>
     <message>
         <source>Completions served: %1</source>
-        <translation>Beantwortete Completions: %1</translation>
+        <translation>Beantwortete Completion-Anfragen: %1</translation>
     </message>
     <message>
         <source>Completion and chat requests that generated their answer to the end (a stop or the token limit). The request log below lists every request, also /v1/models, /health and those refused before generating.</source>

@@ -34,13 +34,6 @@
             <numerusform>%n logit biases</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>seed %1 (the Playground&apos;s %2 + %n answer(s))</source>
-        <translation>
-            <numerusform>seed %1 (the Playground&apos;s %2 + %n answer)</numerusform>
-            <numerusform>seed %1 (the Playground&apos;s %2 + %n answers)</numerusform>
-        </translation>
-    </message>
 </context>
 <context>
     <name>dlab::ui::ComparisonTableModel</name>

@@ -540,9 +540,9 @@
         <source>request %1: %2 prompt tokens (%3 from the prefix cache), %4 generated
 arrived at %5 ms, admitted at %6 ms (waited %7 ms)
 first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
-        <translation>请求 %1：%2 个提示词 token（%3 个来自前缀缓存），生成 %4 个
+        <translation>请求 %1：%2 个提示词词元（%3 个来自前缀缓存），生成 %4 个
 到达于 %5 毫秒，%6 毫秒时获准进入（等待 %7 毫秒）
-首个 token 于 %8 毫秒（TTFT %9 毫秒），完成于 %10 毫秒</translation>
+首个词元于 %8 毫秒（TTFT %9 毫秒），完成于 %10 毫秒</translation>
     </message>
     <message>
         <source>ms since the run started</source>
@@ -1130,11 +1130,9 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
         <source>JSON mode: each reply is one JSON object</source>
         <translation>JSON 模式：每条回复都是一个 JSON 对象</translation>
     </message>
-    <message numerus="yes">
-        <source>seed %1 (the Playground&apos;s %2 + %n answer(s))</source>
-        <translation>
-            <numerusform>种子 %1（演练场的 %2 + %n 次回答）</numerusform>
-        </translation>
+    <message>
+        <source>seed %1 (the Playground&apos;s seed %2 + %3, one per answer so far)</source>
+        <translation>种子 %1（演练场的种子 %2 + %3，此前每个回答加一）</translation>
     </message>
 </context>
 <context>
@@ -3047,11 +3045,11 @@ In its metadata: %2
     </message>
     <message>
         <source>Decode tokens/s (last %1 s): %2</source>
-        <translation>解码 token/秒（最近 %1 秒）：%2</translation>
+        <translation>解码词元/秒（最近 %1 秒）：%2</translation>
     </message>
     <message>
         <source>Tokens the decode steps produced in the last %1 seconds, from the serving loop&apos;s steps</source>
-        <translation>最近 %1 秒内解码步骤生成的 token 数，取自服务循环的各个步骤</translation>
+        <translation>最近 %1 秒内解码步骤生成的词元数，取自服务循环的各个步骤</translation>
     </message>
     <message>
         <source>The Serve page uses no context of its own</source>
@@ -3187,7 +3185,7 @@ In its metadata: %2
     </message>
     <message>
         <source>Completion and chat requests that generated their answer to the end (a stop or the token limit). The request log below lists every request, also /v1/models, /health and those refused before generating.</source>
-        <translation>已把回答生成到结束（遇到停止条件或达到 token 上限）的补全和聊天请求。下方的请求日志列出每一个请求，包括 /v1/models、/health 以及在生成之前被拒绝的请求。</translation>
+        <translation>已把回答生成到结束（遇到停止条件或达到词元上限）的补全和聊天请求。下方的请求日志列出每一个请求，包括 /v1/models、/health 以及在生成之前被拒绝的请求。</translation>
     </message>
 </context>
 <context>
@@ -3202,19 +3200,19 @@ In its metadata: %2
     </message>
     <message>
         <source>at p50 inter-token latency</source>
-        <translation>按 p50 token 间延迟</translation>
+        <translation>按 p50 词元间延迟</translation>
     </message>
     <message>
         <source>at p99 inter-token latency</source>
-        <translation>按 p99 token 间延迟</translation>
+        <translation>按 p99 词元间延迟</translation>
     </message>
     <message>
         <source>Measure: for each batch size B the engine decodes B requests together. A bigger batch makes more tokens per second in total, and each user waits longer between tokens.</source>
-        <translation>测量：对每个批大小 B，引擎一起解码 B 个请求。批次越大，每秒生成的 token 总数越多，而每个用户等待相邻 token 的时间也越长。</translation>
+        <translation>测量：对每个批大小 B，引擎一起解码 B 个请求。批次越大，每秒生成的词元总数越多，而每个用户等待相邻词元的时间也越长。</translation>
     </message>
     <message>
         <source>Measured on this machine: batch %1 decodes %2 tokens/s at %3 ms between a user&apos;s tokens; batch %4 decodes %5 tokens/s at %6 ms.</source>
-        <translation>在本机测得：批大小 %1 每秒解码 %2 个 token，每个用户相邻 token 间隔 %3 毫秒；批大小 %4 每秒解码 %5 个 token，间隔 %6 毫秒。</translation>
+        <translation>在本机测得：批大小 %1 每秒解码 %2 个词元，每个用户相邻词元间隔 %3 毫秒；批大小 %4 每秒解码 %5 个词元，间隔 %6 毫秒。</translation>
     </message>
     <message>
         <source>(Stopped before every batch size was measured.)</source>
@@ -3234,15 +3232,15 @@ In its metadata: %2
     </message>
     <message>
         <source>p99 inter-token latency ≤ %1 ms</source>
-        <translation>p99 token 间延迟 ≤ %1 毫秒</translation>
+        <translation>p99 词元间延迟 ≤ %1 毫秒</translation>
     </message>
     <message>
         <source>throughput (tokens/s)</source>
-        <translation>吞吐量（token/秒）</translation>
+        <translation>吞吐量（词元/秒）</translation>
     </message>
     <message>
         <source>p99 time to first token ≤ %1 ms</source>
-        <translation>p99 首 token 时间 ≤ %1 毫秒</translation>
+        <translation>p99 首词元时间 ≤ %1 毫秒</translation>
     </message>
     <message>
         <source>Measure first.</source>
@@ -3250,23 +3248,23 @@ In its metadata: %2
     </message>
     <message>
         <source>batch %1 keeps p99 inter-token latency at %2 ms</source>
-        <translation>批大小 %1 的 p99 token 间延迟为 %2 毫秒</translation>
+        <translation>批大小 %1 的 p99 词元间延迟为 %2 毫秒</translation>
     </message>
     <message>
         <source>no measured batch keeps p99 inter-token latency within %1 ms</source>
-        <translation>没有哪个测得的批大小能把 p99 token 间延迟控制在 %1 毫秒以内</translation>
+        <translation>没有哪个测得的批大小能把 p99 词元间延迟控制在 %1 毫秒以内</translation>
     </message>
     <message>
         <source>batch %1 decodes the most: %2 tokens/s</source>
-        <translation>批大小 %1 解码最多：每秒 %2 个 token</translation>
+        <translation>批大小 %1 解码最多：每秒 %2 个词元</translation>
     </message>
     <message>
         <source>batch %1 keeps p99 time to first token at %2 ms</source>
-        <translation>批大小 %1 的 p99 首 token 时间为 %2 毫秒</translation>
+        <translation>批大小 %1 的 p99 首词元时间为 %2 毫秒</translation>
     </message>
     <message>
         <source>no measured batch keeps p99 time to first token within %1 ms</source>
-        <translation>没有哪个测得的批大小能把 p99 首 token 时间控制在 %1 毫秒以内</translation>
+        <translation>没有哪个测得的批大小能把 p99 首词元时间控制在 %1 毫秒以内</translation>
     </message>
     <message>
         <source>Batch si&amp;zes</source>
@@ -3278,7 +3276,7 @@ In its metadata: %2
     </message>
     <message>
         <source>&amp;Prompt tokens</source>
-        <translation>提示词 token(&amp;P)</translation>
+        <translation>提示词词元(&amp;P)</translation>
     </message>
     <message>
         <source>&amp;Measure</source>
@@ -3294,11 +3292,11 @@ In its metadata: %2
     </message>
     <message>
         <source>ms between a user&apos;s tokens</source>
-        <translation>每个用户相邻 token 间隔（毫秒）</translation>
+        <translation>每个用户相邻词元间隔（毫秒）</translation>
     </message>
     <message>
         <source>tokens/s</source>
-        <translation>token/秒</translation>
+        <translation>词元/秒</translation>
     </message>
     <message>
         <source>Batch</source>
@@ -3306,7 +3304,7 @@ In its metadata: %2
     </message>
     <message>
         <source>Tokens/s</source>
-        <translation>token/秒</translation>
+        <translation>词元/秒</translation>
     </message>
     <message>
         <source>Which batch size for which workload</source>
@@ -3314,7 +3312,7 @@ In its metadata: %2
     </message>
     <message>
         <source>Chat: p99 inter-token &amp;latency at most</source>
-        <translation>聊天：p99 token 间延迟至多(&amp;L)</translation>
+        <translation>聊天：p99 词元间延迟至多(&amp;L)</translation>
     </message>
     <message>
         <source> ms</source>
@@ -3354,15 +3352,15 @@ In its metadata: %2
     </message>
     <message>
         <source>Decode tokens per second, inter-token latency (ITL) and time to first token (TTFT) in ms, as measured:</source>
-        <translation>实测值：每秒解码 token 数，token 间延迟（ITL）与首 token 时间（TTFT），单位毫秒：</translation>
+        <translation>实测值：每秒解码词元数，词元间延迟（ITL）与首词元时间（TTFT），单位毫秒：</translation>
     </message>
     <message>
         <source>&amp;Output tokens</source>
-        <translation>输出 token(&amp;O)</translation>
+        <translation>输出词元(&amp;O)</translation>
     </message>
     <message>
         <source>Code completion: p99 &amp;time to first token at most</source>
-        <translation>代码补全：p99 首 token 时间至多(&amp;T)</translation>
+        <translation>代码补全：p99 首词元时间至多(&amp;T)</translation>
     </message>
     <message>
         <source>Measure to draw one point per batch size.</source>
@@ -3373,7 +3371,7 @@ In its metadata: %2
     <name>dlab::ui::ServingController</name>
     <message>
         <source>A request of up to %1 tokens (prompt and answer) does not fit the model&apos;s context of %2 positions: shorten the prompts or the answers.</source>
-        <translation>最多 %1 个 token（提示词和回答）的请求放不进模型 %2 个位置的上下文：请缩短提示词或回答。</translation>
+        <translation>最多 %1 个词元（提示词和回答）的请求放不进模型 %2 个位置的上下文：请缩短提示词或回答。</translation>
     </message>
 </context>
 <context>
@@ -3507,11 +3505,11 @@ In its metadata: %2
     <name>dlab::ui::ServingLoadPanel</name>
     <message>
         <source>Throughput (tokens/s)</source>
-        <translation>吞吐量（token/秒）</translation>
+        <translation>吞吐量（词元/秒）</translation>
     </message>
     <message>
         <source>Decode steps (tokens/s)</source>
-        <translation>解码步骤（token/秒）</translation>
+        <translation>解码步骤（词元/秒）</translation>
     </message>
     <message>
         <source>TTFT p50 / p99 (ms)</source>
@@ -3535,7 +3533,7 @@ In its metadata: %2
     </message>
     <message>
         <source>Padding tokens</source>
-        <translation>填充 token</translation>
+        <translation>填充词元</translation>
     </message>
     <message>
         <source>Wall time (ms)</source>
@@ -3560,7 +3558,7 @@ In its metadata: %2
     <message numerus="yes">
         <source>The same %n request(s) both ways. Continuous batching: %1 tokens/s, p99 time to first token %2 ms. Static batching: %3 tokens/s, p99 time to first token %4 ms, and %5 padding tokens computed for requests that had already finished.</source>
         <translation>
-            <numerusform>同样的 %n 个请求分别用两种方式运行。连续批处理：每秒 %1 个 token，p99 首 token 时间 %2 毫秒。静态批处理：每秒 %3 个 token，p99 首 token 时间 %4 毫秒，并为已经完成的请求计算了 %5 个填充 token。</numerusform>
+            <numerusform>同样的 %n 个请求分别用两种方式运行。连续批处理：每秒 %1 个词元，p99 首词元时间 %2 毫秒。静态批处理：每秒 %3 个词元，p99 首词元时间 %4 毫秒，并为已经完成的请求计算了 %5 个填充词元。</numerusform>
         </translation>
     </message>
     <message>
@@ -3577,7 +3575,7 @@ In its metadata: %2
     </message>
     <message>
         <source>&amp;Prompt tokens</source>
-        <translation>提示词 token(&amp;P)</translation>
+        <translation>提示词词元(&amp;P)</translation>
     </message>
     <message>
         <source>Each request generates a length drawn from this range</source>
@@ -3585,11 +3583,11 @@ In its metadata: %2
     </message>
     <message>
         <source>Every prompt starts with the same tokens, which the prefix cache can share</source>
-        <translation>每个提示词都以相同的 token 开头，前缀缓存可以共享它们</translation>
+        <translation>每个提示词都以相同的词元开头，前缀缓存可以共享它们</translation>
     </message>
     <message>
         <source> tokens</source>
-        <translation> 个 token</translation>
+        <translation> 个词元</translation>
     </message>
     <message>
         <source>Max &amp;batch</source>
@@ -3597,11 +3595,11 @@ In its metadata: %2
     </message>
     <message>
         <source>Token bud&amp;get</source>
-        <translation>token 预算(&amp;G)</translation>
+        <translation>词元预算(&amp;G)</translation>
     </message>
     <message>
         <source>Tokens evaluated per step: decode tokens and prefill chunks together</source>
-        <translation>每步计算的 token 数：解码 token 与预填充块合计</translation>
+        <translation>每步计算的词元数：解码词元与预填充块合计</translation>
     </message>
     <message>
         <source>&amp;X axis</source>
@@ -3653,7 +3651,7 @@ In its metadata: %2
     </message>
     <message>
         <source>&amp;Output tokens</source>
-        <translation>输出 token(&amp;O)</translation>
+        <translation>输出词元(&amp;O)</translation>
     </message>
     <message>
         <source>Shared s&amp;ystem prompt</source>
@@ -3685,7 +3683,7 @@ In its metadata: %2
     <message numerus="yes">
         <source>%n request(s) with a shared system prompt of %1 tokens: the median time to first token is %2 ms with the prefix cache and %3 ms without; %4&#xa0;% of the prompt tokens came from the cache.</source>
         <translation>
-            <numerusform>%n 个请求共享 %1 个 token 的系统提示词：首 token 时间中位数启用前缀缓存时为 %2 毫秒，不启用时为 %3 毫秒；%4% 的提示词 token 来自缓存。</numerusform>
+            <numerusform>%n 个请求共享 %1 个词元的系统提示词：首词元时间中位数启用前缀缓存时为 %2 毫秒，不启用时为 %3 毫秒；%4% 的提示词词元来自缓存。</numerusform>
         </translation>
     </message>
     <message>
@@ -3694,15 +3692,15 @@ In its metadata: %2
     </message>
     <message>
         <source> tokens</source>
-        <translation> 个 token</translation>
+        <translation> 个词元</translation>
     </message>
     <message>
         <source>&amp;User tokens</source>
-        <translation>用户 token(&amp;U)</translation>
+        <translation>用户词元(&amp;U)</translation>
     </message>
     <message>
         <source>Each request&apos;s own tokens after the system prompt</source>
-        <translation>每个请求在系统提示词之后自己的 token</translation>
+        <translation>每个请求在系统提示词之后自己的词元</translation>
     </message>
     <message>
         <source>Re&amp;quests</source>
@@ -3742,7 +3740,7 @@ In its metadata: %2
     </message>
     <message>
         <source>Prompt tokens computed</source>
-        <translation>计算的提示词 token</translation>
+        <translation>计算的提示词词元</translation>
     </message>
     <message>
         <source>Wall time (ms)</source>
@@ -3758,7 +3756,7 @@ In its metadata: %2
     </message>
     <message>
         <source>&amp;Output tokens</source>
-        <translation>输出 token(&amp;O)</translation>
+        <translation>输出词元(&amp;O)</translation>
     </message>
 </context>
 <context>
@@ -3980,7 +3978,7 @@ In its metadata: %2
     <name>dlab::ui::ServingStreamingPanel</name>
     <message>
         <source>#%1: %2 tokens, TTFT %3 ms</source>
-        <translation>#%1：%2 个 token，TTFT %3 毫秒</translation>
+        <translation>#%1：%2 个词元，TTFT %3 毫秒</translation>
     </message>
     <message>
         <source>This mode has no finished request to show.</source>
@@ -3993,7 +3991,7 @@ In its metadata: %2
     <message numerus="yes">
         <source>With streaming, the user of request %1 reads the first text after %2 ms (its time to first token) and then a token every %3 ms on average. Without streaming the screen stays empty for %4 ms, until all %n token(s) are there at once.</source>
         <translation>
-            <numerusform>使用流式输出时，请求 %1 的用户在 %2 毫秒后（其首 token 时间）读到第一段文字，之后平均每 %3 毫秒一个 token。不用流式输出时，屏幕空白 %4 毫秒，直到全部 %n 个 token 一次性出现。</numerusform>
+            <numerusform>使用流式输出时，请求 %1 的用户在 %2 毫秒后（其首词元时间）读到第一段文字，之后平均每 %3 毫秒一个词元。不用流式输出时，屏幕空白 %4 毫秒，直到全部 %n 个词元一次性出现。</numerusform>
         </translation>
     </message>
     <message>
@@ -4630,12 +4628,12 @@ In its metadata: %2
     <message numerus="yes">
         <source>step %1: prefill, %n prompt token(s)</source>
         <translation>
-            <numerusform>第 %1 步：预填充，%n 个提示词 token</numerusform>
+            <numerusform>第 %1 步：预填充，%n 个提示词词元</numerusform>
         </translation>
     </message>
     <message>
         <source>step %1: decode, one token</source>
-        <translation>第 %1 步：解码，一个 token</translation>
+        <translation>第 %1 步：解码，一个词元</translation>
     </message>
     <message>
         <source>step %1: padding (finished, its slot still in the static batch)</source>
@@ -4970,15 +4968,15 @@ In its metadata: %2
     </message>
     <message>
         <source>token %1 of %2 appears at %3 ms</source>
-        <translation>第 %1 个 token（共 %2 个）出现于 %3 毫秒</translation>
+        <translation>第 %1 个词元（共 %2 个）出现于 %3 毫秒</translation>
     </message>
     <message>
         <source>nothing on screen yet: the first token comes at %1 ms</source>
-        <translation>屏幕上还什么都没有：首个 token 在 %1 毫秒到来</translation>
+        <translation>屏幕上还什么都没有：首个词元在 %1 毫秒到来</translation>
     </message>
     <message>
         <source>all %1 tokens appear at once at %2 ms</source>
-        <translation>全部 %1 个 token 在 %2 毫秒一次性出现</translation>
+        <translation>全部 %1 个词元在 %2 毫秒一次性出现</translation>
     </message>
     <message>
         <source>nothing on screen until the whole answer is ready at %1 ms</source>

@@ -183,6 +183,15 @@ void LineChartView::rebuildAxes() {
     const bool empty = x0 > x1;
     if (empty) { x0 = 0; x1 = 10; y0 = log_ ? 1 : 0; y1 = log_ ? 10 : 1; }
     if (x1 == x0) x1 = x0 + 1;
+    // Measured points drawn as dots keep a margin: on the axis or the border they were cut in half
+    // (the serving lab's first and last batch size).
+    bool dots = false;
+    for (int i = 0; i < series_.size(); ++i) dots = dots || (markers_[i] && series_[i]->count() > 0);
+    if (dots) {
+        const double pad = 0.04 * (x1 - x0);
+        x0 -= pad;
+        x1 += pad;
+    }
     x_->setRange(x0, x1);
     // Ticks at 0, 50, 100 … (not 51, 102): anchored at 0, a 1-2-5 step, the range kept as measured.
     x_->setTickType(QValueAxis::TicksDynamic);

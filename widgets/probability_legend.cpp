@@ -1,10 +1,13 @@
 #include "widgets/probability_legend.h"
 
+#include <algorithm>
 #include <QEvent>
 #include <QLocale>
 #include <QPainter>
 
 #include "widgets/token_strip.h"
+
+#include <algorithm>
 
 namespace dlab::widgets {
 
@@ -31,26 +34,36 @@ QSize ProbabilityLegend::sizeHint() const {
     return {w, fm.height() + 4};
 }
 
-QSize ProbabilityLegend::minimumSizeHint() const { return {rampWidth() + fontMetrics().averageCharWidth() * 10, sizeHint().height()}; }
+QSize ProbabilityLegend::minimumSizeHint() const {
+    // Never unlabelled: at least "Shading:", 0 %, a short ramp and 100 %.
+    const QFontMetrics fm = fontMetrics();
+    const QString low = tr("%1 %").arg(locale().toString(0)), high = tr("%1 %").arg(locale().toString(100));
+    const int w = fm.horizontalAdvance(shortCaption()) + fm.horizontalAdvance(low) + fm.horizontalAdvance(high) +
+                  fm.averageCharWidth() * (8 + 3);
+    return {w, sizeHint().height()};
+}
 
 void ProbabilityLegend::paintEvent(QPaintEvent*) {
     QPainter painter(this);
     const QFontMetrics fm = fontMetrics();
     const QString low = tr("%1 %").arg(locale().toString(0)), high = tr("%1 %").arg(locale().toString(100));
     const int gap = fm.averageCharWidth();
-    const int rampW = rampWidth();
+    // The ramp gives way first (down to 8 characters), so that the short caption always fits.
+    const int rampW = std::clamp(width() - fm.horizontalAdvance(shortCaption()) - fm.horizontalAdvance(low) - fm.horizontalAdvance(high) - 3 * gap,
+                                 fm.averageCharWidth() * 8, rampWidth());
     const int tail = fm.horizontalAdvance(low) + fm.horizontalAdvance(high) + rampW + 3 * gap;
     const int captionRoom = std::max(0, width() - tail);
     // Where the whole caption does not fit (a 1024 px window with the lessons dock open), its
     // short form, then none: the tooltip says the whole of it. Only what still does not fit elides.
     QString text = caption();
-    for (const QString& form : {caption(), shortCaption(), QString()})
+    for (const QString& form : {caption(), shortCaption()})
         if (fm.horizontalAdvance(form) <= captionRoom) {
             text = form;
             break;
         }
     if (fm.horizontalAdvance(text) > captionRoom) text = fm.elidedText(text, Qt::ElideRight, captionRoom);
     elided_ = !text.isEmpty() && text != caption() && text != shortCaption();
+    shown_ = text;
     painter.setPen(palette().color(QPalette::WindowText));
     const QRect row(0, 0, width(), height());
     painter.drawText(row.adjusted(0, 0, -tail, 0), Qt::AlignLeft | Qt::AlignVCenter, text);

@@ -18,6 +18,7 @@ public:
     QString explanation() const;
     // Whether the last paint had to elide a caption (narrower than even the short one needs).
     bool elided() const { return elided_; }
+    QString shownCaption() const { return shown_; }   // as last painted: the caption, its short form
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -29,6 +30,7 @@ protected:
 private:
     int rampWidth() const;
     mutable bool elided_ = false;
+    mutable QString shown_;
 };
 
 }  // namespace dlab::widgets

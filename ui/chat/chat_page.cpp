@@ -433,7 +433,10 @@ QString ChatPage::samplingSummary(const SamplerParams& p, int answersSoFar) {
     if (p.noRepeatNgram > 0) parts << tr("no repeated %1-grams").arg(p.noRepeatNgram);
     if (!p.logitBias.empty()) parts << tr("%n logit bias(es)", nullptr, int(p.logitBias.size()));
     if (!greedy && answersSoFar > 0)
-        parts << tr("seed %1 (the Playground's %2 + %n answer(s))", nullptr, answersSoFar).arg(p.seed + static_cast<uint64_t>(answersSoFar)).arg(p.seed);
+        parts << tr("seed %1 (the Playground's seed %2 + %3, one per answer so far)")
+                     .arg(p.seed + static_cast<uint64_t>(answersSoFar))
+                     .arg(p.seed)
+                     .arg(answersSoFar);
     else if (!greedy)
         parts << tr("seed %1").arg(p.seed);
     return parts.join(QStringLiteral(" · "));

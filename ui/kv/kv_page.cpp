@@ -128,6 +128,9 @@ void KvPage::build() {
     statusLabel_ = new QLabel(this);
     statusLabel_->setWordWrap(true);
     statusLabel_->setObjectName(QStringLiteral("kvStatus"));
+    // A line kept for it from the start: appearing after a run, it pushed the tabs and the buttons
+    // under the pointer down by a line.
+    statusLabel_->setMinimumHeight(statusLabel_->fontMetrics().lineSpacing());
     layout->addWidget(statusLabel_);
 
     tabs_ = new QTabWidget(this);
