@@ -24,6 +24,7 @@
 #include "model/backend.h"
 #include "model/kv_memory.h"
 #include "model/model.h"
+#include "squeezed_controls.h"
 #include "test_paths.h"
 #include "ui/app/app_settings.h"
 #include "ui/app/language_manager.h"
@@ -497,15 +498,7 @@ private slots:
         ui::KvCompressionPanel panel;
         auto* row = panel.findChild<widgets::AdaptiveRow*>(QStringLiteral("kvCompressionRow"));
         QVERIFY(row);
-        const auto squeezed = [&] {
-            QStringList out;
-            for (QWidget* w : panel.findChildren<QWidget*>())
-                if (w->isVisible() && (qobject_cast<QAbstractButton*>(w) || qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QComboBox*>(w)) &&
-                    w->width() < w->minimumSizeHint().width())
-                    out << QStringLiteral("%1 %2 < %3").arg(w->objectName().isEmpty() ? QString::fromLatin1(w->metaObject()->className()) : w->objectName())
-                               .arg(w->width()).arg(w->minimumSizeHint().width());
-            return out;
-        };
+        const auto squeezed = [&] { return test::squeezedControls(&panel); };
         panel.resize(650, 1200);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));

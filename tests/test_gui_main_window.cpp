@@ -25,6 +25,7 @@
 #include "gguf/tiny_model.h"
 #include "model/published_name.h"
 #include "test_paths.h"
+#include "squeezed_controls.h"
 #include "ui/app/app_settings.h"
 #include "ui/app/gpu_fallback_text.h"
 #include "ui/app/language_manager.h"
@@ -522,12 +523,8 @@ private slots:
                                  .arg(w->tabs()->minimumSizeHint().width())
                                  .arg(w->lessonsDock()->width());
             // Fitting by squeezing does not count: no button, box or list narrower than it needs.
-            for (QWidget* c : front->findChildren<QWidget*>())
-                if (c->isVisible() && (qobject_cast<QAbstractButton*>(c) || qobject_cast<QAbstractSpinBox*>(c) || qobject_cast<QComboBox*>(c)) &&
-                    c->width() < c->minimumSizeHint().width())
-                    overflows << QStringLiteral("%1: %2 \"%3\" %4 px of %5").arg(inner ? inner->tabText(t) : page,
-                                                                             QString::fromLatin1(c->metaObject()->className()), c->objectName())
-                                     .arg(c->width()).arg(c->minimumSizeHint().width());
+            for (const QString& squeezed : test::squeezedControls(front))
+                overflows << QStringLiteral("%1: %2").arg(inner ? inner->tabText(t) : page, squeezed);
         }
         QVERIFY2(overflows.isEmpty(), qPrintable(QStringLiteral("scrolls sideways: ") + overflows.join(QStringLiteral("; "))));
         QVERIFY2(w->width() <= 1024, qPrintable(QString::number(w->width())));

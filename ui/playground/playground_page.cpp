@@ -1231,7 +1231,7 @@ void PlaygroundPage::fitCandidateColumns() {
 
 void PlaygroundPage::fitControlsWidth() {
     // The controls never scroll sideways: the panel is at least as wide as its widest row needs,
-    // in the current language ("Zurücksetzen" is wider than "Reset").
+    // in the current language ("Greedy-Schleife vorführen" is wider than "Greedy loop demo").
     // The views keep room for the chart's caption, legend and bar labels (below that the chart
     // shrank to a strip).
     QWidget* views = findChild<QWidget*>(QStringLiteral("viewColumn"));
