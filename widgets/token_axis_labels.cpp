@@ -99,13 +99,6 @@ void TokenAxisLabels::hideAll() {
     for (QGraphicsSimpleTextItem* item : items_) item->hide();
 }
 
-QStringList TokenAxisLabels::shortenedTokens() const {
-    QStringList out;
-    for (int i = 0; i < tokens_.size(); ++i)
-        if (items_[i]->text() != tokens_[i]) out << tokens_[i];
-    return out;
-}
-
 bool TokenAxisLabels::owns(const QGraphicsItem* item) const {
     return std::find(items_.begin(), items_.end(), item) != items_.end();
 }

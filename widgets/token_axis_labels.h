@@ -38,10 +38,9 @@ public:
     void hideAll();
 
     static constexpr int kGap = 4;   // between the plot's bottom and a label's end
-    // For tests and elidedTexts(): labels left out for lack of width, shortened labels, and
-    // whether an item is one of these labels.
+    // For elidedTexts(): labels left out for lack of width, and whether an item is one of these
+    // labels.
     QStringList hiddenTokens() const { return hidden_; }
-    QStringList shortenedTokens() const;
     bool owns(const QGraphicsItem* item) const;
     // Scene rectangles of the labels shown (tests measure them against the legend).
     QList<QRectF> shownRects() const;
