@@ -29,6 +29,8 @@
 #include "widgets/beam_tree_legend.h"
 #include "ui/app/theme.h"
 #include "ui/strategies/beam_tree_data.h"
+#include "ui/strategies/beam_tree_panel.h"
+#include "ui/strategies/strategy_types.h"
 #include "widgets/beam_tree_types.h"
 #include "widgets/beam_tree_view.h"
 #include "widgets/image_export.h"
@@ -329,6 +331,40 @@ private slots:
         view.fitToView();
         QVERIFY(view.zoomFactor() <= 1.5 + 1e-9);
         for (const BeamTreeNode& n : handTree().nodes) QVERIFY(vp.contains(view.mapFromScene(view.nodeRect(n.id)).boundingRect()));
+    }
+
+    // A tree too big to read whole opens readable with its root in view (a search is read from
+    // the root), and the view does not scroll past the scene's left edge.
+    void panelOpensAtTheRoot_data() {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("steps");
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("k=4, 24 steps, 700x450") << 4 << 24 << QSize(700, 450);
+        QTest::newRow("k=8, 64 steps, 700x450") << 8 << 64 << QSize(700, 450);
+        QTest::newRow("k=8, 64 steps, 1500x900") << 8 << 64 << QSize(1500, 900);
+        QTest::newRow("k=2, 4 steps, 700x450 (fits whole)") << 2 << 4 << QSize(700, 450);
+    }
+    void panelOpensAtTheRoot() {
+        QFETCH(int, width);
+        QFETCH(int, steps);
+        QFETCH(QSize, size);
+        const Search s = runSearch(width, 1.0, steps, 3);
+        dlab::ui::BeamTreePanel panel;
+        panel.resize(size);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        dlab::ui::TreeResult plain;
+        plain.tree = s.data;
+        panel.showTrees(plain, {});
+        QApplication::processEvents();
+        BeamTreeView* view = panel.view();
+        const QRect vp = view->viewport()->rect();
+        const QRect root = view->mapFromScene(view->nodeRect(0)).boundingRect();
+        QVERIFY2(vp.contains(root), qPrintable(QString("root at %1,%2 %3x%4, viewport %5x%6")
+                                                    .arg(root.x()).arg(root.y()).arg(root.width()).arg(root.height())
+                                                    .arg(vp.width()).arg(vp.height())));
+        QVERIFY2(root.left() < vp.width() / 4, qPrintable(QString("root %1 px from the left edge").arg(root.left())));
+        QVERIFY(view->zoomFactor() >= 0.5);   // text is drawn
     }
 
     void labelsAndToolTips() {

@@ -1,5 +1,7 @@
 #include "ui/strategies/beam_tree_panel.h"
 
+#include <algorithm>
+
 #include <QButtonGroup>
 #include <QCheckBox>
 #include <QComboBox>
@@ -123,7 +125,6 @@ void BeamTreePanel::build() {
     auto* right = new QWidget;
     auto* rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(6, 0, 0, 0);
-    auto* bar = new QHBoxLayout;
     // Two toggle buttons, not radio buttons: which tree is shown must be plain in dark mode and
     // on a projector.
     showPlain_ = new QToolButton(right);
@@ -136,10 +137,6 @@ void BeamTreePanel::build() {
     auto* which = new QButtonGroup(this);
     which->addButton(showPlain_);
     which->addButton(showDiverse_);
-    // The bar's groups wrap in a narrow window (beside the Lessons panel at 1024 px).
-    auto* toggles = new widgets::FlowLayout;
-    toggles->addGroup({showPlain_, showDiverse_});
-    bar->addLayout(toggles, 1);
     back_ = new QToolButton(right);
     play_ = new QToolButton(right);
     forward_ = new QToolButton(right);
@@ -147,10 +144,12 @@ void BeamTreePanel::build() {
     zoomIn_ = new QToolButton(right);
     zoomOut_ = new QToolButton(right);
     depthLabel_ = new QLabel(right);
-    auto* playback = new widgets::FlowLayout;
-    playback->addGroup({back_, play_, forward_, depthLabel_});
-    playback->addGroup({fit_, zoomOut_, zoomIn_});
-    bar->addLayout(playback);
+    // One flow of three groups: in a narrow window (beside the Lessons panel at 1024 px) the
+    // groups wrap one by one; two flows side by side asked for both groups' width at once.
+    auto* bar = new widgets::FlowLayout;
+    bar->addGroup({showPlain_, showDiverse_});
+    bar->addGroup({back_, play_, forward_, depthLabel_});
+    bar->addGroup({fit_, zoomOut_, zoomIn_});
     rightLayout->addLayout(bar);
     view_ = new widgets::BeamTreeView(right);
     view_->setObjectName(QStringLiteral("beamTreeView"));
@@ -392,8 +391,9 @@ void BeamTreePanel::retranslate() {
     fitSideWidth();
 }
 
-// The whole tree when it is readable so; otherwise readable (text drawn) and centred on the best
-// hypothesis' path, the rest a scroll or a Fit away.
+// The whole tree when it is readable so; otherwise readable (text drawn), the root at the left
+// edge and the best hypothesis' path in view as far as it fits: a search is read from its root,
+// the rest a scroll or a Fit away.
 void BeamTreePanel::fitTree() {
     view_->fitToView();
     fitPending_ = false;
@@ -401,12 +401,24 @@ void BeamTreePanel::fitTree() {
     view_->resetZoom();
     view_->zoomOut();
     const widgets::BeamTreeData& t = view_->tree();
+    const QRectF root = view_->nodeRect(0);
+    if (root.isNull()) return;
+    QRectF best = root;
     for (const widgets::BeamTreeNode& n : t.nodes)
         if (n.nBestRank == 0) {
-            const QRectF best = view_->nodeRect(n.id), root = view_->nodeRect(0);
-            view_->centerOn(QPointF((root.center().x() + best.center().x()) / 2.0, best.center().y()));
+            best = view_->nodeRect(n.id);
             break;
         }
+    const double z = view_->zoomFactor();
+    const QSizeF visible(view_->viewport()->width() / z, view_->viewport()->height() / z);
+    const double margin = 16.0 / z;
+    // x: the root's left edge a margin from the view's; y: halfway to the best leaf when both fit,
+    // else as near the best leaf as keeps the root in view.
+    const double x = root.left() - margin + visible.width() / 2.0;
+    const double halfway = (root.center().y() + best.center().y()) / 2.0;
+    const double reach = std::max(0.0, visible.height() / 2.0 - root.height() / 2.0 - margin);
+    const double y = std::clamp(halfway, root.center().y() - reach, root.center().y() + reach);
+    view_->centerOn(QPointF(x, y));
 }
 
 void BeamTreePanel::showEvent(QShowEvent* e) {
