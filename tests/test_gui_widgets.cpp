@@ -1217,6 +1217,42 @@ private slots:
         for (QLegendMarker* m : chart.chart()->legend()->markers()) QVERIFY(!m->isVisible() || !m->label().isEmpty());
     }
 
+    // The y title is whole next to one-digit tick labels, also where it is taller than "..."
+    // (Chinese): Qt Charts kept room for "..." only and drew "奈特" as "...".
+    void lineChartYTitleWhole_data() {
+        QTest::addColumn<QString>("title");
+        QTest::addColumn<double>("top");
+        QTest::addColumn<bool>("log");
+        QTest::addColumn<double>("fontScale");
+        for (const QString& title : {QStringLiteral("nats"), QStringLiteral("奈特"), QStringLiteral("毫秒"), QStringLiteral("词元/秒")})
+            for (double top : {4.6, 9.0, 0.8})
+                for (double scale : {1.0, 1.6}) {
+                    QTest::newRow(qPrintable(QStringLiteral("%1 to %2 x%3").arg(title).arg(top).arg(scale))) << title << top << false << scale;
+                    QTest::newRow(qPrintable(QStringLiteral("%1 to %2 x%3 log").arg(title).arg(top).arg(scale))) << title << top << true << scale;
+                }
+    }
+    void lineChartYTitleWhole() {
+        QFETCH(QString, title);
+        QFETCH(double, top);
+        QFETCH(bool, log);
+        QFETCH(double, fontScale);
+        LineChartView chart;
+        QFont f = chart.font();
+        f.setPointSizeF(f.pointSizeF() * fontScale);
+        chart.setFont(f);
+        chart.setTitles(QStringLiteral("Loss"), QStringLiteral("token"), title);
+        chart.setLogY(log);
+        QList<QPointF> points;
+        for (int i = 0; i < 50; ++i) points << QPointF(i, 0.05 + top * (i % 7) / 7.0);
+        chart.setSeries({{QStringLiteral("a"), points, false}});
+        chart.resize(420, 300);
+        settle(chart);
+        QStringList rotated;
+        for (QGraphicsItem* item : chart.scene()->items())
+            if (auto* t = dynamic_cast<QGraphicsTextItem*>(item); t && t->isVisible() && t->rotation() != 0.0) rotated << t->toPlainText();
+        QCOMPARE(rotated, QStringList{title});
+    }
+
     // Measured points drawn as dots sit inside the plot, not on its left and right edges (the
     // serving lab's first and last batch size were cut in half); plain lines still span the range.
     void lineChartDotsKeepAMargin() {
@@ -1421,6 +1457,54 @@ private slots:
         QCOMPARE(chart.minPMarkerX(), 2.5);
         QCOMPARE(chart.minPLabelText(), QStringLiteral("min-p = 0.2"));
         QVERIFY(chart.caption().contains(QStringLiteral("top-k keeps 40 tokens")));
+    }
+
+    // The marker labels are read against the cumulative line: none sits on it, nor on another
+    // label (top-k and top-p cutting at the same bar). Before, they always took the plot's top
+    // rows, where a peaked distribution's cumulative line runs.
+    void markerLabelsStayOffTheCumulativeLine_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<double>("first");   // the top token's probability: how high the line starts
+        QTest::newRow("800x400, peaked") << QSize(800, 400) << 0.9;
+        QTest::newRow("560x260, peaked") << QSize(560, 260) << 0.9;
+        QTest::newRow("800x400, flat") << QSize(800, 400) << 0.3;
+        QTest::newRow("1300x700, peaked") << QSize(1300, 700) << 0.8;
+    }
+    void markerLabelsStayOffTheCumulativeLine() {
+        QFETCH(QSize, size);
+        QFETCH(double, first);
+        DistributionCutoffs cut;
+        double sum = 0.0;
+        for (int i = 0; i < 20; ++i) cut.cumulative << (sum += (i == 0 ? first : (1.0 - first) * std::pow(0.7, i) * 0.3 / 0.7));
+        cut.topP = 0.95;
+        cut.topPKept = 4;
+        cut.topPCut = true;
+        cut.topK = 4;
+        cut.topKKept = 4;
+        cut.topKCut = true;
+        cut.minP = 0.05;
+        cut.minPKept = 2;
+        cut.minPCut = true;
+        DistributionChart chart;
+        chart.resize(size);
+        chart.setBars(someBars(20), cut);
+        settle(chart);
+        const QList<QRectF> labels = chart.markerLabelRects();
+        QCOMPARE(labels.size(), 3);
+        const QPolygonF line = chart.cumulativeLine();
+        QCOMPARE(line.size(), 20);
+        for (int a = 0; a < labels.size(); ++a) {
+            for (int i = 1; i < line.size(); ++i) {
+                const QLineF seg(line[i - 1], line[i]);
+                const QRectF r = labels[a];
+                for (const QLineF& edge : {QLineF(r.topLeft(), r.topRight()), QLineF(r.bottomLeft(), r.bottomRight()),
+                                           QLineF(r.topLeft(), r.bottomLeft()), QLineF(r.topRight(), r.bottomRight())})
+                    QVERIFY2(seg.intersects(edge, nullptr) != QLineF::BoundedIntersection && !r.contains(line[i]),
+                             qPrintable(QString("label %1 (%2,%3 %4x%5) crosses the line between points %6 and %7")
+                                            .arg(a).arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height()).arg(i - 1).arg(i)));
+            }
+            for (int b = a + 1; b < labels.size(); ++b) QVERIFY2(!labels[a].intersects(labels[b]), qPrintable(QString("labels %1 and %2").arg(a).arg(b)));
+        }
     }
 
     void topPBeyondBarsIsLabelled() {

@@ -10,6 +10,7 @@
 #include <QFontMetrics>
 #include <QGraphicsSimpleTextItem>
 #include <QLegendMarker>
+#include <QLineF>
 #include <QLineSeries>
 #include <QCategoryAxis>
 #include <QResizeEvent>
@@ -58,6 +59,19 @@ bool looksElided(const QString& text) {
 }
 
 constexpr double kLogFloorMin = 1e-8;
+
+// Whether the polyline enters the rectangle (a vertex inside or a segment crossing an edge).
+bool curveCrosses(const QPolygonF& curve, const QRectF& r) {
+    for (int i = 0; i < curve.size(); ++i) {
+        if (r.contains(curve[i])) return true;
+        if (i == 0) continue;
+        const QLineF seg(curve[i - 1], curve[i]);
+        for (const QLineF& edge : {QLineF(r.topLeft(), r.topRight()), QLineF(r.bottomLeft(), r.bottomRight()),
+                                   QLineF(r.topLeft(), r.bottomLeft()), QLineF(r.topRight(), r.bottomRight())})
+            if (seg.intersects(edge, nullptr) == QLineF::BoundedIntersection) return true;
+    }
+    return false;
+}
 
 }  // namespace
 
@@ -377,6 +391,20 @@ void DistributionChart::updateCutoffs() {
     placeLabels();
 }
 
+QList<QRectF> DistributionChart::markerLabelRects() const {
+    QList<QRectF> rects;
+    for (const MarkerLabel* l : {topKLabel_, topPLabel_, minPLabel_})
+        if (l->isVisible()) rects << l->sceneBoundingRect();
+    return rects;
+}
+
+QPolygonF DistributionChart::cumulativeLine() const {
+    QPolygonF line;
+    if (cumulative_->isVisible())
+        for (const QPointF& pt : cumulative_->points()) line << chart()->mapToPosition(pt, cumulative_);
+    return line;
+}
+
 QString DistributionChart::topKLabelText() const { return topKLabel_->isVisible() ? topKLabel_->text() : QString(); }
 QString DistributionChart::topPLabelText() const { return topPLabel_->isVisible() ? topPLabel_->text() : QString(); }
 QString DistributionChart::minPLabelText() const { return minPLabel_->isVisible() ? minPLabel_->text() : QString(); }
@@ -429,7 +457,9 @@ void DistributionChart::placeLabels() {
     QChart* chart = this->chart();
     const QRectF plot = chart->plotArea();
     tokenLabels_->place(plot);
-    int row = 0;
+    // The cumulative line as drawn (scene positions): a label goes where the line is not.
+    const QPolygonF curve = cumulativeLine();
+    QList<QRectF> placed;
     auto place = [&](MarkerLabel* label, QLineSeries* marker, qreal x) {
         if (x < 0.0 || plot.isEmpty()) {
             label->hide();
@@ -437,12 +467,25 @@ void DistributionChart::placeLabels() {
         }
         const QPointF top = chart->mapToPosition(QPointF(x, 1.0), marker);
         const QRectF box = label->boundingRect();
-        // Right of the line unless that leaves the plot; labels stack when markers coincide.
+        // Right of the line unless that leaves the plot.
         qreal left = top.x() + 4;
         if (left + box.width() > plot.right()) left = top.x() - 4 - box.width();
-        label->setPos(std::max(plot.left(), left), plot.top() + 3 + row * (box.height() + 1));
+        left = std::max(plot.left(), left);
+        // The highest row from the plot's top that crosses neither the cumulative line nor a label
+        // placed before (markers can coincide); the top row when none does.
+        const qreal step = box.height() + 1;
+        QRectF at(QPointF(left, plot.top() + 3), box.size());
+        for (QRectF tryAt = at; tryAt.bottom() <= plot.bottom(); tryAt.translate(0, step)) {
+            bool clear = !curveCrosses(curve, tryAt.adjusted(-1, -1, 1, 1));
+            for (const QRectF& other : placed) clear = clear && !other.intersects(tryAt);
+            if (clear) {
+                at = tryAt;
+                break;
+            }
+        }
+        label->setPos(at.topLeft() - box.topLeft());
+        placed << at;
         label->show();
-        ++row;
     };
     placeForbiddenMarks();
     place(topKLabel_, topKMarker_, topKX_);

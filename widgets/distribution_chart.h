@@ -5,6 +5,7 @@
 #include <QChartView>
 #include <QList>
 #include <QMetaType>
+#include <QPolygonF>
 #include <QString>
 
 #include <memory>
@@ -108,6 +109,10 @@ public:
     // The token labels drawn under the bars, as scene rectangles (tests measure them against the
     // legend), and the legend's first entry's top in scene coordinates (-1 when hidden).
     QList<QRectF> tokenLabelRects() const;
+    // The visible marker labels (top-k, top-p, min-p) and the cumulative line's points, in scene
+    // coordinates: a label never sits on the line it is read against.
+    QList<QRectF> markerLabelRects() const;
+    QPolygonF cumulativeLine() const;
     qreal legendEntriesTop() const;
 
 protected:

@@ -2,6 +2,7 @@
 
 #include <QChart>
 #include <QEvent>
+#include <QFontMetricsF>
 #include <QGraphicsTextItem>
 #include <QTextDocument>
 #include <QTextOption>
@@ -88,6 +89,7 @@ void LineChartView::setTitles(const QString& title, const QString& xTitle, const
     x_->setTitleText(xTitle);
     y_->setTitleText(yTitle);
     logY_->setTitleText(yTitle);
+    fitYLabelsToTitle();
 }
 
 void LineChartView::setLogY(bool on) {
@@ -208,6 +210,46 @@ void LineChartView::rebuildAxes() {
         y_->setRange(std::min(0.0, y0), empty ? 1.0 : y1 > 0 ? y1 * 1.05 : 1.0);
         if (!empty) y_->applyNiceNumbers();
     }
+    fitYLabelsToTitle();
+}
+
+void LineChartView::fitYLabelsToTitle() {
+    QAbstractAxis* axis = log_ ? static_cast<QAbstractAxis*>(logY_) : y_;
+    const QString base = QStringLiteral("%.6g");
+    QString format = base;
+    if (!yTitle_.isEmpty()) {
+        // Measured as Qt Charts measures: rich text in a document, in the axis' fonts.
+        QTextDocument doc;
+        doc.setDefaultFont(axis->titleFont());
+        doc.setHtml(yTitle_.toHtmlEscaped());
+        const double titleHeight = doc.size().height();
+        doc.setHtml(QStringLiteral("..."));
+        const double dotsHeight = doc.size().height();
+        doc.setDefaultFont(axis->labelsFont());
+        doc.setHtml(QStringLiteral("..."));
+        const double dotsWidth = doc.size().width();
+        QList<double> ticks;
+        if (log_) {
+            for (double v = logY_->min(); v <= logY_->max() * 1.0001 && ticks.size() < 64; v *= 10.0) ticks << v;
+        } else {
+            const int n = std::max(2, y_->tickCount());
+            for (int i = 0; i < n; ++i) ticks << y_->min() + i * (y_->max() - y_->min()) / (n - 1);
+        }
+        double widest = 0.0;
+        for (double v : ticks) {
+            doc.setHtml(chart()->locale().toString(v, 'g', 6));
+            widest = std::max(widest, doc.size().width());
+        }
+        const double missing = (titleHeight - dotsHeight) + dotsWidth - widest + 1.0;
+        if (titleHeight > dotsHeight && missing > 0.0) {
+            const double space = QFontMetricsF(axis->labelsFont()).horizontalAdvance(QLatin1Char(' '));
+            format += QString(int(std::ceil(missing / std::max(1.0, space))), QLatin1Char(' '));
+        }
+    }
+    if (log_ ? logY_->labelFormat() != format : y_->labelFormat() != format) {
+        if (log_) logY_->setLabelFormat(format);
+        else y_->setLabelFormat(format);
+    }
 }
 
 void LineChartView::applyTheme() {
@@ -244,9 +286,13 @@ void LineChartView::applyPens() {
 
 void LineChartView::changeEvent(QEvent* e) {
     QChartView::changeEvent(e);
-    if (e->type() == QEvent::LocaleChange) localizeChartNumbers(chart(), locale());
+    if (e->type() == QEvent::LocaleChange) {
+        localizeChartNumbers(chart(), locale());
+        fitYLabelsToTitle();
+    }
     if (e->type() == QEvent::PaletteChange || e->type() == QEvent::FontChange) {
         applyTheme();
+        fitYLabelsToTitle();
         setMinimumHeight(fontMetrics().height() * kMinimumLines);
         placeEmptyText();
     }

@@ -55,6 +55,10 @@ private:
     void applyTheme();
     void applyPens();
     void rebuildAxes();
+    // Qt Charts keeps room for a y title only as tall as "..." plus what the tick labels are
+    // wider than "...": a taller title (Chinese "奈特") next to one-digit labels was cut to "...".
+    // Pads the labels with trailing spaces just enough to hold it.
+    void fitYLabelsToTitle();
 
     QList<QLineSeries*> series_;
     // No points, no legend entry: Qt Charts draws an axis only while a series is attached to it,
