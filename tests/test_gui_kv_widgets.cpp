@@ -542,6 +542,35 @@ private slots:
         QVERIFY(rowLabels >= 6 && rowLabels < 24);
     }
 
+    // Without groups (the growth view: one row per step), the row labels are evenly spaced from
+    // row 0 down, none dropped: the first label's box, pushed down by the widget's top edge, made
+    // the second collide and vanish at some heights ("step 0", then "step 12" in German).
+    void heatmapRowLabelsEvenlySpaced_data() {
+        QTest::addColumn<int>("height");
+        for (int height = 120; height <= 330; height += 7) QTest::newRow(qPrintable(QString::number(height))) << height;
+    }
+    void heatmapRowLabelsEvenlySpaced() {
+        QFETCH(int, height);
+        HeatmapGrid g = noiseGrid(48, 97);
+        for (int r = 0; r < g.rows; ++r) g.rowLabels[r] = QStringLiteral("step %1").arg(r);
+        KvHeatmapView view;
+        view.setGrid(g);
+        settle(view, {600, height});
+        (void)grabbed(view);
+        const QRect area = view.cellArea();
+        QList<int> tops;
+        for (const QRect& r : view.lastTextRects())
+            if (r.right() < area.left() && r.bottom() <= area.bottom() + 1) tops << r.top();
+        std::sort(tops.begin(), tops.end());
+        QVERIFY2(tops.size() >= 2, qPrintable(QString("%1 row labels").arg(tops.size())));
+        QList<int> gaps;
+        for (int i = 1; i < tops.size(); ++i) gaps << tops[i] - tops[i - 1];
+        const int narrowest = *std::min_element(gaps.begin(), gaps.end());
+        for (int i = 0; i < gaps.size(); ++i)
+            QVERIFY2(gaps[i] <= narrowest + narrowest / 2,
+                     qPrintable(QString("gap %1 after label %2 is %3 px, the narrowest %4: a label was dropped").arg(i).arg(i).arg(gaps[i]).arg(narrowest)));
+    }
+
     void heatmapImageCached() {
         KvHeatmapView view;
         view.setGrid(noiseGrid(30, 2048));

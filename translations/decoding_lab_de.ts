@@ -4719,10 +4719,6 @@ In seinen Metadaten: %2
         <translation>von einer Sequenz belegt</translation>
     </message>
     <message>
-        <source>shared (copy-on-write)</source>
-        <translation>geteilt (Copy-on-Write)</translation>
-    </message>
-    <message>
         <source>free</source>
         <translation>frei</translation>
     </message>
@@ -4787,6 +4783,10 @@ In seinen Metadaten: %2
     <message>
         <source>%1 of %2</source>
         <translation>%1 von %2</translation>
+    </message>
+    <message>
+        <source>shared (copy-on-write), one colour per pool block</source>
+        <translation>geteilt (Copy-on-Write), eine Farbe je Pool-Block</translation>
     </message>
 </context>
 <context>

@@ -2941,7 +2941,7 @@ In its metadata: %2
     </message>
     <message>
         <source>Tokens (prompt + completion)</source>
-        <translation>Token（提示词 + 补全）</translation>
+        <translation>词元（提示词 + 补全）</translation>
     </message>
     <message>
         <source>ms</source>
@@ -4667,10 +4667,6 @@ In its metadata: %2
         <translation>被一个序列占用</translation>
     </message>
     <message>
-        <source>shared (copy-on-write)</source>
-        <translation>共享（写时复制）</translation>
-    </message>
-    <message>
         <source>free</source>
         <translation>空闲</translation>
     </message>
@@ -4733,6 +4729,10 @@ In its metadata: %2
     <message>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>shared (copy-on-write), one colour per pool block</source>
+        <translation>共享（写时复制），每个池块一种颜色</translation>
     </message>
 </context>
 <context>

@@ -120,18 +120,28 @@ KvBlockTableView::Layout KvBlockTableView::layoutFor(int W) const {
     y = l.tableHeading.bottom() + 1 + h / 3;
     // The legend flows like text.
     const int swatch = std::max(6, h - 4);
-    int x = m;
-    for (const auto& [kind, label] : {std::pair{Swatch::Used, tr("in use by one sequence")}, std::pair{Swatch::Shared, tr("shared (copy-on-write)")},
+    int x = m, rowH = h;
+    for (const auto& [kind, label] : {std::pair{Swatch::Used, tr("in use by one sequence")},
+                                      std::pair{Swatch::Shared, tr("shared (copy-on-write), one colour per pool block")},
                                       std::pair{Swatch::Free, tr("free")}, std::pair{Swatch::Unfilled, tr("reserved, not filled")}}) {
-        const int w = swatch + gap / 2 + textWidth(fm, label);
+        const int swatchW = kind == Swatch::Shared ? swatch * 3 / 2 : swatch;   // three hues side by side
+        const int w = swatchW + gap / 2 + textWidth(fm, label);
         if (x > m && x + w > W - m) {
             x = m;
-            y += h + 2;
+            y += rowH + 2;
+            rowH = h;
         }
-        l.legend.push_back({QRect(x, y + (h - swatch) / 2, swatch, swatch), QRect(x + swatch + gap / 2, y, w - swatch - gap / 2, h), kind, label});
-        x += w + 2 * gap;
+        // A label wider than the line wraps under itself (a narrow panel, a presentation font).
+        QRect text(x + swatchW + gap / 2, y, w - swatchW - gap / 2, h);
+        if (text.right() > W - m) {
+            text.setWidth(std::max(1, W - m - text.left()));
+            text.setHeight(std::max(h, fm.boundingRect(QRect(0, 0, text.width(), 100000), Qt::TextWordWrap, label).height()));
+        }
+        l.legend.push_back({QRect(x, y + (h - swatch) / 2, swatchW, swatch), text, kind, label});
+        rowH = std::max(rowH, text.height());
+        x = text.right() + 1 + 2 * gap;
     }
-    y += h + h / 2;
+    y += rowH + h / 2;
     for (const BlockTableSequence& s : data_.sequences) {
         Row row;
         row.label = QRect(m, y + (cell.height() - h) / 2, labelW, h);
@@ -293,6 +303,7 @@ void KvBlockTableView::paintEvent(QPaintEvent*) {
     const Layout& l = layout();
     const QPalette& pal = palette();
     const QFontMetrics fm = fontMetrics();
+    const int line = lineHeight(fm);
     auto headingAt = [&](const QRect& r, const QString& text) {
         p.setFont(headingFont());
         p.setPen(pal.color(QPalette::WindowText));
@@ -313,11 +324,16 @@ void KvBlockTableView::paintEvent(QPaintEvent*) {
     for (const LegendItem& item : l.legend) {
         switch (item.kind) {
         case Swatch::Used: p.fillRect(item.swatch, usedColor()); break;
-        case Swatch::Shared:
-            p.fillRect(item.swatch, sharedColor(1));
-            p.setPen(sharedBorderColor(1));
-            p.drawRect(item.swatch.adjusted(0, 0, -1, -1));
+        case Swatch::Shared: {
+            // Three blocks' hues side by side: the colour names the block, it is not a state.
+            const QRect r = item.swatch;
+            for (int i = 0; i < 3; ++i)
+                p.fillRect(QRect(r.left() + i * r.width() / 3, r.top(), (i + 1) * r.width() / 3 - i * r.width() / 3, r.height()),
+                           sharedColor(i));
+            p.setPen(sharedBorderColor(0));
+            p.drawRect(r.adjusted(0, 0, -1, -1));
             break;
+        }
         case Swatch::Free: p.fillRect(item.swatch, freeColor()); break;
         case Swatch::Unfilled: paintUnfilled(p, item.swatch); break;
         }
@@ -325,7 +341,12 @@ void KvBlockTableView::paintEvent(QPaintEvent*) {
             p.setPen(pal.color(QPalette::Mid));
             p.drawRect(item.swatch.adjusted(0, 0, -1, -1));
         }
-        labelAt(item.text, item.label);
+        if (item.text.height() > line) {
+            p.setPen(pal.color(QPalette::WindowText));
+            drawRecordedText(p, item.text, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, item.label, &textRects_);
+        } else {
+            labelAt(item.text, item.label);
+        }
     }
     for (size_t s = 0; s < l.table.size(); ++s) {
         const BlockTableSequence& seq = data_.sequences[s];
@@ -337,7 +358,6 @@ void KvBlockTableView::paintEvent(QPaintEvent*) {
         }
     }
     headingAt(l.poolHeading, poolHeadingText());
-    const int line = lineHeight(fm);
     for (size_t b = 0; b < l.pool.size(); ++b) {
         const QRect& r = l.pool[b];
         const bool number = r.height() >= line && r.width() >= textWidth(fm, locale().toString(int(b))) + 2;

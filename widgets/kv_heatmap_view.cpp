@@ -360,12 +360,16 @@ void KvHeatmapView::paintRowLabels(QPainter& p, const Layout& l) {
     const int h = lineHeight(fm);
     const int lowest = l.axisTop + tickLength(fm) - 1;   // the axis caption's row starts below
     std::vector<char> taken(size_t(std::max(1, height())), 0);
-    auto place = [&](int row) {
+    auto boxFor = [&](int row) {
         const QRect cell = cellRect(row, 0);
         // One pixel of slack above and below: a line's landed rectangle can be a pixel taller than height().
         QRect box(l.labels.left(), (cell.top() + cell.bottom() + 1) / 2 - h / 2 - 1, l.labels.width(), h + 2);
         if (box.top() < 0) box.moveTop(0);
         if (box.bottom() > lowest) box.moveBottom(lowest);
+        return box;
+    };
+    auto place = [&](int row) {
+        const QRect box = boxFor(row);
         for (int y = std::max(0, box.top()); y <= std::min(height() - 1, box.bottom()); ++y)
             if (taken[size_t(y)]) return;
         for (int y = std::max(0, box.top()); y <= std::min(height() - 1, box.bottom()); ++y) taken[size_t(y)] = 1;
@@ -375,7 +379,12 @@ void KvHeatmapView::paintRowLabels(QPainter& p, const Layout& l) {
     // Evenly spaced, never overlapping: every group's first row (they name the layer) where the
     // groups are a line apart, else every k-th group's; the rows in between only where all groups
     // kept their label, every k-th row where rows are lower than a line.
-    const int pitchNeeded = h + 2;
+    // A box is h + 2 high and its centre rounds by a pixel; the first row's box can be pushed down
+    // by the widget's top edge (the growth view's "step 0"), which the next label must clear too,
+    // or it is dropped and the spacing breaks (de and zh lost "step 6").
+    const QRect first = boxFor(0);
+    const int pushedDown = std::max(0, first.center().y() - cellRect(0, 0).center().y());
+    const int pitchNeeded = h + 3 + pushedDown;
     std::vector<int> firsts = grid_.groupStarts;
     std::sort(firsts.begin(), firsts.end());
     firsts.erase(std::unique(firsts.begin(), firsts.end()), firsts.end());

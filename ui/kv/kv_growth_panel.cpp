@@ -104,7 +104,8 @@ void KvGrowthPanel::redraw() {
     dirty_ = false;
     QList<QPointF> kib, positions, with, without, totalWith, totalWithout;
     double tw = 0, two = 0;
-    const bool mib = !steps_.isEmpty() && steps_.last().bytesInUse > (16LL << 20);
+    // MiB from 2 MiB on: the axis then reads "0, 2, 4, 6" like the caption's "5.27 MiB", not "10000" KiB.
+    const bool mib = !steps_.isEmpty() && steps_.last().bytesInUse > (2LL << 20);
     const double unit = mib ? 1024.0 * 1024.0 : 1024.0;
     for (const KvStepPoint& p : steps_) {
         kib << QPointF(p.step, p.bytesInUse / unit);
