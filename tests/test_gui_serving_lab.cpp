@@ -9,6 +9,7 @@
 //  * Batch size: the chart and the table are batchSweep's points; the workload table is
 //    workloadAdvice's choice under the bounds typed, and follows them;
 //  * Prefix cache: the labels are prefixCacheExperiment's numbers (the cache hits, no cache never);
+//    the per-request chart draws each request's measured TTFT both ways, request 1 with nothing cached;
 //  * Stop ends a long run within a step and keeps what ran; bad input is one sentence.
 #include <QtTest>
 #include <QtWidgets>
@@ -325,6 +326,27 @@ private slots:
         QCOMPARE(int(p->bars()->bars().size()), 2);
         QCOMPARE(p->bars()->bars()[0].value, r.withCache.ttftP50);
         QCOMPARE(p->bars()->bars()[1].value, r.withoutCache.ttftP50);
+        // Request by request: the first computes the shared prompt, the later ones find it cached;
+        // the chart draws exactly the measured times.
+        QCOMPARE(int(r.requests.size()), 3);
+        QCOMPARE(r.requests[0].cachedTokens, 0);
+        for (size_t i = 1; i < r.requests.size(); ++i) {
+            QVERIFY2(r.requests[i].cachedTokens >= 112 && r.requests[i].cachedTokens <= 120 + 8,
+                     qPrintable(QString::number(r.requests[i].cachedTokens)));
+            QVERIFY(r.requests[i].cachedTokens < r.requests[i].promptTokens);
+        }
+        widgets::LineChartView* chart = p->perRequestChart();
+        QCOMPARE(chart->seriesCount(), 2);
+        for (int cache : {0, 1}) {
+            const QList<QPointF> pts = chart->points(cache);
+            QCOMPARE(pts.size(), 3);
+            for (int i = 0; i < 3; ++i) {
+                QCOMPARE(pts[i].x(), double(i + 1));
+                QCOMPARE(pts[i].y(), cache == 0 ? r.requests[size_t(i)].ttftWithMs : r.requests[size_t(i)].ttftWithoutMs);
+            }
+        }
+        QVERIFY(!chart->emptyTextShown());
+        QVERIFY2(p->summaryLabel()->text().contains(QStringLiteral("request 1 computed all")), qPrintable(p->summaryLabel()->text()));
         page()->tabs()->setCurrentWidget(page()->loadPanel());
     }
 

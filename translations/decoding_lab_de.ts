@@ -3791,6 +3791,34 @@ In seinen Metadaten: %2
         <source>&amp;Output tokens</source>
         <translation>A&amp;usgabe-Tokens</translation>
     </message>
+    <message>
+        <source>Time to first token, request by request</source>
+        <translation>Zeit bis zum ersten Token, Anfrage für Anfrage</translation>
+    </message>
+    <message>
+        <source>request</source>
+        <translation>Anfrage</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <source>Run to draw each request&apos;s time to first token with and without the cache.</source>
+        <translation>Starten, um für jede Anfrage die Zeit bis zum ersten Token mit und ohne Cache zu zeichnen.</translation>
+    </message>
+    <message>
+        <source>%1 to %2</source>
+        <translation>%1 bis %2</translation>
+    </message>
+    <message>
+        <source>With the cache, request 1 computed all %1 of its prompt tokens; each later one found %2 of its %3 in the cache.</source>
+        <translation>Mit Cache berechnete Anfrage 1 alle %1 Prompt-Tokens selbst; jede spätere fand %2 ihrer %3 im Cache.</translation>
+    </message>
+    <message>
+        <source>without the cache</source>
+        <translation>ohne Cache</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::ServingSafetyPanel</name>

@@ -3758,6 +3758,34 @@ In its metadata: %2
         <source>&amp;Output tokens</source>
         <translation>输出词元(&amp;O)</translation>
     </message>
+    <message>
+        <source>Time to first token, request by request</source>
+        <translation>逐个请求的首词元时间</translation>
+    </message>
+    <message>
+        <source>request</source>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <source>Run to draw each request&apos;s time to first token with and without the cache.</source>
+        <translation>运行后绘制每个请求在使用和不使用缓存时的首词元时间。</translation>
+    </message>
+    <message>
+        <source>%1 to %2</source>
+        <translation>%1 至 %2</translation>
+    </message>
+    <message>
+        <source>With the cache, request 1 computed all %1 of its prompt tokens; each later one found %2 of its %3 in the cache.</source>
+        <translation>使用缓存时，请求 1 自行计算了全部 %1 个提示词元；之后的每个请求在缓存中找到了其 %3 个中的 %2 个。</translation>
+    </message>
+    <message>
+        <source>without the cache</source>
+        <translation>不使用缓存</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::ServingSafetyPanel</name>

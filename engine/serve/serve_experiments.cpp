@@ -78,6 +78,7 @@ PrefixCacheResult prefixCacheExperiment(const Model& model, Backend& backend, in
     const std::vector<TracedRequest> trace = makeLoadTrace(model, spec);
     PrefixCacheResult r;
     r.systemPromptTokens = systemPromptTokens;
+    r.requests.resize(trace.size());
     for (bool cache : {true, false}) {
         TraceRunOptions opt;
         opt.scheduler.maxBatch = 1;
@@ -85,7 +86,15 @@ PrefixCacheResult prefixCacheExperiment(const Model& model, Backend& backend, in
         opt.scheduler.prefillChunk = 512;
         opt.scheduler.prefixCache = cache;
         opt.concurrency = 1;  // one at a time: TTFT is the prefill, not queueing
-        (cache ? r.withCache : r.withoutCache) = summarize(runTrace(model, backend, trace, opt, cancel));
+        const TraceRunResult run = runTrace(model, backend, trace, opt, cancel);
+        (cache ? r.withCache : r.withoutCache) = summarize(run);
+        for (const RequestOutcome& o : run.requests) {
+            if (o.index < 0 || size_t(o.index) >= r.requests.size()) continue;
+            PrefixRequestTiming& t = r.requests[size_t(o.index)];
+            t.promptTokens = o.timings.promptTokens;
+            (cache ? t.ttftWithMs : t.ttftWithoutMs) = o.timings.ttftMs();
+            if (cache) t.cachedTokens = o.timings.cachedPromptTokens;
+        }
     }
     return r;
 }

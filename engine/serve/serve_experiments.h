@@ -34,9 +34,16 @@ std::vector<LoadSweepPoint> loadSweep(const Model& model, Backend& backend, Load
                                       SchedulerOptions scheduler, const std::atomic<bool>* cancel = nullptr,
                                       const std::function<void(const LoadSweepPoint&)>& onPoint = {});
 
+// One request of the experiment, both ways (trace order; -1 where it did not finish).
+struct PrefixRequestTiming {
+    int promptTokens = 0;
+    int cachedTokens = 0;          // served from the prefix cache in the run with it
+    double ttftWithMs = -1.0, ttftWithoutMs = -1.0;
+};
 struct PrefixCacheResult {
     int systemPromptTokens = 0;
     ServeSummary withCache, withoutCache;   // TTFT p50 and prefixHitRate are the lesson's numbers
+    std::vector<PrefixRequestTiming> requests;   // the first computes the shared prompt, the rest reuse it
 };
 // `requests` requests, each the shared system prompt and userTokens of its own, run one at a time.
 PrefixCacheResult prefixCacheExperiment(const Model& model, Backend& backend, int systemPromptTokens, int userTokens,

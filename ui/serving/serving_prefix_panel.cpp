@@ -1,5 +1,7 @@
 #include "ui/serving/serving_prefix_panel.h"
 
+#include <algorithm>
+
 #include <QEvent>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -12,6 +14,7 @@
 
 #include "widgets/adaptive_row.h"
 #include "widgets/flow_layout.h"
+#include "widgets/line_chart_view.h"
 #include "widgets/value_bars_view.h"
 
 namespace dlab::ui {
@@ -102,7 +105,12 @@ ServingPrefixPanel::ServingPrefixPanel(QWidget* parent) : QWidget(parent) {
     right->addStretch(1);
     body->addWidget(rightColumn, 1);
     layout->addWidget(body);
-    layout->addStretch(1);
+    // Request by request: the medians hide that the first request pays for the shared prompt
+    // either way and every later one skips it with the cache.
+    perRequest_ = new widgets::LineChartView(this);
+    perRequest_->setObjectName(QStringLiteral("servingPrefixPerRequest"));
+    perRequest_->setXLabelFormat(QStringLiteral("%.0f"));
+    layout->addWidget(perRequest_, 1);
 
     connect(run_, &QPushButton::clicked, this, &ServingPrefixPanel::runRequested);
     for (QSpinBox* s : {system_, user_, output_, requests_}) connect(s, &QSpinBox::valueChanged, this, &ServingPrefixPanel::settingsChanged);
@@ -150,7 +158,10 @@ void ServingPrefixPanel::redraw() {
     for (Metric m : metrics())
         for (bool cache : {true, false})
             values_[{m, cache}]->setText(has_ ? metricText(m, cache ? view_.result.withCache : view_.result.withoutCache) : QStringLiteral("–"));
+    perRequest_->setTitles(tr("Time to first token, request by request"), tr("request"), tr("ms"));
+    perRequest_->setEmptyText(tr("Run to draw each request's time to first token with and without the cache."));
     if (!has_) {
+        perRequest_->setSeries({});
         bars_->setBars({});
         summary_->setText(tr("Run: the requests share one system prompt and run one at a time, first with the prefix cache, then "
                              "without. With the cache only the first request computes the shared prompt; the others find its KV "
@@ -167,8 +178,28 @@ void ServingPrefixPanel::redraw() {
                       nullptr, view_.request.requests)
                        .arg(view_.result.systemPromptTokens)
                        .arg(loc.toString(w.ttftP50, 'f', 1), loc.toString(wo.ttftP50, 'f', 1), loc.toString(100.0 * w.prefixHitRate, 'f', 0));
+    const std::vector<PrefixRequestTiming>& rq = view_.result.requests;
+    if (rq.size() >= 2 && rq[0].ttftWithMs >= 0 && rq[1].ttftWithMs >= 0) {
+        int least = rq[1].cachedTokens, most = rq[1].cachedTokens;
+        for (size_t i = 2; i < rq.size(); ++i)
+            if (rq[i].ttftWithMs >= 0) {
+                least = std::min(least, rq[i].cachedTokens);
+                most = std::max(most, rq[i].cachedTokens);
+            }
+        const QString cached = least == most ? loc.toString(least) : tr("%1 to %2").arg(loc.toString(least), loc.toString(most));
+        text += QLatin1Char(' ') + tr("With the cache, request 1 computed all %1 of its prompt tokens; each later one found %2 of "
+                                      "its %3 in the cache.")
+                                       .arg(loc.toString(rq[0].promptTokens - rq[0].cachedTokens), cached, loc.toString(rq[1].promptTokens));
+    }
     if (view_.cancelled) text += QLatin1Char(' ') + tr("(Stopped before the end: the numbers cover the requests that finished.)");
     summary_->setText(text);
+    QList<QPointF> with, without;
+    for (size_t i = 0; i < view_.result.requests.size(); ++i) {
+        const PrefixRequestTiming& t = view_.result.requests[i];
+        if (t.ttftWithMs >= 0) with << QPointF(double(i + 1), t.ttftWithMs);
+        if (t.ttftWithoutMs >= 0) without << QPointF(double(i + 1), t.ttftWithoutMs);
+    }
+    perRequest_->setSeries({{tr("with the cache"), with, false, true}, {tr("without the cache"), without, true, true}});
 }
 
 void ServingPrefixPanel::retranslate() {

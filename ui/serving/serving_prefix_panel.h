@@ -1,7 +1,9 @@
 #pragma once
 // Prefix cache: prefixCacheExperiment on the loaded model. Requests that all start with one
 // shared system prompt (500 tokens by default) run one after another, with the prefix cache on and
-// off: the time to first token both ways (the prefill the cache saves) and the hit rate.
+// off: the time to first token both ways (the prefill the cache saves) and the hit rate, in figures,
+// as two bars (the medians) and request by request (the first computes the shared prompt either
+// way; with the cache the others start from its KV blocks).
 #include <QWidget>
 
 #include <map>
@@ -16,6 +18,7 @@ class QSpinBox;
 QT_END_NAMESPACE
 
 namespace dlab::widgets {
+class LineChartView;
 class ValueBarsView;
 }
 
@@ -45,6 +48,7 @@ public:
     QSpinBox* requestsSpin() const { return requests_; }
     QPushButton* runButton() const { return run_; }
     widgets::ValueBarsView* bars() const { return bars_; }
+    widgets::LineChartView* perRequestChart() const { return perRequest_; }
     QLabel* summaryLabel() const { return summary_; }
 
 signals:
@@ -74,6 +78,7 @@ private:
     std::map<std::pair<Metric, bool>, QLabel*> values_;
     widgets::ValueBarsView* bars_ = nullptr;
     QLabel* summary_ = nullptr;
+    widgets::LineChartView* perRequest_ = nullptr;
     ServingPrefixView view_;
     bool has_ = false, busy_ = false, modelReady_ = false;
 };
