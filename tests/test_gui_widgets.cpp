@@ -1253,6 +1253,46 @@ private slots:
         QCOMPARE(rotated, QStringList{title});
     }
 
+    // The legend keeps every series name whole: entries wrap onto further lines under the plot
+    // (Qt Charts' own legend cut "bei p50-Abstand zwischen Tokens" to "bei p50-Abstand zwis…"
+    // beside the Lessons panel). One line where they fit.
+    void lineChartLegendWraps_data() {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<double>("fontScale");
+        QTest::addColumn<int>("maxLines");
+        QTest::newRow("1024 beside the Lessons panel") << 370 << 1.0 << 2;
+        QTest::newRow("very narrow") << 220 << 1.0 << 4;
+        QTest::newRow("1920") << 900 << 1.0 << 1;
+        QTest::newRow("presentation font") << 700 << 2.0 << 2;
+    }
+    void lineChartLegendWraps() {
+        QFETCH(int, width);
+        QFETCH(double, fontScale);
+        QFETCH(int, maxLines);
+        LineChartView chart;
+        QFont f = chart.font();
+        f.setPointSizeF(f.pointSizeF() * fontScale);
+        chart.setFont(f);
+        chart.setTitles(QStringLiteral("Durchsatz gegen Latenz"), QStringLiteral("ms"), QStringLiteral("Tokens/s"));
+        const QStringList names{QStringLiteral("bei p50-Abstand zwischen Tokens"), QStringLiteral("bei p99-Abstand zwischen Tokens")};
+        chart.setSeries({{names[0], {QPointF(1, 10), QPointF(4, 30)}, false, true}, {names[1], {QPointF(2, 10), QPointF(6, 30)}, true, true}});
+        chart.resize(width, 320);
+        settle(chart);
+        QString text = chart.legendText();
+        text.replace(QChar(0x00a0), QLatin1Char(' ')).replace(QChar(0x2029), QLatin1Char(' ')).replace(QLatin1Char('\n'), QLatin1Char(' '));
+        for (const QString& name : names) QVERIFY2(text.contains(name), qPrintable(text));
+        const QRectF legend = chart.legendRect();
+        QVERIFY(!legend.isEmpty());
+        QVERIFY2(QRectF(QPointF(0, 0), chart.chart()->size()).contains(legend), "the legend leaves the chart");
+        QVERIFY2(legend.top() >= chart.chart()->plotArea().bottom(), "the legend overlaps the plot");
+        const double line = QFontMetricsF(chart.font()).lineSpacing();
+        QVERIFY2(legend.height() <= (maxLines + 0.6) * line, qPrintable(QStringLiteral("%1 px for %2 lines of %3").arg(legend.height()).arg(maxLines).arg(line)));
+        // Nothing the x axis draws runs into it.
+        for (QGraphicsItem* item : chart.scene()->items())
+            if (auto* t = dynamic_cast<QGraphicsTextItem*>(item); t && t->isVisible() && t->toPlainText() == QStringLiteral("ms"))
+                QVERIFY2(t->sceneBoundingRect().bottom() <= legend.top() + 1, "the x title runs into the legend");
+    }
+
     // Measured points drawn as dots sit inside the plot, not on its left and right edges (the
     // serving lab's first and last batch size were cut in half); plain lines still span the range.
     void lineChartDotsKeepAMargin() {

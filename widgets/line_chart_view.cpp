@@ -8,6 +8,7 @@
 #include <QTextOption>
 #include <QLegendMarker>
 #include <QLegend>
+#include <QResizeEvent>
 #include <QLineSeries>
 #include <QPainter>
 #include <QLogValueAxis>
@@ -55,7 +56,7 @@ LineChartView::LineChartView(QWidget* parent) : QChartView(parent) {
     // while its axis range moved left pieces of the old line and old labels on screen (seen on the
     // KV page's time charts during a run).
     setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
-    chart()->legend()->setAlignment(Qt::AlignBottom);
+    chart()->legend()->setVisible(false);   // placeLegend() draws one that wraps
     chart()->setMargins(QMargins(4, 4, 4, 4));
     x_ = new QValueAxis(this);
     y_ = new QValueAxis(this);
@@ -75,6 +76,9 @@ LineChartView::LineChartView(QWidget* parent) : QChartView(parent) {
     emptyItem_ = new NoteItem(chart());
     emptyItem_->setZValue(1e6);
     emptyItem_->hide();
+    legendItem_ = new QGraphicsTextItem(chart());
+    legendItem_->setZValue(1e6);
+    legendItem_->hide();
     connect(chart(), &QChart::plotAreaChanged, this, &LineChartView::placeEmptyText);
     rebuildAxes();
     setMinimumHeight(fontMetrics().height() * kMinimumLines);
@@ -140,6 +144,62 @@ void LineChartView::setSeries(const QList<LineSeriesData>& data) {
     else applyPens();          // not the whole theme: setTheme() re-styles every item and costs milliseconds
     rebuildAxes();
     placeEmptyText();
+    placeLegend();
+}
+
+QString LineChartView::legendText() const { return legendItem_->isVisible() ? legendItem_->toPlainText() : QString(); }
+QRectF LineChartView::legendRect() const { return legendItem_->isVisible() ? legendItem_->sceneBoundingRect() : QRectF(); }
+
+void LineChartView::placeLegend() {
+    // One entry a series with a name: a square of its colour and the name, kept together where
+    // the name fits a line; entries break between each other, centred under the plot.
+    const QFontMetricsF fm(font());
+    const QMargins m = chart()->margins();
+    const double width = std::max(40.0, chart()->size().width() - 8.0 - 8.0);
+    // Whole entries packed into lines (an entry wider than a line alone wraps inside itself).
+    const QString gap = QStringLiteral("\u00a0\u00a0\u00a0\u00a0");
+    QStringList entries, lines;
+    double lineWidth = 0.0;
+    for (int i = 0; i < series_.size(); ++i) {
+        const QString name = series_[i]->name();
+        if (name.isEmpty()) continue;
+        const QString plain = QStringLiteral("\u25a0\u00a0") + name;
+        const double w = fm.horizontalAdvance(plain) + 2.0;
+        const bool fits = w <= width;
+        QString text = name.toHtmlEscaped();
+        if (fits) text.replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));
+        const QString entry = QStringLiteral("<span style=\"color:%1\">\u25a0</span>&nbsp;%2").arg(seriesColour(palette(), i).name(), text);
+        const double withGap = lineWidth > 0.0 ? lineWidth + fm.horizontalAdvance(gap) + w : w;
+        if (lines.isEmpty() || !fits || withGap > width || lineWidth > width) {
+            lines << entry;
+            lineWidth = w;
+        } else {
+            lines.last() += QStringLiteral("&nbsp;&nbsp;&nbsp;&nbsp;") + entry;
+            lineWidth = withGap;
+        }
+        entries << entry;
+    }
+    const QString html = lines.join(QStringLiteral("<br>"));
+    if (html != legendHtml_) {
+        legendHtml_ = html;
+        legendItem_->setHtml(html);
+    }
+    legendItem_->setFont(font());
+    legendItem_->setDefaultTextColor(palette().color(QPalette::Text));
+    QTextOption centred = legendItem_->document()->defaultTextOption();
+    centred.setAlignment(Qt::AlignHCenter);
+    legendItem_->document()->setDefaultTextOption(centred);
+    legendItem_->setTextWidth(width);
+    const double height = entries.isEmpty() ? 0.0 : legendItem_->boundingRect().height();
+    legendItem_->setVisible(!entries.isEmpty());
+    const int bottom = 4 + int(std::ceil(height));
+    if (m.bottom() != bottom) chart()->setMargins(QMargins(m.left(), m.top(), m.right(), bottom));
+    legendItem_->setPos(8.0, chart()->size().height() - 2.0 - height);
+}
+
+void LineChartView::resizeEvent(QResizeEvent* e) {
+    QChartView::resizeEvent(e);
+    placeLegend();
 }
 
 void LineChartView::setEmptyText(const QString& text) {
@@ -257,8 +317,6 @@ void LineChartView::applyTheme() {
     chart()->setTheme(hasDarkBase(pal) ? QChart::ChartThemeDark : QChart::ChartThemeLight);
     chart()->setBackgroundBrush(pal.color(QPalette::Base));
     chart()->setTitleBrush(pal.color(QPalette::Text));
-    chart()->legend()->setLabelColor(pal.color(QPalette::Text));
-    for (QLegendMarker* m : chart()->legend()->markers(axisHolder_)) m->setVisible(false);
     emptyItem_->setDefaultTextColor(pal.color(QPalette::PlaceholderText));
     emptyItem_->backing = pal.color(QPalette::Base);
     emptyItem_->update();
@@ -266,7 +324,6 @@ void LineChartView::applyTheme() {
     QFont bold = base;
     bold.setBold(true);
     chart()->setTitleFont(bold);
-    chart()->legend()->setFont(base);
     for (QAbstractAxis* a : {static_cast<QAbstractAxis*>(x_), static_cast<QAbstractAxis*>(y_), static_cast<QAbstractAxis*>(logY_)}) {
         a->setLabelsFont(base);
         a->setTitleFont(base);
@@ -295,6 +352,7 @@ void LineChartView::changeEvent(QEvent* e) {
         fitYLabelsToTitle();
         setMinimumHeight(fontMetrics().height() * kMinimumLines);
         placeEmptyText();
+        placeLegend();
     }
 }
 

@@ -46,12 +46,19 @@ public:
     void setEmptyText(const QString& text);
     QString emptyText() const { return emptyText_; }
     bool emptyTextShown() const;
+    // The legend under the plot, drawn by the view (Qt Charts' own cut long names to "bei
+    // p50-Abstand zwis…" in a narrow chart): entries wrap onto further lines instead, centred.
+    // Its plain text (every series name whole) and its rectangle in scene coordinates.
+    QString legendText() const;
+    QRectF legendRect() const;
 
 protected:
     void changeEvent(QEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
     void placeEmptyText();
+    void placeLegend();
     void applyTheme();
     void applyPens();
     void rebuildAxes();
@@ -65,6 +72,8 @@ private:
     // so an empty chart kept only its title.
     QLineSeries* axisHolder_ = nullptr;
     NoteItem* emptyItem_ = nullptr;
+    QGraphicsTextItem* legendItem_ = nullptr;
+    QString legendHtml_;
     QString emptyText_;
     QList<bool> dashed_, markers_;
     QValueAxis* x_ = nullptr;
