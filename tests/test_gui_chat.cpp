@@ -435,7 +435,7 @@ private slots:
         QCOMPARE(c.size(), 1);
         const QString want = QStringLiteral("TTFT %1 ms · %2 tokens/s · 40 tokens · max tokens reached")
                                  .arg(qRound(stats.timeToFirstTokenMs))
-                                 .arg(stats.tokensPerSecond, 0, 'f', 1);
+                                 .arg(QLocale().toString(stats.tokensPerSecond, 'f', 1));
         QCOMPARE(captionStats(c[0]), want);
         // The second line: the settings this answer was generated with.
         QCOMPARE(captionSampling(c[0]), QStringLiteral("Sampled with ") + ChatPage::samplingSummary(rig.requestParams[0]));

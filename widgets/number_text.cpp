@@ -5,17 +5,11 @@
 
 namespace dlab::widgets {
 
-namespace {
-QLocale ungrouped() {
-    QLocale l;
-    l.setNumberOptions(l.numberOptions() | QLocale::OmitGroupSeparator);
-    return l;
-}
-}  // namespace
+// Every figure grouped as the language groups it ("5,877 ms", "5.877 ms"), in texts, tables and
+// chart axes alike: the status bar's "49,152" stood beside a caption's "5877 ms" and an axis's "10000".
+QString decimalText(double x, int decimals) { return QLocale().toString(x, 'f', decimals); }
 
-QString decimalText(double x, int decimals) { return ungrouped().toString(x, 'f', decimals); }
-
-QString shortNumberText(double x, int significant) { return ungrouped().toString(x, 'g', significant); }
+QString shortNumberText(double x, int significant) { return QLocale().toString(x, 'g', significant); }
 
 QString byteText(double bytes) {
     static const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -38,7 +32,7 @@ QString countText(qint64 n) {
 QString integerText(qint64 n) { return QLocale().toString(n); }
 
 void localizeChartNumbers(QChart* chart, QLocale locale) {
-    locale.setNumberOptions(locale.numberOptions() | QLocale::OmitGroupSeparator);
+    locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
     chart->setLocale(locale);
     chart->setLocalizeNumbers(true);
 }

@@ -14,7 +14,7 @@ QT_END_NAMESPACE
 
 namespace dlab::widgets {
 
-// `decimals` digits after the separator, no thousands grouping ("12345,6").
+// `decimals` digits after the separator, grouped as the language groups ("12.345,6" in German).
 QString decimalText(double x, int decimals);
 // Up to `significant` significant digits, trailing zeros dropped ("0,8", "0,00021").
 QString shortNumberText(double x, int significant = 3);
@@ -25,8 +25,8 @@ QString countText(qint64 n);
 // A whole number in full, grouped as the language groups it: "49,152" / "49.152" / "2,048". For
 // counts a person compares across the app (vocabulary, context, kept tokens).
 QString integerText(qint64 n);
-// A chart's axis labels in `locale`'s form, without grouping ("0,25", "2048"). Call again on
-// QEvent::LocaleChange.
+// A chart's axis labels in `locale`'s form, grouped like every other figure ("0,25", "10.000").
+// Call again on QEvent::LocaleChange.
 void localizeChartNumbers(QChart* chart, QLocale locale);
 
 }  // namespace dlab::widgets
