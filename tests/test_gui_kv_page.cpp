@@ -594,11 +594,23 @@ private slots:
     }
 
     // At 1024 × 700, after a whole run (the status line above the tabs takes two lines then), the
-    // Growth tab's charts keep their axis labels and titles whole (they turned into "...").
+    // Growth tab's charts keep their axis labels and titles whole (they turned into "..."), also
+    // beside the Lessons panel in German, where the heatmap's column had squeezed the two charts
+    // on the left to 60 px.
+    void growthChartsKeepTheirLabels_data() {
+        QTest::addColumn<QString>("language");
+        QTest::addColumn<bool>("lessons");
+        QTest::newRow("en") << "en" << false;
+        QTest::newRow("de beside the Lessons panel") << "de" << true;
+    }
     void growthChartsKeepTheirLabels() {
+        QFETCH(QString, language);
+        QFETCH(bool, lessons);
+        ui::openSettings()->setValue(QStringLiteral("language"), language);
         QStringList errors;
         auto w = openWindow(tinyPath_, &errors);
         QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        if (lessons) w->lessonsDock()->show();
         w->resize(1024, 700);
         KvPage* page = front(*w);
         page->stepsSpin()->setValue(48);
@@ -615,8 +627,49 @@ private slots:
                 else if (auto* st = dynamic_cast<QGraphicsSimpleTextItem*>(item)) text = st->text();
                 if (text.endsWith(QLatin1String("...")) || text.endsWith(QChar(0x2026))) cut << c->objectName() + ": " + text;
             }
+            // And no chart gets less than a third of the tab's width.
+            if (c->width() < page->growthPanel()->width() / 3)
+                cut << QStringLiteral("%1 is %2 px wide of %3").arg(c->objectName()).arg(c->width()).arg(page->growthPanel()->width());
         }
+        QVERIFY(ui::LanguageManager::instance().setLanguage(QStringLiteral("en")));
         QVERIFY2(cut.isEmpty(), qPrintable(cut.join(" | ")));
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+
+    // Scrolling a short window with the wheel does not turn the controls that pass under the
+    // pointer: over the eviction's "Text:" box it picked "Open a text file…" and opened a file
+    // dialog. A focused control still takes the wheel; an unfocused one hands it to the page.
+    void wheelScrollsThePageNotTheControls() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        w->resize(1024, 420);
+        KvPage* page = front(*w);
+        page->tabs()->setCurrentWidget(page->compressionPanel());
+        QCoreApplication::processEvents();
+        auto* text = page->compressionPanel()->findChild<QComboBox*>(QStringLiteral("kvEvictionText"));
+        auto* steps = page->stepsSpin();
+        QVERIFY(text && steps);
+        auto* area = w->findChild<QScrollArea*>(QStringLiteral("pageArea"));
+        QVERIFY(area);
+        QVERIFY2(area->verticalScrollBar()->maximum() > 0, "the test needs a page taller than the window");
+        const auto wheel = [](QWidget* target, int delta) {
+            const QPoint at = target->rect().center();
+            QWheelEvent e(at, target->mapToGlobal(at), {}, QPoint(0, delta), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+            QApplication::sendEvent(target, &e);
+        };
+        w->setFocus();
+        const int before = area->verticalScrollBar()->value();
+        wheel(text, -120);
+        QCOMPARE(text->currentIndex(), 0);
+        QVERIFY2(area->verticalScrollBar()->value() > before, "the page did not scroll");
+        const int value = steps->value();
+        wheel(steps, 120);
+        QCOMPARE(steps->value(), value);
+        steps->setFocus();
+        QTRY_VERIFY(steps->hasFocus());
+        wheel(steps, 120);
+        QVERIFY(steps->value() > value);   // focused: the wheel is the user's intent
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
     }
 

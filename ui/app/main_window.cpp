@@ -41,6 +41,7 @@
 #include "ui/app/mnemonic_text.h"
 #include "ui/app/presentation_mode.h"
 #include "ui/app/theme.h"
+#include "widgets/wheel_guard.h"
 #include "widgets/eliding_label.h"
 #include "widgets/front_tab_sizing.h"
 #include "widgets/number_text.h"
@@ -62,6 +63,8 @@ MainWindow::MainWindow(const QString& modelPath, QWidget* parent) : QMainWindow(
     registerEngineTypes();
     setAcceptDrops(true);
     resize(1280, 820);
+    // The wheel scrolls the page; it turns a knob only once the knob has the focus.
+    qApp->installEventFilter(new widgets::WheelGuard(this));
 
     // The pages in a scroll area that fills the window: where the window is smaller than a page
     // needs (a 1024 × 700 screen with the Lessons panel open, presentation mode's larger text),

@@ -71,7 +71,9 @@ void setCell(QTableWidget* t, int row, int col, const QString& text) {
     t->setItem(row, col, item);
 }
 
-QString sci(double x) { return x == 0.0 ? QStringLiteral("0") : QLocale().toString(x, 'e', 2); }
+// KL spans orders of magnitude: three significant digits ("0.003", "0.0123"), the exponent form
+// only below 0.0001 ("1.23e-05"), as the eviction table's "0.1177" reads.
+QString sci(double x) { return x == 0.0 ? QStringLiteral("0") : widgets::shortNumberText(x, 3); }
 }  // namespace
 
 KvCompressionPanel::KvCompressionPanel(QWidget* parent) : QWidget(parent) {
@@ -117,6 +119,7 @@ KvCompressionPanel::KvCompressionPanel(QWidget* parent) : QWidget(parent) {
     auto* form = new QGridLayout;
     textLabel_ = new QLabel(evictBox_);
     text_ = new QComboBox(evictBox_);
+    text_->setObjectName(QStringLiteral("kvEvictionText"));
     text_->setSizeAdjustPolicy(QComboBox::AdjustToContents);   // its text changes with the language and the file
     text_->addItem(QString());   // the built-in text
     text_->addItem(QString());   // Open a text file…
@@ -253,7 +256,7 @@ void KvCompressionPanel::retranslate() {
         for (int i = 0; i < types_.rows.size(); ++i) {
             const KvTypeRow& r = types_.rows[i];
             setCell(typesTable_, i, 0, r.type);
-            setCell(typesTable_, i, 1, QString::number(r.bytesPerPosition));
+            setCell(typesTable_, i, 1, widgets::integerText(r.bytesPerPosition));
             setCell(typesTable_, i, 2, sci(r.meanKl));
             setCell(typesTable_, i, 3, sci(r.maxKl));
             setCell(typesTable_, i, 4, QStringLiteral("%1 %").arg(widgets::decimalText(100.0 * r.top1Agreement, 1)));
@@ -295,7 +298,7 @@ void KvCompressionPanel::retranslate() {
                                  : r.sinks > 0   ? tr("%1 sinks + %2 recent").arg(r.sinks).arg(r.window)
                                                  : tr("%1 recent, no sinks").arg(r.window);
             setCell(evictTable_, i, 0, name);
-            setCell(evictTable_, i, 1, QString::number(r.maxSlots));
+            setCell(evictTable_, i, 1, widgets::integerText(r.maxSlots));
             setCell(evictTable_, i, 2, widgets::byteText(double(r.bytesPeak)));
             setCell(evictTable_, i, 3, widgets::decimalText(r.perplexity, 2));
             setCell(evictTable_, i, 4, widgets::decimalText(r.meanKl, 4));
