@@ -27,6 +27,9 @@ namespace dlab::widgets {
 namespace {
 // Below this the axis labels turn into "…": a title, two axes with titles and a legend need it.
 constexpr int kMinimumLines = 15;
+// Nor narrower than this many average characters: below it the title, the axis labels and the
+// legend turn into "…" (a layout squeezed the KV growth charts to 60 px).
+constexpr int kMinimumChars = 24;
 }
 
 // The empty chart's note, on the plot's background: grid lines would strike through it.
@@ -82,6 +85,7 @@ LineChartView::LineChartView(QWidget* parent) : QChartView(parent) {
     connect(chart(), &QChart::plotAreaChanged, this, &LineChartView::placeEmptyText);
     rebuildAxes();
     setMinimumHeight(fontMetrics().height() * kMinimumLines);
+    setMinimumWidth(fontMetrics().averageCharWidth() * kMinimumChars);
     applyTheme();
 }
 
@@ -351,6 +355,7 @@ void LineChartView::changeEvent(QEvent* e) {
         applyTheme();
         fitYLabelsToTitle();
         setMinimumHeight(fontMetrics().height() * kMinimumLines);
+        setMinimumWidth(fontMetrics().averageCharWidth() * kMinimumChars);
         placeEmptyText();
         placeLegend();
     }

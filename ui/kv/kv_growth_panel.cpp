@@ -46,6 +46,10 @@ KvGrowthPanel::KvGrowthPanel(QWidget* parent) : QWidget(parent) {
     grid->addWidget(summary_, 2, 0, 1, 2);
     grid->setRowStretch(0, 1);
     grid->setRowStretch(1, 1);
+    // Two equal columns: by size hints the heatmap's took nearly all of a narrow page (beside the
+    // Lessons panel the charts were 60 px wide, their titles "Cache…").
+    grid->setColumnStretch(0, 1);
+    grid->setColumnStretch(1, 1);
     connect(showWithout_, &QCheckBox::toggled, this, &KvGrowthPanel::redrawReuse);
     retranslate();
 }

@@ -43,13 +43,15 @@ KvHeatmapPanel::KvHeatmapPanel(QWidget* parent) : QWidget(parent), run_(std::mak
     log_ = new QCheckBox(this);
     log_->setObjectName(QStringLiteral("kvLogScale"));
     log_->setChecked(true);   // attention spans orders of magnitude: linear shows little but the sink
-    // The choices wrap in a narrow window (a label stays with its box); the step slider takes the
-    // rest of the row.
+    // The choices wrap in a narrow window (a label stays with its box); the step slider shares
+    // the row and keeps room to slide (beside the Lessons panel the choices took the row and left
+    // it 15 px).
     auto* choices = new widgets::FlowLayout;
     choices->addGroup({quantityLabel_, quantity_});
     choices->addGroup({rowsLabel_, rows_});
     choices->addGroup({log_});
-    controls->addLayout(choices);
+    step_->setMinimumWidth(12 * step_->fontMetrics().averageCharWidth());
+    controls->addLayout(choices, 1);
     controls->addWidget(stepLabel_);
     controls->addWidget(step_, 1);
     layout->addLayout(controls);
