@@ -116,8 +116,8 @@ void KvBlocksPanel::showReport(const widgets::BlockTableData& blocks, const KvAl
                        "Unused slots in partly filled blocks: %5 (%6 %). Sharing saved %7: without copy-on-write every "
                        "sequence would hold its own copy of the shared blocks.",
                        nullptr, int(a.sequences))
-                        .arg(a.positions)
-                        .arg(a.pagedBlocks)
+                        .arg(widgets::integerText(a.positions))
+                        .arg(widgets::integerText(a.pagedBlocks))
                         .arg(a.blockSize)
                         .arg(widgets::byteText(double(a.pagedBytes)))
                         .arg(widgets::byteText(double(a.pagedUnusedBytes)))
@@ -127,7 +127,7 @@ void KvBlocksPanel::showReport(const widgets::BlockTableData& blocks, const KvAl
                             "%n sequence(s), of which %3 (%4 %) hold nothing. That is %5× the paged pool's bytes; "
                             "paging wastes at most one partly filled block per sequence.",
                             nullptr, int(a.sequences))
-                             .arg(a.contextLength)
+                             .arg(widgets::integerText(a.contextLength))
                              .arg(widgets::byteText(double(a.contiguousBytes)))
                              .arg(widgets::byteText(double(a.contiguousUnusedBytes)))
                              .arg(widgets::decimalText(100.0 * a.contiguousWasteFraction(), 1))
