@@ -27,6 +27,7 @@
 #include "model/model.h"
 #include "test_paths.h"
 #include "ui/app/app_settings.h"
+#include "ui/app/language_manager.h"
 #include "ui/app/main_window.h"
 #include "ui/strategies/beam_tree_panel.h"
 #include "ui/strategies/column_editor.h"
@@ -475,6 +476,38 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
         QVERIFY(page->beamPanel()->view()->nodeCount() > 1);
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+
+    // Every heading of the comparison table is whole: the header is as tall as its most wrapped
+    // heading needs at the column's width (in German beside the Lessons panel "Findet den
+    // wahrscheinlichsten Text?" took three lines in a two-line header).
+    void tableHeadingsWhole_data() {
+        QTest::addColumn<QString>("language");
+        QTest::addColumn<int>("width");
+        QTest::newRow("de narrow") << "de" << 640;
+        QTest::newRow("zh_CN narrow") << "zh_CN" << 640;
+        QTest::newRow("en wide") << "en" << 1400;
+    }
+    void tableHeadingsWhole() {
+        QFETCH(QString, language);
+        QFETCH(int, width);
+        QVERIFY(ui::LanguageManager::instance().setLanguage(language));
+        StrategiesPage page;
+        page.resize(width, 600);
+        page.viewTabs()->setCurrentIndex(1);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QCoreApplication::processEvents();
+        QHeaderView* h = page.tableView()->horizontalHeader();
+        const QFontMetrics fm = h->fontMetrics();
+        const int margin = h->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, h);
+        for (int c = 0; c < h->count(); ++c) {
+            const QString text = page.tableView()->model()->headerData(c, Qt::Horizontal).toString();
+            const int need = fm.boundingRect(QRect(0, 0, h->sectionSize(c) - 2 * margin - 4, 100000), Qt::TextWordWrap | Qt::AlignCenter, text).height();
+            QVERIFY2(need + 2 * margin <= h->height(),
+                     qPrintable(QStringLiteral("\"%1\" needs %2 px at %3 px wide, the header is %4").arg(text).arg(need).arg(h->sectionSize(c)).arg(h->height())));
+        }
+        QVERIFY(ui::LanguageManager::instance().setLanguage(QStringLiteral("en")));
     }
 
     void badSpecsAreOneSentence() {

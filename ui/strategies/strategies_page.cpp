@@ -1,9 +1,12 @@
 #include "ui/strategies/strategies_page.h"
 
+#include <algorithm>
+
 #include <QApplication>
 #include <QCheckBox>
 #include <QEvent>
 #include <QFileDialog>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -157,6 +160,7 @@ void StrategiesPage::build() {
     tableView_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     // Long headings ("Finds the likeliest text?" in German) wrap instead of being cut.
     tableView_->horizontalHeader()->setDefaultAlignment(Qt::Alignment(Qt::AlignCenter | Qt::TextWordWrap));
+    connect(tableView_->horizontalHeader(), &QHeaderView::sectionResized, this, [this] { fitTableHeader(); });
     tableView_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     tableView_->verticalHeader()->hide();
     tableNote_ = new QLabel(tablePage);
@@ -503,9 +507,21 @@ void StrategiesPage::retranslate() {
 }
 
 void StrategiesPage::fitTableHeader() {
-    // Two lines: the wrapped headings need them (QHeaderView does not grow for wrapped text).
+    // As many lines as the most wrapped heading needs at its column's width, at least two
+    // (QHeaderView does not grow for wrapped text: beside the Lessons panel the German "Findet den
+    // wahrscheinlichsten Text?" took three lines and lost its first and last).
     QHeaderView* h = tableView_->horizontalHeader();
-    h->setMinimumHeight(2 * h->fontMetrics().lineSpacing() + 2 * h->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, h) + 4);
+    const QFontMetrics fm = h->fontMetrics();
+    const int margin = h->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, h);
+    int lines = 2;
+    for (int c = 0; c < h->count() && tableView_->model(); ++c) {
+        const QString text = tableView_->model()->headerData(c, Qt::Horizontal).toString();
+        const int width = std::max(1, h->sectionSize(c) - 2 * margin - 4);
+        const int height = fm.boundingRect(QRect(0, 0, width, 100000), Qt::TextWordWrap | Qt::AlignCenter, text).height();
+        lines = std::max(lines, (height + fm.lineSpacing() - 1) / std::max(1, fm.lineSpacing()));
+    }
+    const int wanted = lines * fm.lineSpacing() + 2 * margin + 4;
+    if (h->minimumHeight() != wanted) h->setMinimumHeight(wanted);
 }
 
 void StrategiesPage::retranslateTableNote() {

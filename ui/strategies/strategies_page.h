@@ -58,6 +58,7 @@ public:
     void setColumnSpec(int index, const QString& spec);
     QList<StrategyColumn*> columns() const { return columns_; }
     ComparisonTableModel* tableModel() const { return table_; }
+    QTableView* tableView() const { return tableView_; }
     BeamTreePanel* beamPanel() const { return beamPanel_; }
     QTabWidget* viewTabs() const { return tabs_; }
     QPlainTextEdit* promptEdit() const { return prompt_; }
