@@ -454,6 +454,17 @@ private slots:
         for (const auto& s : result.stages) order << QString::fromStdString(s.stage);
         QVERIFY2(order.indexOf(QStringLiteral("temperature")) > order.indexOf(QStringLiteral("top-p")), qPrintable(order.join(',')));
         QCOMPARE(order.join(','), QString::fromStdString(page->samplerParams().order));
+        // Every stage in view: the list does not scroll inside the controls panel (it showed 10 of 14).
+        auto* list = page->findChild<QListView*>(QStringLiteral("stageList"));
+        QVERIFY(list);
+        const int before = list->maximumHeight();
+        page->setFont([&] { QFont f = page->font(); f.setPointSizeF(f.pointSizeF() * 1.5); return f; }());
+        QTRY_VERIFY(list->maximumHeight() > before);   // presentation mode: taller rows, a taller list
+        QTRY_COMPARE(list->height(), list->maximumHeight());
+        for (int row = 0; row < stages->rowCount(); ++row)
+            QVERIFY2(list->viewport()->rect().contains(list->visualRect(stages->index(row, 0))),
+                     qPrintable(QStringLiteral("stage row %1 is outside the list's view").arg(row)));
+        QCOMPARE(list->verticalScrollBar()->maximum(), 0);
     }
 
     // Settings offered while a run goes on apply from the next step of that run: here top-k 1

@@ -102,6 +102,7 @@ PlaygroundPage::PlaygroundPage(QWidget* parent) : Page(parent), ui_(std::make_un
     ui_->stageList->setDragEnabled(true);
     ui_->stageList->setAcceptDrops(true);
     ui_->stageList->setDropIndicatorShown(true);
+    fitStageList();
     connect(stageModel_, &StageOrderModel::orderChanged, this, &PlaygroundPage::onParamsEdited);
     connect(stageModel_, &StageOrderModel::orderChanged, this, &PlaygroundPage::updateKnobStates);
     connect(stageModel_, &StageOrderModel::orderChanged, this, &PlaygroundPage::updatePresetCombo);
@@ -1255,6 +1256,17 @@ void PlaygroundPage::resizeEvent(QResizeEvent* e) {
     fitControlsWidth();   // the sliders' length follows the room the page has
 }
 
+// Every stage in view, no scrolling inside the list (at 1920 × 1080 it scrolled through 10 of 14
+// rows above empty space); the controls panel scrolls as a whole where the window is short.
+void PlaygroundPage::fitStageList() {
+    QListView* list = ui_->stageList;
+    const int rows = list->model() ? list->model()->rowCount() : 0;
+    if (rows == 0) return;
+    const int height = rows * list->sizeHintForRow(0) + 2 * list->frameWidth() + 2;
+    list->setMinimumHeight(height);
+    list->setMaximumHeight(height);
+}
+
 void PlaygroundPage::changeEvent(QEvent* e) {
     if (e->type() == QEvent::LanguageChange) {
         ui_->retranslateUi(this);
@@ -1265,6 +1277,7 @@ void PlaygroundPage::changeEvent(QEvent* e) {
         // Presentation mode and zoom: the controls grow with the font, so their panel does too
         // (it kept its width and cut every value box off).
         QTimer::singleShot(0, this, &PlaygroundPage::fitControlsWidth);
+        QTimer::singleShot(0, this, &PlaygroundPage::fitStageList);
         QTimer::singleShot(0, this, &PlaygroundPage::fitCandidateColumns);
     }
     QWidget::changeEvent(e);

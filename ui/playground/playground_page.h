@@ -244,6 +244,7 @@ private:
     void showRepetition(const RepetitionView& r);
     void onAlternativeChosen(int step, int token);
     void retranslate();
+    void fitStageList();      // the stage-order list as tall as its rows
     void fitControlsWidth();
     void fitCandidateColumns();
     std::vector<BasicKnob> basicKnobs() const;   // the sliders' spin boxes by SamplerParams field
