@@ -134,6 +134,13 @@ QList<StagePanel> chainPanels() {
     return panels;
 }
 
+// A widget's font scaled (presentation mode, a larger system font).
+void scaleFont(QWidget& w, double factor) {
+    QFont f = w.font();
+    f.setPointSizeF(f.pointSizeF() * factor);
+    w.setFont(f);
+}
+
 QList<DistributionBar> someBars(int n) {
     QList<DistributionBar> bars;
     for (int i = 0; i < n; ++i)
@@ -1240,9 +1247,7 @@ private slots:
         QFETCH(bool, log);
         QFETCH(double, fontScale);
         LineChartView chart;
-        QFont f = chart.font();
-        f.setPointSizeF(f.pointSizeF() * fontScale);
-        chart.setFont(f);
+        scaleFont(chart, fontScale);
         chart.setTitles(QStringLiteral("Loss"), QStringLiteral("token"), title);
         chart.setLogY(log);
         QList<QPointF> points;
@@ -1273,9 +1278,7 @@ private slots:
         QFETCH(double, fontScale);
         QFETCH(int, maxLines);
         LineChartView chart;
-        QFont f = chart.font();
-        f.setPointSizeF(f.pointSizeF() * fontScale);
-        chart.setFont(f);
+        scaleFont(chart, fontScale);
         chart.setTitles(QStringLiteral("Durchsatz gegen Latenz"), QStringLiteral("ms"), QStringLiteral("Tokens/s"));
         const QStringList names{QStringLiteral("bei p50-Abstand zwischen Tokens"), QStringLiteral("bei p99-Abstand zwischen Tokens")};
         chart.setSeries({{names[0], {QPointF(1, 10), QPointF(4, 30)}, false, true}, {names[1], {QPointF(2, 10), QPointF(6, 30)}, true, true}});
@@ -1581,9 +1584,7 @@ private slots:
         QFETCH(int, bars);
         QFETCH(double, fontScale);
         DistributionChart chart;
-        QFont f = chart.font();
-        f.setPointSizeF(f.pointSizeF() * fontScale);
-        chart.setFont(f);
+        scaleFont(chart, fontScale);
         chart.setLineScale(fontScale);
         DistributionCutoffs cut;
         for (int i = 0; i < bars; ++i) cut.cumulative << std::min(1.0, 0.01 * (i + 1));
@@ -1635,9 +1636,7 @@ private slots:
         QFETCH(bool, dark);
         DistributionChart chart;
         if (dark) chart.setPalette(darkPalette());
-        QFont f = chart.font();
-        f.setPointSizeF(f.pointSizeF() * fontScale);
-        chart.setFont(f);
+        scaleFont(chart, fontScale);
         chart.setSingleDistribution(single);
         QList<DistributionBar> bars = someBars(20);
         const QStringList words = {"\u2423metropolitan", "\u2423European", "\u2423Paris", "\u2423the", "\u2423internationally",

@@ -6,7 +6,6 @@
 #include <QGraphicsTextItem>
 #include <QTextDocument>
 #include <QTextOption>
-#include <QLegendMarker>
 #include <QLegend>
 #include <QResizeEvent>
 #include <QLineSeries>
@@ -161,8 +160,8 @@ void LineChartView::placeLegend() {
     const QMargins m = chart()->margins();
     const double width = std::max(40.0, chart()->size().width() - 8.0 - 8.0);
     // Whole entries packed into lines (an entry wider than a line alone wraps inside itself).
-    const QString gap = QStringLiteral("\u00a0\u00a0\u00a0\u00a0");
-    QStringList entries, lines;
+    const double gap = fm.horizontalAdvance(QStringLiteral("\u00a0\u00a0\u00a0\u00a0"));
+    QStringList lines;
     double lineWidth = 0.0;
     for (int i = 0; i < series_.size(); ++i) {
         const QString name = series_[i]->name();
@@ -173,15 +172,14 @@ void LineChartView::placeLegend() {
         QString text = name.toHtmlEscaped();
         if (fits) text.replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));
         const QString entry = QStringLiteral("<span style=\"color:%1\">\u25a0</span>&nbsp;%2").arg(seriesColour(palette(), i).name(), text);
-        const double withGap = lineWidth > 0.0 ? lineWidth + fm.horizontalAdvance(gap) + w : w;
-        if (lines.isEmpty() || !fits || withGap > width || lineWidth > width) {
+        const double withGap = lineWidth + gap + w;
+        if (lines.isEmpty() || !fits || withGap > width) {
             lines << entry;
             lineWidth = w;
         } else {
             lines.last() += QStringLiteral("&nbsp;&nbsp;&nbsp;&nbsp;") + entry;
             lineWidth = withGap;
         }
-        entries << entry;
     }
     const QString html = lines.join(QStringLiteral("<br>"));
     if (html != legendHtml_) {
@@ -194,8 +192,8 @@ void LineChartView::placeLegend() {
     centred.setAlignment(Qt::AlignHCenter);
     legendItem_->document()->setDefaultTextOption(centred);
     legendItem_->setTextWidth(width);
-    const double height = entries.isEmpty() ? 0.0 : legendItem_->boundingRect().height();
-    legendItem_->setVisible(!entries.isEmpty());
+    const double height = lines.isEmpty() ? 0.0 : legendItem_->boundingRect().height();
+    legendItem_->setVisible(!lines.isEmpty());
     const int bottom = 4 + int(std::ceil(height));
     if (m.bottom() != bottom) chart()->setMargins(QMargins(m.left(), m.top(), m.right(), bottom));
     legendItem_->setPos(8.0, chart()->size().height() - 2.0 - height);
