@@ -613,18 +613,23 @@ private slots:
         const int cols = waterfall.columns();
         QVERIFY(cols >= 1 && cols <= 5);
         if (width >= 900) QCOMPARE(cols, 5);
+        // The repetition penalty changed nothing this step: a slim strip, still in its place.
+        QVERIFY(waterfall.folded(1));
+        QVERIFY(!waterfall.folded(0) && !waterfall.folded(2));
+        QVERIFY(waterfall.panelRect(1).width() > 20);
+        QVERIFY(waterfall.panelRect(1).width() < waterfall.panelRect(0).width() / 2);
         for (int i = 0; i < 5; ++i) {
             const QRect r = waterfall.panelRect(i);
-            QVERIFY(r.width() > 40);
             QVERIFY(r.right() < width);
             QVERIFY(r.bottom() < 220);
-            QCOMPARE(r.width(), waterfall.panelRect(0).width());
+            if (i != 1) QCOMPARE(r.width(), waterfall.panelRect(0).width());
+            QCOMPARE(r.height(), waterfall.panelRect(0).height());
             for (int j = 0; j < i; ++j) QVERIFY(!r.intersects(waterfall.panelRect(j)));
             if (i % cols > 0) QVERIFY(r.left() > waterfall.panelRect(i - 1).right());
             else if (i > 0) QVERIFY(r.top() > waterfall.panelRect(i - 1).bottom());
         }
         QVERIFY(waterfall.panelRect(5).isNull());
-        QVERIFY(waterfall.sizeHint().width() >= 5 * 140);
+        QVERIFY(waterfall.sizeHint().width() >= 4 * 140);
         waterfall.clear();
         QVERIFY(waterfall.panels().isEmpty());
         QVERIFY(waterfall.panelRect(0).isNull());
@@ -663,6 +668,65 @@ private slots:
             QVERIFY(QToolTip::text().contains(stageTitle(waterfall.panels()[i].stage)));
         }
         QToolTip::hideText();
+    }
+
+    // A stage that changed nothing folds to a slim strip in its place: its name and "no change"
+    // along the strip, its numbers in the tooltip, and the stages that did something get the
+    // width. A CJK name stands one character under the other instead of lying on its side.
+    void waterfallFoldsUnchangedStages_data() {
+        QTest::addColumn<bool>("cjk");
+        QTest::newRow("latin") << false;
+        QTest::newRow("cjk") << true;
+    }
+    void waterfallFoldsUnchangedStages() {
+        QFETCH(bool, cjk);
+        class CjkTranslator : public QTranslator {
+        public:
+            bool isEmpty() const override { return false; }
+            QString translate(const char* context, const char* source, const char*, int) const override {
+                if (QByteArray(context) != "SamplerWaterfall" && QByteArray(context) != "dlab::widgets::SamplerWaterfall") return {};
+                if (QByteArray(source) == "Repetition penalty") return QStringLiteral("\u91cd\u590d\u60e9\u7f5a");
+                if (QByteArray(source) == "no change") return QStringLiteral("\u65e0\u53d8\u5316");
+                return {};
+            }
+        } translator;
+        if (cjk) QCoreApplication::installTranslator(&translator);
+        SamplerWaterfall waterfall;
+        waterfall.setPalette(lightPalette());
+        waterfall.setWrapping(false);
+        QList<StagePanel> panels = chainPanels();
+        waterfall.setPanels(panels);
+        const int foldedMin = waterfall.minimumSizeHint().width();
+        waterfall.resize(foldedMin, 220);
+        const QImage image = waterfall.grab().toImage();
+        const QStringList painted = waterfall.paintedTexts(), elided = waterfall.elidedTexts();
+        const QString title = stageTitle(QStringLiteral("repetition")), note = SamplerWaterfall::tr("no change");
+        const QString tip = waterfall.toolTipFor(1);
+        if (cjk) QCoreApplication::removeTranslator(&translator);
+
+        QVERIFY(waterfall.folded(1));
+        const int grows = waterfall.panelRect(0).width() - waterfall.panelRect(1).width();   // at the minimum width
+        QVERIFY2(elided.isEmpty(), qPrintable(elided.join(" | ")));
+        QVERIFY2(painted.contains(title) && painted.contains(note), qPrintable(painted.join(" | ")));
+        QVERIFY(!painted.contains(waterfall.statTexts(1).first()));   // "kept 500": only in the tooltip
+        QVERIFY2(tip.contains(QStringLiteral("changed nothing")) && tip.contains(waterfall.statTexts(1).first()), qPrintable(tip));
+        // The strip's ink runs along it: much taller than it is wide.
+        const QRect strip = waterfall.panelRect(1).adjusted(3, 3, -3, -3);
+        const QColor fill = QColor::fromRgb(commonestColour(image, strip));
+        QRect ink;
+        for (int y = strip.top(); y <= strip.bottom(); ++y)
+            for (int x = strip.left(); x <= strip.right(); ++x) {
+                const QColor c = image.pixelColor(x, y);
+                if (qAbs(c.red() - fill.red()) + qAbs(c.green() - fill.green()) + qAbs(c.blue() - fill.blue()) > 90)
+                    ink |= QRect(x, y, 1, 1);
+            }
+        QVERIFY2(ink.height() > 2 * ink.width(), qPrintable(QStringLiteral("ink %1x%2").arg(ink.width()).arg(ink.height())));
+
+        // The stage starts doing something: it unfolds and the row wants a panel's room for it.
+        panels[1].changed = true;
+        waterfall.setPanels(panels);
+        QVERIFY(!waterfall.folded(1));
+        QCOMPARE(waterfall.minimumSizeHint().width(), foldedMin + grows);
     }
 
     void waterfallPaintsAndMutesUnchangedStages() {
@@ -991,6 +1055,7 @@ private slots:
         QVERIFY2(elided.isEmpty(), qPrintable(elided.join(" | ")));
         for (int i = 0; i < waterfall.panels().size(); ++i) {
             const StagePanel& panel = waterfall.panels()[i];
+            if (waterfall.folded(i)) continue;   // its name along the strip (nothing elided, above)
             // The best token of every panel: its label and its percentage.
             QVERIFY2(painted.contains(panel.labels[0]), qPrintable(panel.stage));
             const QString top = QStringLiteral("%1 %").arg(panel.p[0] * 100.0, 0, 'f', panel.p[0] * 100.0 < 9.95 ? 1 : 0);
@@ -1005,10 +1070,11 @@ private slots:
         waterfall.setPanels(greedyPanels());
         waterfall.resize(900, 260);
         (void)waterfall.grab();
-        QCOMPARE(waterfall.paintedTexts().count(QStringLiteral("100 %")), 6);
+        // Raw, the penalty and the temperature; top-k, top-p and min-p changed nothing and fold.
+        QCOMPARE(waterfall.paintedTexts().count(QStringLiteral("100 %")), 3);
         QVERIFY2(waterfall.elidedTexts().isEmpty(), qPrintable(waterfall.elidedTexts().join(" | ")));
         // The raw and penalty panels keep their other tokens' labels and numbers.
-        for (const QString& label : greedyPanels()[0].labels.mid(0, 3)) QCOMPARE(waterfall.paintedTexts().count(label), label == QStringLiteral("\u2423the") ? 6 : 2);
+        for (const QString& label : greedyPanels()[0].labels.mid(0, 3)) QCOMPARE(waterfall.paintedTexts().count(label), label == QStringLiteral("\u2423the") ? 3 : 2);
         QVERIFY(waterfall.paintedTexts().contains(QStringLiteral("< 0.1 %")));
         QVERIFY(waterfall.paintedTexts().contains(QStringLiteral("\u2423the")));  // one space mark: ␣
     }
@@ -1021,7 +1087,8 @@ private slots:
         (void)waterfall.grab();
         QVERIFY2(waterfall.elidedTexts().isEmpty(), qPrintable(waterfall.elidedTexts().join(" | ")));
         for (int i = 0; i < 5; ++i)
-            for (const QString& s : waterfall.statTexts(i)) QVERIFY2(waterfall.paintedTexts().contains(s), qPrintable(s));
+            if (!waterfall.folded(i))
+                for (const QString& s : waterfall.statTexts(i)) QVERIFY2(waterfall.paintedTexts().contains(s), qPrintable(s));
         QVERIFY(waterfall.paintedTexts().contains(QStringLiteral("\u2423the").replace(QChar(0x2423), u' ')));
     }
 

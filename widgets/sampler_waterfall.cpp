@@ -128,6 +128,35 @@ QStringList wrapped(const QString& text, const QFont& font, int width, int maxLi
     return lines;
 }
 
+// CJK text reads top to bottom, one character under the other, in a strip too narrow for a
+// line; anything with Latin letters is turned on its side instead.
+bool stacksVertically(const QString& text) {
+    bool cjk = false;
+    for (const QChar c : text) {
+        if (c.isSpace() || c.isPunct()) continue;
+        switch (c.script()) {
+        case QChar::Script_Han:
+        case QChar::Script_Hiragana:
+        case QChar::Script_Katakana:
+        case QChar::Script_Hangul:
+            cjk = true;
+            break;
+        default:
+            return false;
+        }
+    }
+    return cjk;
+}
+
+// How long `text` is along a folded strip: its width on its side, or a line per character stacked.
+int lengthAlong(const QString& text, const QFont& font) {
+    const QFontMetrics fm(font);
+    if (!stacksVertically(text)) return fm.horizontalAdvance(text);
+    int chars = 0;
+    for (const QChar c : text) chars += c.isSpace() ? 0 : 1;
+    return chars * fm.height();
+}
+
 struct PanelTexts {
     QStringList title;   // one or two lines
     QList<QStringList> stats;  // each statistic, wrapped
@@ -206,15 +235,27 @@ int SamplerWaterfall::panelMinWidth(const Metrics& m) const {
 }
 
 void SamplerWaterfall::setPanels(const QList<StagePanel>& panels) {
-    const bool countChanged = panels.size() != panels_.size();
+    // A stage that starts or stops doing something folds or unfolds: the row's widths change.
+    const bool shapeChanged = panels.size() != panels_.size() || [&] {
+        for (int i = 0; i < panels.size(); ++i)
+            if ((!panels[i].changed && panels[i].stage != QLatin1String("raw")) != folded(i)) return true;
+        return false;
+    }();
     const int oldMin = wrapping_ ? 0 : panelMinWidth(metrics());
     panels_ = panels;
-    if (countChanged || (!wrapping_ && panelMinWidth(metrics()) != oldMin)) {
+    if (shapeChanged || (!wrapping_ && panelMinWidth(metrics()) != oldMin)) {
         lastColumns_ = columns();
         updateGeometry();
     }
     update();
 }
+
+bool SamplerWaterfall::folded(int index) const {
+    if (index < 0 || index >= panels_.size()) return false;
+    return !panels_[index].changed && panels_[index].stage != QLatin1String("raw");
+}
+
+int SamplerWaterfall::foldedWidth(const Metrics& m) const { return 2 * m.pad + 2 * std::max(m.boldLine, m.line) + 2; }
 
 void SamplerWaterfall::setEntropyUnit(EntropyUnit unit) {
     if (unit == unit_) return;
@@ -237,21 +278,35 @@ void SamplerWaterfall::setWrapping(bool on) {
     update();
 }
 
+int SamplerWaterfall::fullPanelWidthFor(int width, int perRow) const {
+    const Metrics m = metrics();
+    const int n = int(panels_.size());
+    const int widest = std::max(m.maxPanel, panelMinWidth(m));
+    perRow = std::max(1, perRow);
+    int full = widest;
+    for (int first = 0; first < n; first += perRow) {
+        const int count = std::min(perRow, n - first);
+        int folds = 0;
+        for (int i = first; i < first + count; ++i) folds += folded(i) ? 1 : 0;
+        if (folds == count) continue;
+        const int available = width - 2 * m.margin - (count - 1) * m.gap - folds * foldedWidth(m);
+        full = std::min(full, available / (count - folds));
+    }
+    return std::clamp(full, 1, widest);
+}
+
 int SamplerWaterfall::columnsFor(int width) const {
     const int n = int(panels_.size());
     if (n == 0) return 0;
     if (!wrapping_) return n;
-    const Metrics m = metrics();
-    int fit = 1;
-    for (int c = n; c >= 1; --c) {
-        if ((width - 2 * m.margin - (c - 1) * m.gap) / c >= m.minPanel) {
-            fit = c;
-            break;
-        }
+    // The fewest rows in which every unfolded panel is still readable, balanced (4 + 3, not
+    // 5 + 2) so the reading order stays obvious.
+    const int minPanel = metrics().minPanel;
+    for (int rows = 1; rows < n; ++rows) {
+        const int perRow = (n + rows - 1) / rows;
+        if (fullPanelWidthFor(width, perRow) >= minPanel) return perRow;
     }
-    // Balanced rows (4 + 3, not 5 + 2): the reading order stays obvious.
-    const int rows = (n + fit - 1) / fit;
-    return (n + rows - 1) / rows;
+    return 1;
 }
 
 int SamplerWaterfall::columns() const { return columnsFor(width()); }
@@ -262,11 +317,12 @@ QRect SamplerWaterfall::panelRect(int index) const {
     const Metrics m = metrics();
     const int cols = columns();
     const int rows = (n + cols - 1) / cols;
-    const int available = width() - 2 * m.margin - (cols - 1) * m.gap;
-    const int panelWidth = std::clamp(available / cols, 1, std::max(m.maxPanel, panelMinWidth(m)));
+    const int fullWidth = fullPanelWidthFor(width(), cols);
     const int panelHeight = std::max(1, (height() - 2 * m.margin - (rows - 1) * m.margin) / rows);
-    const int col = index % cols, row = index / cols;
-    return {m.margin + col * (panelWidth + m.gap), m.margin + row * (panelHeight + m.margin), panelWidth, panelHeight};
+    const int row = index / cols;
+    int x = m.margin;
+    for (int i = row * cols; i < index; ++i) x += (folded(i) ? foldedWidth(m) : fullWidth) + m.gap;
+    return {x, m.margin + row * (panelHeight + m.margin), folded(index) ? foldedWidth(m) : fullWidth, panelHeight};
 }
 
 int SamplerWaterfall::panelAt(const QPoint& pos) const {
@@ -276,10 +332,7 @@ int SamplerWaterfall::panelAt(const QPoint& pos) const {
 }
 
 int SamplerWaterfall::innerWidthFor(int width) const {
-    const Metrics m = metrics();
-    const int cols = std::max(1, columnsFor(width));
-    const int available = width - 2 * m.margin - (cols - 1) * m.gap;
-    return std::max(1, std::clamp(available / cols, 1, std::max(m.maxPanel, panelMinWidth(m))) - 2 * m.pad);
+    return std::max(1, fullPanelWidthFor(width, columnsFor(width)) - 2 * metrics().pad);
 }
 
 QStringList SamplerWaterfall::wrapCached(const QString& text, const QFont& font, int width, int maxLines, bool* fits,
@@ -319,7 +372,8 @@ QStringList SamplerWaterfall::statLinesFor(int index, int width) const {
 
 int SamplerWaterfall::maxStatLines(int innerWidth) const {
     int lines = 0;
-    for (int i = 0; i < panels_.size(); ++i) lines = std::max<int>(lines, int(statLinesFor(i, innerWidth).size()));
+    for (int i = 0; i < panels_.size(); ++i)
+        if (!folded(i)) lines = std::max<int>(lines, int(statLinesFor(i, innerWidth).size()));
     return lines;
 }
 
@@ -328,6 +382,7 @@ int SamplerWaterfall::maxTitleLines(int innerWidth) const {
     bold.setBold(true);
     int titleLines = 1;
     for (int i = 0; i < panels_.size(); ++i) {
+        if (folded(i)) continue;
         bool fits = false;
         const QStringList full = wrapCached(stageTitle(panels_[i].stage), bold, innerWidth, 2, &fits);
         titleLines = std::max<int>(titleLines, fits ? int(full.size()) : 1);
@@ -349,7 +404,9 @@ QSize SamplerWaterfall::sizeHint() const {
     const Metrics m = metrics();
     const int n = std::max<int>(1, int(panels_.size()));
     const int rows = panels_.isEmpty() ? 1 : (n + columns() - 1) / std::max(1, columns());
-    return {2 * m.margin + n * m.preferredPanel + (n - 1) * m.gap, 2 * m.margin + rows * (panelHeightFor(6) + m.margin)};
+    int across = 2 * m.margin + (n - 1) * m.gap;
+    for (int i = 0; i < n; ++i) across += folded(i) ? foldedWidth(m) : m.preferredPanel;
+    return {across, 2 * m.margin + rows * (panelHeightFor(6) + m.margin)};
 }
 
 QSize SamplerWaterfall::minimumSizeHint() const {
@@ -358,8 +415,14 @@ QSize SamplerWaterfall::minimumSizeHint() const {
     const int n = std::max<int>(1, int(panels_.size()));
     const int cols = std::max(1, columns());
     const int rows = (n + cols - 1) / cols;
-    const int across = wrapping_ ? std::min(n, 2) : n;
-    return {2 * m.margin + across * panelMinWidth(m) + (across - 1) * m.gap, 2 * m.margin + rows * (panelHeightFor(2) + m.margin)};
+    int across = 2 * m.margin + 2 * panelMinWidth(m) + m.gap;   // wrapping: two panels a row
+    if (!wrapping_) {
+        across = 2 * m.margin + (n - 1) * m.gap;
+        for (int i = 0; i < n; ++i) across += folded(i) ? foldedWidth(m) : panelMinWidth(m);
+    } else if (n == 1) {
+        across = 2 * m.margin + panelMinWidth(m);
+    }
+    return {across, 2 * m.margin + rows * (panelHeightFor(2) + m.margin)};
 }
 
 void SamplerWaterfall::resizeEvent(QResizeEvent* e) {
@@ -421,6 +484,10 @@ QString SamplerWaterfall::toolTipFor(int index) const {
     const QString why = stageExplanation(stage);
     if (!why.isEmpty()) html += QStringLiteral("<p>%1</p>").arg(why.toHtmlEscaped());
     const StagePanel& panel = panels_[index];
+    if (folded(index))
+        html += QStringLiteral("<p>%1</p>").arg(tr("This step it changed nothing: it passed on what it was given (%1).")
+                                                     .arg(statTexts(index).join(QStringLiteral(" \u00b7 ")))
+                                                     .toHtmlEscaped());
     if (!panel.forbiddenLabels.isEmpty()) {
         // The tokens the model wanted most that the mask took away.
         QStringList best;
@@ -469,12 +536,12 @@ void SamplerWaterfall::paintEvent(QPaintEvent*) {
     if (panels_.isEmpty()) return;
     // Titles and statistics take as many lines as the most demanding panel, so the bars of all
     // panels start and end at the same height and read as one picture.
-    const Metrics m = metrics();
-    const int innerWidth = std::max(1, panelRect(0).width() - 2 * m.pad);
+    const int innerWidth = innerWidthFor(width());
     const int titleLines = maxTitleLines(innerWidth);
     const int statLines = maxStatLines(innerWidth);
     for (int i = 0; i < panels_.size(); ++i) {
-        paintPanel(painter, i, titleLines, statLines);
+        if (folded(i)) paintFolded(painter, i);
+        else paintPanel(painter, i, titleLines, statLines);
         const int cols = columns();
         if (i + 1 < panels_.size() && (i + 1) % cols != 0) paintChevron(painter, i);
     }
@@ -485,10 +552,7 @@ void SamplerWaterfall::paintPanel(QPainter& painter, int index, int titleLines, 
     const QPalette& pal = palette();
     const QRect r = panelRect(index);
     const Metrics m = metrics();
-    // A stage that did nothing this step stays in place (the chain order is the lesson) but fades.
-    const bool muted = !panel.changed && panel.stage != QLatin1String("raw");
     painter.save();
-    painter.setOpacity(muted ? 0.5 : 1.0);
 
     const double outline = lineScale_;
     painter.setPen(QPen(pal.color(QPalette::Mid), outline));
@@ -593,6 +657,85 @@ void SamplerWaterfall::paintPanel(QPainter& painter, int index, int titleLines, 
             }
         }
     }
+    painter.restore();
+}
+
+// A stage that did nothing this step: it stays in place (the chain order is the lesson) as a
+// faded strip with its name and "no change" along it.
+void SamplerWaterfall::paintFolded(QPainter& painter, int index) const {
+    const QPalette& pal = palette();
+    const QRect r = panelRect(index);
+    const Metrics m = metrics();
+    painter.save();
+    painter.setOpacity(0.5);
+    const double outline = lineScale_;
+    painter.setPen(QPen(pal.color(QPalette::Mid), outline));
+    painter.setBrush(pal.color(QPalette::AlternateBase));
+    const double half = outline / 2.0;
+    painter.drawRoundedRect(QRectF(r).adjusted(half, half, -half, -half), m.pad / 1.5, m.pad / 1.5);
+
+    QFont bold = font();
+    bold.setBold(true);
+    const int length = r.height() - 2 * m.pad;   // along the strip
+    // The title on one line along the strip with "no change" beside it; else the short title; else
+    // the title over both lines (no note); else elided.
+    const QString stage = panels_[index].stage;
+    const QString note = tr("no change");
+    QStringList title;
+    for (const QString& t : {stageTitle(stage), stageShortTitle(stage)})
+        if (title.isEmpty() && lengthAlong(t, bold) <= length) title = {t};
+    if (title.isEmpty()) {
+        for (const QString& t : {stageTitle(stage), stageShortTitle(stage)}) {
+            if (!title.isEmpty()) break;
+            if (stacksVertically(t)) {
+                const QString half = t.left((t.size() + 1) / 2);
+                if (lengthAlong(half, bold) <= length) title = {half, t.mid(half.size())};
+            } else {
+                bool fits = false;
+                const QStringList lines = wrapCached(t, bold, length, 2, &fits);
+                if (fits) title = lines;
+            }
+        }
+    }
+    if (title.isEmpty()) {
+        const QString t = stageShortTitle(stage);
+        elided_ << t;
+        title = {stacksVertically(t) ? t.left(std::max(0, length / QFontMetrics(bold).height() - 1)) + QChar(0x2026)
+                                     : QFontMetrics(bold).elidedText(t, Qt::ElideRight, length)};
+    } else {
+        painted_ << title;
+    }
+    const bool noteFits = title.size() == 1 && lengthAlong(note, font()) <= length;
+    if (noteFits) painted_ << note;
+
+    painter.setPen(pal.color(QPalette::Text));
+    // Two columns across the strip, each centred along it: the title (bold), then the note or
+    // the title's second line.
+    const auto column = [&](const QString& text, const QFont& f, int across, int thickness) {
+        painter.setFont(f);
+        if (stacksVertically(text)) {
+            const int step = QFontMetrics(f).height();
+            int y = r.top() + m.pad + (length - lengthAlong(text, f)) / 2;
+            for (const QChar c : text) {
+                if (c.isSpace()) continue;
+                painter.drawText(QRect(r.left() + across, y, thickness, step), Qt::AlignCenter, QString(c));
+                y += step;
+            }
+            return;
+        }
+        painter.save();
+        painter.translate(r.left() + across, r.bottom() + 1 - m.pad);
+        painter.rotate(-90);   // reads upwards, the letters' tops to the left
+        painter.drawText(QRect(0, 0, length, thickness), Qt::AlignCenter, text);
+        painter.restore();
+    };
+    const int used = m.boldLine * int(title.size()) + (noteFits ? m.line : 0);
+    int across = (r.width() - used) / 2;
+    for (const QString& line : title) {
+        column(line, bold, across, m.boldLine);
+        across += m.boldLine;
+    }
+    if (noteFits) column(note, font(), across, m.line);
     painter.restore();
 }
 

@@ -4,7 +4,9 @@
 // stage did to the distribution: its best few candidates as bars (p renormalised over the
 // survivors) with their percentages, how many tokens survive, the probability mass they kept
 // (of the stage's own input and of the raw distribution) and the entropy left. A stage that
-// changed nothing this step is drawn muted. Painted by hand so a slider move repaints it within
+// changed nothing this step keeps its place in the chain but folds to a slim muted strip with its
+// name across it (its numbers would repeat the panel before; the tooltip still has them), so the
+// stages that did something get the width. Painted by hand so a slider move repaints it within
 // a frame; every size derives from the widget's font, so presentation mode only enlarges it.
 #include <QHash>
 #include <QList>
@@ -53,6 +55,9 @@ public:
     const QList<StagePanel>& panels() const { return panels_; }
     // The panel's rectangle in widget coordinates (tests, tooltips).
     QRect panelRect(int index) const;
+    // Whether panel `index` is folded to a slim strip: a stage (not the raw distribution) that
+    // changed nothing this step.
+    bool folded(int index) const;
     // Panels per row at the current width (more panels wrap to further rows).
     int columns() const;
     // Off: every panel in one row, never narrower than readable (the widget's minimum width then
@@ -97,6 +102,11 @@ private:
     Metrics metrics() const;
     int columnsFor(int width) const;
     int panelMinWidth(const struct Metrics& m) const;   // not wrapping: room for the labels too
+    int foldedWidth(const struct Metrics& m) const;     // a folded panel: two lines across
+    // The width every unfolded panel gets when the widget is `width` wide with `perRow` panels a
+    // row: the narrowest row's share, so the bars of all panels line up.
+    int fullPanelWidthFor(int width, int perRow) const;
+    QList<bool> foldedPattern() const;
     int panelHeightFor(int bars) const;
     int panelAt(const QPoint& pos) const;
     QString entropyText(double nats) const;
@@ -107,6 +117,7 @@ private:
     int maxStatLines(int innerWidth) const;
     int maxTitleLines(int innerWidth) const;
     void paintPanel(QPainter& painter, int index, int titleLines, int statLines) const;
+    void paintFolded(QPainter& painter, int index) const;
     void paintChevron(QPainter& painter, int afterIndex) const;
 
     QList<StagePanel> panels_;
