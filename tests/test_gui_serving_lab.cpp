@@ -257,6 +257,11 @@ private slots:
             QCOMPARE(b->pointsTable()->item(i, 1)->text(), loc.toString(pts[size_t(i)].summary.decodeThroughput, 'f', 1));
             QCOMPARE(b->pointsTable()->item(i, 3)->text(), loc.toString(pts[size_t(i)].summary.itlP99, 'f', 1));
         }
+        // Every point says its batch size (a noisy p99 can step back left); a label with no room
+        // is left out, so at least one series' labels are all there.
+        const QStringList labels = b->chart()->pointLabelTexts();
+        QVERIFY2(labels.size() >= 3, qPrintable(labels.join(u' ')));
+        for (const QString& l : labels) QVERIFY2(QStringList({"1", "2", "4"}).contains(l), qPrintable(l));
         // The workload table: workloadAdvice's choice under the bounds shown, and it follows them.
         const auto check = [&] {
             const std::vector<WorkloadAnswer> a = workloadAdvice(pts, b->itlBoundSpin()->value(), b->ttftBoundSpin()->value());

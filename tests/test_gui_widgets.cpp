@@ -1380,6 +1380,64 @@ private slots:
         QCOMPARE(x->max(), 95.0);
     }
 
+    // Point labels (the serving lab's batch sizes) sit inside the plot, each beside its own point,
+    // over no other label and no other point's dot; two series of the same sizes both get theirs.
+    void lineChartPointLabels_data() {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<double>("fontScale");
+        QTest::newRow("1280") << 620 << 1.0;
+        QTest::newRow("1024 beside the Lessons panel") << 370 << 1.0;
+        QTest::newRow("presentation font") << 700 << 2.0;
+    }
+    void lineChartPointLabels() {
+        QFETCH(int, width);
+        QFETCH(double, fontScale);
+        LineChartView chart;
+        scaleFont(chart, fontScale);
+        chart.setTitles(QStringLiteral("Throughput"), QStringLiteral("ms"), QStringLiteral("tokens/s"));
+        const QStringList batches{QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("4"), QStringLiteral("8")};
+        // The p99 series steps back left from batch 1 to 2, as a noisy measurement can.
+        const QList<QPointF> p50{{6.3, 145}, {8.2, 240}, {12.3, 326}, {23.2, 344}};
+        const QList<QPointF> p99{{9.9, 145}, {9.6, 240}, {13.6, 326}, {24.4, 344}};
+        chart.setSeries({{QStringLiteral("p50"), p50, false, true, batches}, {QStringLiteral("p99"), p99, true, true, batches}});
+        chart.resize(width, 340);
+        settle(chart);
+        const QStringList texts = chart.pointLabelTexts();
+        const QList<QRectF> rects = chart.pointLabelRects();
+        QVERIFY2(texts == batches + batches, qPrintable(texts.join(u' ')));
+        const QRectF plot = chart.chart()->plotArea();
+        QList<QPointF> dots;
+        for (int s = 0; s < 2; ++s)
+            for (const QPointF& p : s == 0 ? p50 : p99) dots << chart.chart()->mapToPosition(p, chart.chart()->series().value(s + 1));
+        for (int i = 0; i < rects.size(); ++i) {
+            QVERIFY2(plot.contains(rects[i]), qPrintable(texts[i]));
+            for (int j = 0; j < i; ++j) QVERIFY2(!rects[i].intersects(rects[j]), qPrintable(texts[i] + " over " + texts[j]));
+            for (int d = 0; d < dots.size(); ++d)
+                if (d != i) QVERIFY2(!rects[i].contains(dots[d]), qPrintable(texts[i] + " over a dot"));
+            // Beside its own point: within two lines of it.
+            const double reach = 2.0 * QFontMetricsF(chart.font()).height() + rects[i].width();
+            QVERIFY2(QLineF(rects[i].center(), dots[i]).length() < reach, qPrintable(texts[i]));
+        }
+        // New points, fewer labels: the old ones go.
+        chart.setSeries({{QStringLiteral("p50"), p50.mid(0, 2), false, true, batches.mid(0, 2)}});
+        QCOMPARE(chart.pointLabelTexts(), batches.mid(0, 2));
+    }
+
+    // A few whole-number x values (request 1 … 6) get a tick each, not 2, 4, 6.
+    void lineChartCountedXTicks() {
+        LineChartView chart;
+        QList<QPointF> points;
+        for (int i = 1; i <= 6; ++i) points << QPointF(i, 100.0 * i);
+        chart.setSeries({{QStringLiteral("ttft"), points, false, true}});
+        auto* x = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Horizontal).value(0));
+        QVERIFY(x);
+        QCOMPARE(x->tickInterval(), 1.0);
+        points.clear();
+        for (int i = 0; i < 50; ++i) points << QPointF(i, i);   // many: a 1-2-5 step again
+        chart.setSeries({{QStringLiteral("ttft"), points, false, true}});
+        QVERIFY(x->tickInterval() >= 5.0);
+    }
+
     // FlowLayout: five 100-px groups wrap onto as many lines as the width needs; nothing overlaps or
     // leaves the width; a group (label and box) stays on one line; heightForWidth is the height used.
     void flowLayoutWraps_data() {

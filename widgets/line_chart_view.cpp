@@ -3,6 +3,7 @@
 #include <QChart>
 #include <QEvent>
 #include <QFontMetricsF>
+#include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
 #include <QTextDocument>
 #include <QTextOption>
@@ -82,6 +83,7 @@ LineChartView::LineChartView(QWidget* parent) : QChartView(parent) {
     legendItem_->setZValue(1e6);
     legendItem_->hide();
     connect(chart(), &QChart::plotAreaChanged, this, &LineChartView::placeEmptyText);
+    connect(chart(), &QChart::plotAreaChanged, this, &LineChartView::placePointLabels);
     rebuildAxes();
     setMinimumHeight(fontMetrics().height() * kMinimumLines);
     setMinimumWidth(fontMetrics().averageCharWidth() * kMinimumChars);
@@ -133,11 +135,21 @@ void LineChartView::setSeries(const QList<LineSeriesData>& data) {
         dashed_ << false;
         markers_ << false;
     }
+    for (const PointLabel& l : pointLabels_) delete l.item;
+    pointLabels_.clear();
     for (int i = 0; i < data.size(); ++i) {
         series_[i]->setName(data[i].name);
         QList<QPointF> pts;
-        for (const QPointF& p : data[i].points)
-            if (std::isfinite(p.x()) && std::isfinite(p.y()) && (!log_ || p.y() > 0)) pts << p;
+        for (int k = 0; k < data[i].points.size(); ++k) {
+            const QPointF& p = data[i].points[k];
+            if (!std::isfinite(p.x()) || !std::isfinite(p.y()) || (log_ && p.y() <= 0)) continue;
+            pts << p;
+            if (k < data[i].pointLabels.size() && !data[i].pointLabels[k].isEmpty()) {
+                auto* item = new QGraphicsSimpleTextItem(data[i].pointLabels[k], chart());
+                item->setZValue(1e5);
+                pointLabels_.append({item, i, p});
+            }
+        }
         series_[i]->replace(pts);
         dashed_[i] = data[i].dashed;
         markers_[i] = data[i].markers;
@@ -148,6 +160,63 @@ void LineChartView::setSeries(const QList<LineSeriesData>& data) {
     rebuildAxes();
     placeEmptyText();
     placeLegend();
+    placePointLabels();
+}
+
+void LineChartView::placePointLabels() {
+    // Each label tries the places around its point (the corners, above right first, then above,
+    // below, right and left of it) and takes the first
+    // inside the plot that overlaps no label placed before it and no other point's dot.
+    const QRectF plot = chart()->plotArea();
+    const QFontMetricsF fm(font());
+    const double gap = fm.height() / 4.0;
+    QList<QPointF> dots;
+    for (const PointLabel& l : pointLabels_) dots << chart()->mapToPosition(l.at, series_[l.series]);
+    QList<QRectF> placed;
+    for (int n = 0; n < pointLabels_.size(); ++n) {
+        const PointLabel& l = pointLabels_[n];
+        l.item->setFont(font());
+        l.item->setBrush(seriesColour(palette(), l.series));
+        const QSizeF size = l.item->boundingRect().size();
+        const QPointF at = dots[n];
+        const QRectF candidates[] = {
+            QRectF(QPointF(at.x() + gap, at.y() - gap - size.height()), size),
+            QRectF(QPointF(at.x() - gap - size.width(), at.y() - gap - size.height()), size),
+            QRectF(QPointF(at.x() + gap, at.y() + gap), size),
+            QRectF(QPointF(at.x() - gap - size.width(), at.y() + gap), size),
+            QRectF(QPointF(at.x() - size.width() / 2.0, at.y() - gap - size.height()), size),
+            QRectF(QPointF(at.x() - size.width() / 2.0, at.y() + gap), size),
+            QRectF(QPointF(at.x() + 2.0 * gap, at.y() - size.height() / 2.0), size),
+            QRectF(QPointF(at.x() - 2.0 * gap - size.width(), at.y() - size.height() / 2.0), size),
+        };
+        bool shown = false;
+        for (const QRectF& r : candidates) {
+            if (!plot.contains(r)) continue;
+            bool clash = std::any_of(placed.cbegin(), placed.cend(), [&](const QRectF& o) { return o.intersects(r); });
+            for (int d = 0; d < dots.size() && !clash; ++d)
+                clash = d != n && r.adjusted(-gap, -gap, gap, gap).contains(dots[d]);
+            if (clash) continue;
+            l.item->setPos(r.topLeft());
+            placed << r;
+            shown = true;
+            break;
+        }
+        l.item->setVisible(shown && !plot.isEmpty());
+    }
+}
+
+QStringList LineChartView::pointLabelTexts() const {
+    QStringList out;
+    for (const PointLabel& l : pointLabels_)
+        if (l.item->isVisible()) out << l.item->text();
+    return out;
+}
+
+QList<QRectF> LineChartView::pointLabelRects() const {
+    QList<QRectF> out;
+    for (const PointLabel& l : pointLabels_)
+        if (l.item->isVisible()) out << l.item->sceneBoundingRect();
+    return out;
 }
 
 QString LineChartView::legendText() const { return legendItem_->isVisible() ? legendItem_->toPlainText() : QString(); }
@@ -266,6 +335,11 @@ void LineChartView::rebuildAxes() {
     const bool whole = x_->labelFormat().contains(QLatin1Char('d'));
     while (!whole && (x1 - x0) * scale < 50.0 && scale < 1e6) scale *= 10.0;
     x_->setTickInterval(double(niceStep((x1 - x0) * scale / 5.0)) / scale);
+    // A handful of whole-number x values (request 1 … 6): a tick at every one of them, not 2, 4, 6.
+    bool counted = !empty && x1 - x0 <= 13.0;
+    for (QLineSeries* s : series_)
+        for (const QPointF& p : s->points()) counted = counted && p.x() == std::round(p.x());
+    if (counted) x_->setTickInterval(1.0);
     if (log_) {
         logY_->setRange(std::pow(10.0, std::floor(std::log10(y0))), std::pow(10.0, std::ceil(std::log10(std::max(y1, y0 * 1.01)))));
     } else {
@@ -356,6 +430,7 @@ void LineChartView::changeEvent(QEvent* e) {
         setMinimumWidth(fontMetrics().averageCharWidth() * kMinimumChars);
         placeEmptyText();
         placeLegend();
+        placePointLabels();
     }
 }
 

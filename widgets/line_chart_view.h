@@ -12,6 +12,7 @@ QT_BEGIN_NAMESPACE
 class QLineSeries;
 class QValueAxis;
 class QLogValueAxis;
+class QGraphicsSimpleTextItem;
 QT_END_NAMESPACE
 
 namespace dlab::widgets {
@@ -23,6 +24,9 @@ struct LineSeriesData {
     QList<QPointF> points;
     bool dashed = false;
     bool markers = false;   // a dot on every point (measured points joined by a line)
+    // A short text beside each point ("8" for batch size 8), in the order of `points`; empty: none.
+    // A label goes where it overlaps neither the plot's edge nor another label, else it is left out.
+    QStringList pointLabels;
 };
 
 class LineChartView : public QChartView {
@@ -51,6 +55,10 @@ public:
     // Its plain text (every series name whole) and its rectangle in scene coordinates.
     QString legendText() const;
     QRectF legendRect() const;
+    // The point labels drawn (LineSeriesData::pointLabels) and their rectangles in scene
+    // coordinates, in series then point order; labels with no room are not listed.
+    QStringList pointLabelTexts() const;
+    QList<QRectF> pointLabelRects() const;
 
 protected:
     void changeEvent(QEvent* e) override;
@@ -59,6 +67,7 @@ protected:
 private:
     void placeEmptyText();
     void placeLegend();
+    void placePointLabels();
     void applyTheme();
     void applyPens();
     void rebuildAxes();
@@ -73,6 +82,12 @@ private:
     QLineSeries* axisHolder_ = nullptr;
     NoteItem* emptyItem_ = nullptr;
     QGraphicsTextItem* legendItem_ = nullptr;
+    struct PointLabel {
+        QGraphicsSimpleTextItem* item;
+        int series;
+        QPointF at;   // the point, in data coordinates
+    };
+    QList<PointLabel> pointLabels_;
     QString legendHtml_;
     QString emptyText_;
     QList<bool> dashed_, markers_;

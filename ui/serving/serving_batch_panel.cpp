@@ -200,12 +200,14 @@ std::vector<WorkloadAnswer> ServingBatchPanel::advice() const { return workloadA
 
 void ServingBatchPanel::redraw() {
     QList<QPointF> p50, p99;
+    QStringList batches;   // each point says its batch size: a noisy p99 can step back left
     for (const BatchSweepPoint& p : points_) {
         p50 << QPointF(p.summary.itlP50, p.summary.decodeThroughput);
         p99 << QPointF(p.summary.itlP99, p.summary.decodeThroughput);
+        batches << QLocale().toString(p.batch);
     }
-    widgets::LineSeriesData a{tr("at p50 inter-token latency"), p50, false, true};
-    widgets::LineSeriesData b{tr("at p99 inter-token latency"), p99, true, true};
+    widgets::LineSeriesData a{tr("at p50 inter-token latency"), p50, false, true, batches};
+    widgets::LineSeriesData b{tr("at p99 inter-token latency"), p99, true, true, batches};
     chart_->setSeries({a, b});
     const QLocale loc;
     table_->setRowCount(int(points_.size()));
@@ -271,7 +273,7 @@ void ServingBatchPanel::retranslate() {
     outputLabel_->setText(tr("&Output tokens"));
     measure_->setText(tr("&Measure"));
     measure_->setToolTip(tr("Run one batch of each size on the loaded model (F5)"));
-    chart_->setTitles(tr("Throughput against latency, one point per batch size"), tr("ms between a user's tokens"), tr("tokens/s"));
+    chart_->setTitles(tr("Throughput against latency, one point per batch size (its number beside it)"), tr("ms between a user's tokens"), tr("tokens/s"));
     chart_->setEmptyText(tr("Measure to draw one point per batch size."));
     table_->setHorizontalHeaderLabels({tr("Batch"), tr("Tokens/s"), tr("ITL p50"), tr("ITL p99"), tr("TTFT p50"), tr("TTFT p99")});
     tableCaption_->setText(tr("Decode tokens per second, inter-token latency (ITL) and time to first token (TTFT) in ms, as measured:"));
