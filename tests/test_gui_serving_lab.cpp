@@ -213,6 +213,28 @@ private slots:
             loc.toString(summarize(run(BatchingMode::Continuous).run).throughput, 'f', 1)));
     }
 
+    // Without a shared system prompt a prompt can still begin like an earlier one (all are cut from
+    // one sample text): the summary names the requests that hit the cache and how many tokens,
+    // so a hit rate of 8 % with the box unticked is explained, not a puzzle.
+    void hitsWithoutASharedPromptExplained() {
+        ServingLoadPanel* load = page()->loadPanel();
+        const QString sharedText = QStringLiteral("No system prompt is shared");
+        QVERIFY(!load->summaryLabel()->text().contains(sharedText));   // this run shares one
+        auto v = std::make_shared<ui::ServingLoadView>(*page()->lastLoad());
+        v->request.spec.systemPromptTokens = 0;
+        for (ui::ServingModeRun* m : {&v->staticRun, &v->continuousRun}) {
+            for (RequestOutcome& o : m->run.requests) o.timings.cachedPromptTokens = o.index == 4 ? 16 : 0;
+            m->summary = summarize(m->run);
+        }
+        load->showRun(v);
+        const QString text = load->summaryLabel()->text();
+        QVERIFY2(text.contains(sharedText) && text.contains(QStringLiteral("#5 (16 tokens)")), qPrintable(text));
+        QVERIFY2(text.contains(QLocale().toString(v->continuousRun.summary.prefixHitRate * 100.0, 'f', 0) + QStringLiteral(" %")),
+                 qPrintable(text));
+        load->showRun(page()->lastLoad());
+        QVERIFY(!load->summaryLabel()->text().contains(sharedText));
+    }
+
     void streamingIsTheTokenTimes_data() { modes(); }
     void streamingIsTheTokenTimes() {
         QFETCH(BatchingMode, mode);

@@ -3316,10 +3316,6 @@ In seinen Metadaten: %2
         <translation>Je einen Batch jeder Größe auf dem geladenen Modell ausführen (F5)</translation>
     </message>
     <message>
-        <source>Throughput against latency, one point per batch size</source>
-        <translation>Durchsatz gegen Latenz, ein Punkt pro Batch-Größe</translation>
-    </message>
-    <message>
         <source>ms between a user&apos;s tokens</source>
         <translation>ms zwischen den Tokens eines Nutzers</translation>
     </message>
@@ -3394,6 +3390,10 @@ In seinen Metadaten: %2
     <message>
         <source>Measure to draw one point per batch size.</source>
         <translation>„Messen“ zeichnet hier einen Punkt pro Batch-Größe.</translation>
+    </message>
+    <message>
+        <source>Throughput against latency, one point per batch size (its number beside it)</source>
+        <translation>Durchsatz gegen Latenz, ein Punkt je Batch-Größe (ihre Zahl daneben)</translation>
     </message>
 </context>
 <context>
@@ -3688,6 +3688,17 @@ In seinen Metadaten: %2
     <message>
         <source>Shared s&amp;ystem prompt</source>
         <translation>Gemeinsamer S&amp;ystem-Prompt</translation>
+    </message>
+    <message numerus="yes">
+        <source>#%1 (%n token(s))</source>
+        <translation>
+            <numerusform>#%1 (%n Token)</numerusform>
+            <numerusform>#%1 (%n Tokens)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No system prompt is shared, yet %1 % of the prompt tokens came from the prefix cache: the prompts are cut from one sample text, and %2 began where an earlier prompt began.</source>
+        <translation>Kein System-Prompt wird geteilt, und doch kamen %1 % der Prompt-Tokens aus dem Präfix-Cache: Die Prompts sind aus einem Beispieltext geschnitten, und %2 begann dort, wo schon ein früherer Prompt begann.</translation>
     </message>
 </context>
 <context>
@@ -5037,6 +5048,14 @@ In seinen Metadaten: %2
     <message>
         <source>Kept: how many tokens survive, and the share of the probability they carry, of what this stage was given and of the model&apos;s raw distribution, both weighed with the raw probabilities (temperature 1): this session was saved before the share of what each stage was given was recorded. After another temperature the stages see sharper or flatter probabilities: top-p 0.95 then keeps 95 % of what it sees, which can be a different share by raw p.</source>
         <translation>Behalten: wie viele Tokens übrig bleiben und welchen Anteil der Wahrscheinlichkeit sie tragen – an dem, was diese Stufe erhalten hat, und an der rohen Verteilung des Modells, beide mit den rohen Wahrscheinlichkeiten (Temperatur 1) gewichtet: Diese Sitzung wurde gespeichert, bevor der Anteil an der Eingabe jeder Stufe aufgezeichnet wurde. Bei einer anderen Temperatur sehen die Stufen schärfere oder flachere Wahrscheinlichkeiten: Top-p 0,95 behält dann 95 % dessen, was es sieht, was nach rohem p ein anderer Anteil sein kann.</translation>
+    </message>
+    <message>
+        <source>This step it changed nothing: it passed on what it was given (%1).</source>
+        <translation>In diesem Schritt hat sie nichts geändert und gibt weiter, was sie bekommen hat (%1).</translation>
+    </message>
+    <message>
+        <source>no change</source>
+        <translation>unverändert</translation>
     </message>
 </context>
 <context>

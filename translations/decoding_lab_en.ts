@@ -266,6 +266,13 @@
             <numerusform>The same %n requests both ways. Continuous batching: %1 tokens/s, p99 time to first token %2 ms. Static batching: %3 tokens/s, p99 time to first token %4 ms, and %5 padding tokens computed for requests that had already finished.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>#%1 (%n token(s))</source>
+        <translation>
+            <numerusform>#%1 (%n token)</numerusform>
+            <numerusform>#%1 (%n tokens)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::ServingPrefixPanel</name>

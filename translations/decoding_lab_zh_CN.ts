@@ -3287,10 +3287,6 @@ In its metadata: %2
         <translation>在已加载的模型上为每个批大小各运行一个批次（F5）</translation>
     </message>
     <message>
-        <source>Throughput against latency, one point per batch size</source>
-        <translation>吞吐量与延迟，每个批大小一个点</translation>
-    </message>
-    <message>
         <source>ms between a user&apos;s tokens</source>
         <translation>每个用户相邻词元间隔（毫秒）</translation>
     </message>
@@ -3365,6 +3361,10 @@ In its metadata: %2
     <message>
         <source>Measure to draw one point per batch size.</source>
         <translation>点击“测量”，为每个批大小绘制一个点。</translation>
+    </message>
+    <message>
+        <source>Throughput against latency, one point per batch size (its number beside it)</source>
+        <translation>吞吐量与延迟，每个批大小一个点（旁边标着它的数字）</translation>
     </message>
 </context>
 <context>
@@ -3656,6 +3656,16 @@ In its metadata: %2
     <message>
         <source>Shared s&amp;ystem prompt</source>
         <translation>共享系统提示词(&amp;Y)</translation>
+    </message>
+    <message numerus="yes">
+        <source>#%1 (%n token(s))</source>
+        <translation>
+            <numerusform>#%1（%n 个词元）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No system prompt is shared, yet %1 % of the prompt tokens came from the prefix cache: the prompts are cut from one sample text, and %2 began where an earlier prompt began.</source>
+        <translation>没有共享的系统提示词，但仍有 %1% 的提示词元来自前缀缓存：所有提示词都截取自同一段示例文本，而 %2 的开头与之前某个提示词的开头相同。</translation>
     </message>
 </context>
 <context>
@@ -4982,6 +4992,14 @@ In its metadata: %2
     <message>
         <source>Kept: how many tokens survive, and the share of the probability they carry, of what this stage was given and of the model&apos;s raw distribution, both weighed with the raw probabilities (temperature 1): this session was saved before the share of what each stage was given was recorded. After another temperature the stages see sharper or flatter probabilities: top-p 0.95 then keeps 95 % of what it sees, which can be a different share by raw p.</source>
         <translation>保留：剩下多少个词元，以及它们所占的概率份额——相对于本阶段收到的部分和模型的原始分布，两者都按原始概率（温度 1）计算：此会话保存时尚未记录每个阶段所收到分布中的份额。在其他温度下，各阶段看到的概率更尖锐或更平坦：top-p 0.95 会保留它所看到的 95 %，按原始 p 计算可能是另一个份额。</translation>
+    </message>
+    <message>
+        <source>This step it changed nothing: it passed on what it was given (%1).</source>
+        <translation>本步没有改变任何东西：收到的分布原样传下去（%1）。</translation>
+    </message>
+    <message>
+        <source>no change</source>
+        <translation>无变化</translation>
     </message>
 </context>
 <context>

@@ -311,6 +311,17 @@ void ServingLoadPanel::showMetrics() {
                          nullptr, s.requests)
                           .arg(loc.toString(c.throughput, 'f', 1), loc.toString(c.ttftP99, 'f', 0), loc.toString(s.throughput, 'f', 1),
                                loc.toString(s.ttftP99, 'f', 0), loc.toString(qint64(s.paddingTokens))));
+    // Hits without a shared system prompt look like a fault; they are prompts that begin alike.
+    if (view_->request.spec.systemPromptTokens == 0 && c.prefixHitRate > 0.0) {
+        QStringList hits;
+        for (const RequestOutcome& o : view_->continuousRun.run.requests)
+            if (o.timings.cachedPromptTokens > 0)
+                hits << tr("#%1 (%n token(s))", nullptr, o.timings.cachedPromptTokens).arg(o.index + 1);
+        summary_->setText(summary_->text() + u' ' +
+                          tr("No system prompt is shared, yet %1 % of the prompt tokens came from the prefix cache: the prompts are "
+                             "cut from one sample text, and %2 began where an earlier prompt began.")
+                              .arg(loc.toString(c.prefixHitRate * 100.0, 'f', 0), QLocale().createSeparatedList(hits)));
+    }
 }
 
 void ServingLoadPanel::retranslate() {
