@@ -30,6 +30,7 @@
 #include "ui/app/theme.h"
 #include "widgets/distribution_chart.h"
 #include "widgets/token_strip.h"
+#include "widgets/wheel_guard.h"
 
 using namespace dlab;
 using dlab::ui::MainWindow;
@@ -517,8 +518,11 @@ private slots:
         QCOMPARE(views->saveState(), split);   // leaving presentation mode puts the user's split back
     }
 
-    // The wheel over the controls panel scrolls it instead of turning the knob under the pointer.
+    // The wheel over the controls panel scrolls it instead of turning the knob under the pointer
+    // (the application's WheelGuard, as the main window installs it).
     void wheelScrollsTheControlsNotTheKnobs() {
+        widgets::WheelGuard guard;
+        qApp->installEventFilter(&guard);
         ui::PlaygroundPage page;
         page.resize(900, 400);   // the controls need scrolling
         page.show();

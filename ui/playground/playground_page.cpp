@@ -234,13 +234,8 @@ PlaygroundPage::PlaygroundPage(QWidget* parent) : Page(parent), ui_(std::make_un
     linkSliderAndSpin(ui_->frequencyPenaltySlider, ui_->frequencyPenaltySpin, 100.0, edited);
     linkSliderAndSpin(ui_->presencePenaltySlider, ui_->presencePenaltySpin, 100.0, edited);
     linkSliderAndSpin(ui_->seedSlider, ui_->seedSpin, 1.0, edited);
-    // The wheel scrolls the controls panel; it changes a knob only once that knob has the focus
-    // (scrolling down the panel used to turn whatever value box passed under the pointer).
-    for (QWidget* w : ui_->controlsPanel->findChildren<QWidget*>())
-        if (qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QAbstractSlider*>(w) || qobject_cast<QComboBox*>(w)) {
-            w->setFocusPolicy(Qt::StrongFocus);
-            w->installEventFilter(this);
-        }
+    // The wheel over a knob that does not have the focus scrolls the controls panel: the
+    // application's WheelGuard (widgets/wheel_guard.h), which the main window installs.
     retranslate();
     updateKnobStates();
     updatePresetCombo();
@@ -250,13 +245,6 @@ PlaygroundPage::PlaygroundPage(QWidget* parent) : Page(parent), ui_(std::make_un
 PlaygroundPage::~PlaygroundPage() = default;
 
 bool PlaygroundPage::eventFilter(QObject* watched, QEvent* e) {
-    if (e->type() == QEvent::Wheel) {
-        auto* w = qobject_cast<QWidget*>(watched);
-        if (w && !w->hasFocus() && ui_->controlsPanel->isAncestorOf(w)) {
-            QCoreApplication::sendEvent(ui_->controlsScroll->verticalScrollBar(), e);
-            return true;
-        }
-    }
     if (watched == strip_ && replay_ && e->type() == QEvent::MouseButtonPress) {
         const auto* me = static_cast<QMouseEvent*>(e);
         const int index = strip_->tokenAt(me->position().toPoint());
