@@ -711,6 +711,14 @@ private slots:
         QVERIFY(std::abs(filledWidth(bar0) - bar0.width() * 40 / 256) <= 2);
         QVERIFY(std::abs(filledWidth(bar2) - bar2.width() * 50 / 256) <= 2);
         QVERIFY(pixelsOf(image, bar0.adjusted(bar0.width() / 2, 1, -1, -1), view.hatchColor()) > 10);
+        // A partly filled block's number stands on a plain patch: no hatching under it.
+        bool found = false;
+        for (const QRect& text : view.lastTextRects())
+            if (cell.contains(text)) {
+                found = true;
+                QCOMPARE(pixelsOf(image, text, view.hatchColor()), 0);
+            }
+        QVERIFY(found);
     }
 
     void blockTableTooltips() {

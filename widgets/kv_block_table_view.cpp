@@ -283,6 +283,15 @@ void KvBlockTableView::paintBlock(QPainter& p, const QRect& r, int block, double
     const int w = int(std::lround(r.width() * std::clamp(filled, 0.0, 1.0)));
     p.fillRect(QRect(r.left(), r.top(), w, r.height()), fill);
     paintUnfilled(p, QRect(r.left() + w, r.top(), r.width() - w, r.height()));
+    const QString text = locale().toString(block);
+    if (number && w < r.width()) {
+        // The number on a plain patch of the colour its pen is chosen for: drawn over the
+        // hatching, "10" read as "1/0".
+        const QFontMetrics fm = fontMetrics();
+        const int pw = std::min(r.width() - 4, textWidth(fm, text) + 4), ph = std::min(r.height() - 4, fm.height());
+        const QRect patch(r.center().x() - pw / 2 + (r.width() + 1) % 2, r.center().y() - ph / 2 + (r.height() + 1) % 2, pw, ph);
+        p.fillRect(patch.intersected(QRect(r.left() + w, r.top(), r.width() - w, r.height())), filled >= 0.5 ? fill : freeColor());
+    }
     if (shared) {   // two pixels: a shared block reads as one at a glance
         p.setPen(sharedBorderColor(block));
         p.drawRect(r.adjusted(0, 0, -1, -1));
@@ -293,7 +302,7 @@ void KvBlockTableView::paintBlock(QPainter& p, const QRect& r, int block, double
     }
     if (number) {
         p.setPen(filled >= 0.5 ? readableTextOn(fill) : palette().color(QPalette::Text));
-        drawRecordedText(p, r, Qt::AlignCenter, locale().toString(block), &textRects_);
+        drawRecordedText(p, r, Qt::AlignCenter, text, &textRects_);
     }
 }
 
