@@ -248,6 +248,40 @@ private slots:
 
     // The block view's other source: the playground's live session, its original run and a branch
     // that shares the prefix (not yet written, so every block of the branch is shared).
+    // The status over the tabs keeps its two lines from the start, and a run's quoted
+    // continuation is cut (whole words, "…") to fit them: the tabs and the buttons under the
+    // pointer stay where they were, at 1280 and at 1024 px.
+    void statusKeepsTheTabsInPlace_data() {
+        QTest::addColumn<int>("width");
+        QTest::newRow("1280") << 1280;
+        QTest::newRow("1024") << 1024;
+    }
+    void statusKeepsTheTabsInPlace() {
+        QFETCH(int, width);
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        w->resize(width, 700);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        KvPage* page = front(*w);
+        page->stepsSpin()->setValue(60);   // a long continuation: random weights write byte soup
+        QCoreApplication::processEvents();
+        // Before any run, with the model loaded: the hint says what the page does.
+        QVERIFY2(page->statusLabel()->text().startsWith(QStringLiteral("Run a prompt")), qPrintable(page->statusLabel()->text()));
+        const int tabsBefore = page->tabs()->mapTo(page, QPoint(0, 0)).y();
+        runAndWait(page);
+        QCoreApplication::processEvents();
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join(u'\n')));
+        QLabel* status = page->statusLabel();
+        QVERIFY(status->text().contains(QStringLiteral("It continued")));
+        const QFontMetrics fm = status->fontMetrics();
+        const int lines = fm.boundingRect(QRect(0, 0, status->contentsRect().width(), 1 << 20), Qt::TextWordWrap, status->text()).height() /
+                          fm.lineSpacing();
+        QVERIFY2(lines <= 2, qPrintable(QStringLiteral("%1 lines: %2").arg(lines).arg(status->text())));
+        QCOMPARE(page->tabs()->mapTo(page, QPoint(0, 0)).y(), tabsBefore);
+        // The quote is closed, cut or not.
+        QVERIFY(status->text().endsWith(QStringLiteral("\u201d")));
+    }
+
     void blocksShowThePlaygroundsBranches() {
         QStringList errors;
         auto w = openWindow(tinyPath_, &errors);

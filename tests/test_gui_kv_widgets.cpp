@@ -155,15 +155,18 @@ private slots:
     // A category name wider than the legend wraps to a second line instead of being cut ("reused
     // from the cac…" beside the KV growth rows at 1024 × 700), in each language's words.
     void longCategoryNamesWrap_data() {
+        QTest::addColumn<QString>("title");
         QTest::addColumn<QString>("reused");
         QTest::addColumn<QString>("computed");
-        QTest::newRow("en") << "reused from the cache" << "computed in this step";
-        QTest::newRow("de") << "aus dem Cache wiederverwendet" << "in diesem Schritt berechnet";
+        QTest::newRow("en") << "K/V rows with the cache" << "reused from the cache" << "computed in this step";
+        QTest::newRow("de") << "K/V-Zeilen mit Cache" << "aus dem Cache wiederverwendet" << "in diesem Schritt berechnet";
     }
     void longCategoryNamesWrap() {
+        QFETCH(QString, title);
         QFETCH(QString, reused);
         QFETCH(QString, computed);
         HeatmapGrid g = categoryGrid();
+        g.quantity = title;   // the legend's title wraps too ("K/V-Zeilen mit Ca…" at 1024 px)
         g.categories = {reused, computed};
         g.categoryColors = {QColor(0x99, 0x99, 0x99), QColor(0x22, 0x66, 0xaa)};
         for (float& v : g.values) v = std::isnan(v) ? v : std::min(v, 1.0f);
@@ -173,8 +176,25 @@ private slots:
         (void)view.grab();
         const QStringList lines = view.lastLegendLines();
         for (const QString& line : lines) QVERIFY2(!line.contains(QChar(0x2026)), qPrintable(lines.join(" | ")));
-        QCOMPARE(lines.join(u' '), reused + u' ' + computed);
+        QCOMPARE(lines.join(u' '), title + u' ' + reused + u' ' + computed);
         checkTexts(view.lastTextRects(), view.rect(), "wrapped legend");
+    }
+
+    // The legend's title wraps as the names do where the legend is narrower than it.
+    void legendTitleWraps() {
+        HeatmapGrid g = categoryGrid();
+        g.quantity = QStringLiteral("K/V-Zeilen mit Cache");
+        g.categories = {QStringLiteral("alt"), QStringLiteral("neu")};
+        g.categoryColors = {QColor(0x99, 0x99, 0x99), QColor(0x22, 0x66, 0xaa)};
+        for (float& v : g.values) v = std::isnan(v) ? v : std::min(v, 1.0f);
+        KvHeatmapView view;
+        view.resize(400, 200);   // the legend gets a quarter
+        view.setGrid(g);
+        (void)view.grab();
+        QVERIFY(view.fontMetrics().horizontalAdvance(g.quantity) > view.width() / 4);
+        const QStringList lines = view.lastLegendLines();
+        QVERIFY2(lines.size() == 4 && lines.mid(0, 2).join(u' ') == g.quantity, qPrintable(lines.join(" | ")));
+        checkTexts(view.lastTextRects(), view.rect(), "wrapped legend title");
     }
 
     void cleanup() { QApplication::setPalette(QPalette()); }

@@ -433,11 +433,13 @@ void KvHeatmapView::paintLegend(QPainter& p, const Layout& l) {
     const QFontMetrics fm = fontMetrics();
     const int h = lineHeight(fm);
     int y = l.legend.top();
-    for (const QString& line : legendTitle().split(u'\n', Qt::SkipEmptyParts)) {
-        drawRecordedText(p, QRect(l.legend.left(), y, l.legend.width(), h), Qt::AlignLeft | Qt::AlignTop,
-                         fm.elidedText(line, Qt::ElideRight, l.legend.width()), &textRects_);
-        y += h;
-    }
+    // The title on a second line where the legend is narrower than it ("K/V-Zeilen mit" / "Cache").
+    for (const QString& titleLine : legendTitle().split(u'\n', Qt::SkipEmptyParts))
+        for (const QString& line : wrapped(fm, titleLine, l.legend.width(), 2)) {
+            drawRecordedText(p, QRect(l.legend.left(), y, l.legend.width(), h), Qt::AlignLeft | Qt::AlignTop, line, &textRects_);
+            legendLines_ << line;
+            y += h;
+        }
     const int bottomLimit = height() - marginFor(fm);
     if (grid_.isCategorical()) {
         // A name too long for the legend's width takes a second line ("reused from the" / "cache").

@@ -128,9 +128,12 @@ void KvPage::build() {
     statusLabel_ = new QLabel(this);
     statusLabel_->setWordWrap(true);
     statusLabel_->setObjectName(QStringLiteral("kvStatus"));
-    // A line kept for it from the start: appearing after a run, it pushed the tabs and the buttons
-    // under the pointer down by a line.
-    statusLabel_->setMinimumHeight(statusLabel_->fontMetrics().lineSpacing());
+    // Two lines kept for it from the start, and the run's quoted continuation cut to fit them
+    // (fitQuote): appearing after a run, it pushed the tabs and the buttons under the pointer
+    // down by a line or two.
+    statusLabel_->setMinimumHeight(2 * statusLabel_->fontMetrics().lineSpacing());
+    statusLabel_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    statusLabel_->installEventFilter(this);
     layout->addWidget(statusLabel_);
 
     tabs_ = new QTabWidget(this);
@@ -269,12 +272,15 @@ void KvPage::showRun(const KvRunPtr& run) {
     const bool stopped = v.cancelled;
     const QString text = v.generatedText;
     setStatus([=, this] {
-        QString s = stopped ? tr("Stopped. ") : QString();
-        s += tr("%n sequence(s), %1 positions in sequence 1, measured in %2 ms. It continued: “%3”", nullptr, seqs)
-                 .arg(cached)
-                 .arg(widgets::decimalText(ms, 0))
-                 .arg(text.simplified().left(160));
-        return s;
+        return fitQuote(
+            [=, this](const QString& quote) {
+                return (stopped ? tr("Stopped. ") : QString()) +
+                       tr("%n sequence(s), %1 positions in sequence 1, measured in %2 ms. It continued: “%3”", nullptr, seqs)
+                           .arg(cached)
+                           .arg(widgets::decimalText(ms, 0))
+                           .arg(quote);
+            },
+            text.simplified().left(160));
     });
     updateEnabled();
     emit runDone();
@@ -305,9 +311,40 @@ void KvPage::setModelReady(bool ready) {
     if (ready) emit shapeRequested();
 }
 
+QString KvPage::fitQuote(const std::function<QString(const QString&)>& make, const QString& quote) const {
+    const int width = statusLabel_->contentsRect().width();
+    const QFontMetrics fm = statusLabel_->fontMetrics();
+    const auto fits = [&](const QString& s) {
+        return fm.boundingRect(QRect(0, 0, width, 1 << 20), Qt::TextWordWrap, s).height() <= 2 * fm.lineSpacing();
+    };
+    if (width < 10 * fm.averageCharWidth() || fits(make(quote))) return make(quote);   // not laid out yet, or whole
+    // Whole words from the start; Chinese has no spaces, so characters there.
+    const bool words = quote.contains(u' ');
+    QString part = quote;
+    while (!part.isEmpty()) {
+        const int cut = words ? part.lastIndexOf(u' ') : int(part.size()) - 1;
+        part = part.left(std::max(0, cut)).trimmed();
+        if (fits(make(part + QChar(0x2026)))) return make(part + QChar(0x2026));
+    }
+    return make(QString(QChar(0x2026)));
+}
+
+bool KvPage::eventFilter(QObject* watched, QEvent* e) {
+    // A new width fits another length of the quote.
+    if (watched == statusLabel_ && e->type() == QEvent::Resize && statusText_) {
+        const QString text = statusText_();
+        if (text != statusLabel_->text()) statusLabel_->setText(text);
+    }
+    return QWidget::eventFilter(watched, e);
+}
+
 void KvPage::setStatus(std::function<QString()> text) {
     statusText_ = std::move(text);
-    statusLabel_->setText(statusText_ ? statusText_() : QString());
+    statusLabel_->setText(statusText_ ? statusText_() : idleStatusText());
+}
+
+QString KvPage::idleStatusText() const {
+    return tr("Run a prompt: the page measures the KV cache of that run — every chart and cell is the engine's number.");
 }
 
 void KvPage::exportCurrentTab(const QString& path) {
@@ -388,8 +425,7 @@ void KvPage::retranslate() {
     tabs_->setTabText(2, tr("Blocks"));
     tabs_->setTabText(3, tr("Compression"));
     tabs_->setTabText(4, tr("Calculator"));
-    if (statusText_) statusLabel_->setText(statusText_());
-    else statusLabel_->setText(tr("Run a prompt: the page measures the KV cache of that run — every chart and cell is the engine's number."));
+    statusLabel_->setText(statusText_ ? statusText_() : idleStatusText());
 }
 
 void KvPage::changeEvent(QEvent* e) {

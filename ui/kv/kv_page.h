@@ -101,13 +101,18 @@ signals:
 
 protected:
     void changeEvent(QEvent* e) override;
+    bool eventFilter(QObject* watched, QEvent* e) override;   // the status label's resize
 
 private:
     void build();
+    // `make(quote)` with as much of `quote` (whole words, then "…") as keeps the status within its
+    // two lines at the label's current width.
+    QString fitQuote(const std::function<QString(const QString&)>& make, const QString& quote) const;
     void retranslate();
     void updateEnabled();
     void showRun(const KvRunPtr& run);
-    void setStatus(std::function<QString()> text);
+    void setStatus(std::function<QString()> text);   // empty: the hint shown before any run
+    QString idleStatusText() const;
     void showExportDialog();
 
     KvController* controller_ = nullptr;
