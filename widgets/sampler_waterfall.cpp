@@ -547,6 +547,15 @@ void SamplerWaterfall::paintEvent(QPaintEvent*) {
     }
 }
 
+void SamplerWaterfall::paintFrame(QPainter& painter, const QRect& r) const {
+    const double outline = lineScale_;
+    painter.setPen(QPen(palette().color(QPalette::Mid), outline));
+    painter.setBrush(palette().color(QPalette::AlternateBase));
+    const double half = outline / 2.0;
+    const double radius = metrics().pad / 1.5;
+    painter.drawRoundedRect(QRectF(r).adjusted(half, half, -half, -half), radius, radius);
+}
+
 void SamplerWaterfall::paintPanel(QPainter& painter, int index, int titleLines, int statLines) const {
     const StagePanel& panel = panels_[index];
     const QPalette& pal = palette();
@@ -554,11 +563,7 @@ void SamplerWaterfall::paintPanel(QPainter& painter, int index, int titleLines, 
     const Metrics m = metrics();
     painter.save();
 
-    const double outline = lineScale_;
-    painter.setPen(QPen(pal.color(QPalette::Mid), outline));
-    painter.setBrush(pal.color(QPalette::AlternateBase));
-    const double half = outline / 2.0;
-    painter.drawRoundedRect(QRectF(r).adjusted(half, half, -half, -half), m.pad / 1.5, m.pad / 1.5);
+    paintFrame(painter, r);
 
     const QRect inner = r.adjusted(m.pad, m.pad / 2, -m.pad, -m.pad / 2);
     const QColor textColour = pal.color(QPalette::Text);
@@ -668,11 +673,7 @@ void SamplerWaterfall::paintFolded(QPainter& painter, int index) const {
     const Metrics m = metrics();
     painter.save();
     painter.setOpacity(0.5);
-    const double outline = lineScale_;
-    painter.setPen(QPen(pal.color(QPalette::Mid), outline));
-    painter.setBrush(pal.color(QPalette::AlternateBase));
-    const double half = outline / 2.0;
-    painter.drawRoundedRect(QRectF(r).adjusted(half, half, -half, -half), m.pad / 1.5, m.pad / 1.5);
+    paintFrame(painter, r);
 
     QFont bold = font();
     bold.setBold(true);

@@ -118,6 +118,7 @@ private:
     int maxTitleLines(int innerWidth) const;
     void paintPanel(QPainter& painter, int index, int titleLines, int statLines) const;
     void paintFolded(QPainter& painter, int index) const;
+    void paintFrame(QPainter& painter, const QRect& r) const;   // a panel's rounded outline and fill
     void paintChevron(QPainter& painter, int afterIndex) const;
 
     QList<StagePanel> panels_;
