@@ -190,6 +190,30 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(steps.count(), 1, 30000);
     }
 
+    // A status message (the CPU fallback notice, "Saved the session…") takes the place of the
+    // model's name: never both, drawn over each other. QStatusBar hides only what is visible when
+    // the message comes, so a message shown while the bar was hidden (the window not yet shown,
+    // presentation mode) used to leave the name under it once the bar came back.
+    void statusMessageReplacesTheModelName() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        auto* modelLabel = w->statusBar()->findChild<QLabel*>(QStringLiteral("modelLabel"));
+        QVERIFY(modelLabel);
+        w->statusBar()->clearMessage();
+        QCoreApplication::processEvents();
+        QVERIFY(modelLabel->isVisible());
+        w->statusBar()->hide();
+        w->statusBar()->showMessage(QStringLiteral("a message"), 60000);
+        w->statusBar()->show();
+        QCoreApplication::processEvents();
+        QVERIFY2(!modelLabel->isVisible(), "the name under the message");
+        w->statusBar()->clearMessage();
+        QCoreApplication::processEvents();
+        QVERIFY(modelLabel->isVisible());
+        QVERIFY(errors.isEmpty());
+    }
+
     // Issue 8: a thread change used to reload the model and silently wipe the generated text.
     // Now the backend changes its thread count in place: no reload, the text stays and grows.
     void threadsChangeInPlace() {

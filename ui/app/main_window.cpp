@@ -97,6 +97,9 @@ MainWindow::MainWindow(const QString& modelPath, QWidget* parent) : QMainWindow(
     cancelButton_->setFocusPolicy(Qt::NoFocus);
     cancelButton_->setShortcut(QKeySequence(Qt::Key_Escape));
     statusBar()->addWidget(modelLabel_, 1);
+    // A message takes the name's place. QStatusBar hides only what is visible when the message
+    // comes: one shown while the bar was hidden left the name drawn under it once the bar came back.
+    connect(statusBar(), &QStatusBar::messageChanged, modelLabel_, [this](const QString& m) { modelLabel_->setVisible(m.isEmpty()); });
     statusBar()->addPermanentWidget(contextLabel_);
     statusBar()->addPermanentWidget(memoryLabel_);
     statusBar()->addPermanentWidget(speedLabel_);
