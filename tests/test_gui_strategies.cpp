@@ -29,6 +29,7 @@
 #include "ui/app/app_settings.h"
 #include "ui/app/language_manager.h"
 #include "ui/app/main_window.h"
+#include "ui/app/presentation_mode.h"
 #include "ui/strategies/beam_tree_panel.h"
 #include "ui/strategies/column_editor.h"
 #include "ui/strategies/comparison_table_model.h"
@@ -508,6 +509,44 @@ private slots:
                      qPrintable(QStringLiteral("\"%1\" needs %2 px at %3 px wide, the header is %4").arg(text).arg(need).arg(h->sectionSize(c)).arg(h->height())));
         }
         QVERIFY(ui::LanguageManager::instance().setLanguage(QStringLiteral("en")));
+    }
+
+    // A cell's word wider than its column breaks inside instead of being elided ("brainstorming"
+    // in presentation mode on a narrow window): the delegate's wrapped text never needs more than
+    // the column's width.
+    void tableCellsWrapLongWords() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        StrategiesPage* page = front(*w);
+        page->maxTokensSpin()->setValue(6);
+        page->promptEdit()->setPlainText(QStringLiteral("The cat"));
+        runAndWait(page);
+        page->viewTabs()->setCurrentIndex(1);
+        w->presentation()->setPresenting(true);
+        w->resize(760, 700);
+        QCoreApplication::processEvents();
+        QTableView* view = page->tableView();
+        int longWords = 0;
+        for (int r = 0; r < view->model()->rowCount(); ++r)
+            for (int c = 0; c < view->model()->columnCount(); ++c) {
+                const QModelIndex index = view->model()->index(r, c);
+                QStyleOptionViewItem option;
+                option.initFrom(view);
+                option.widget = view;
+                option.features |= QStyleOptionViewItem::WrapText;
+                option.rect = QRect(0, 0, view->columnWidth(c), view->rowHeight(r));
+                const QString text = index.data().toString();
+                for (const QString& word : QString(text).replace(u'\n', u' ').split(u' '))
+                    longWords += option.fontMetrics.horizontalAdvance(word) > view->columnWidth(c) - 8;
+                const QSize need = view->itemDelegate()->sizeHint(option, index);
+                QVERIFY2(need.width() <= view->columnWidth(c) && need.height() <= view->rowHeight(r),
+                         qPrintable(QStringLiteral("\"%1\" needs %2x%3 in %4x%5")
+                                        .arg(text).arg(need.width()).arg(need.height()).arg(view->columnWidth(c)).arg(view->rowHeight(r))));
+            }
+        w->presentation()->setPresenting(false);
+        QVERIFY2(longWords > 0, qPrintable(QStringLiteral("no word wider than its column (%1 px): the test shows nothing").arg(view->columnWidth(5))));
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
     }
 
     void badSpecsAreOneSentence() {

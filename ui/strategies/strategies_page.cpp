@@ -45,7 +45,9 @@ namespace dlab::ui {
 
 namespace {
 // The comparison table's cells hold several wrapped lines: a little room above and below them, so
-// a four-line cell does not touch the grid lines.
+// a four-line cell does not touch the grid lines. A word wider than its column ("brainstorming"
+// in presentation mode on a narrow window) may break inside: Qt's item views wrap only between
+// words and elided it.
 class PaddedCellDelegate : public QStyledItemDelegate {
 public:
     using QStyledItemDelegate::QStyledItemDelegate;
@@ -53,6 +55,27 @@ public:
         QSize s = QStyledItemDelegate::sizeHint(option, index);
         s.rheight() += option.fontMetrics.height() / 2;
         return s;
+    }
+
+protected:
+    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override {
+        QStyledItemDelegate::initStyleOption(option, index);
+        if (!(option->features & QStyleOptionViewItem::WrapText) || option->rect.width() <= 0) return;
+        const QStyle* style = option->widget ? option->widget->style() : QApplication::style();
+        const int margin = style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, option->widget) + 1;
+        const int room = option->rect.width() - 2 * margin;
+        QStringList lines = option->text.split(u'\n');
+        for (QString& line : lines) {
+            QStringList words = line.split(u' ');
+            for (QString& word : words) {
+                if (option->fontMetrics.horizontalAdvance(word) <= room) continue;
+                QString breakable;   // a zero-width space between the letters: a break anywhere
+                for (const QChar c : word) breakable += breakable.isEmpty() ? QString(c) : QString(QChar(0x200b)) + c;
+                word = breakable;
+            }
+            line = words.join(u' ');
+        }
+        option->text = lines.join(u'\n');
     }
 };
 }  // namespace
