@@ -1357,6 +1357,14 @@ private slots:
         const QRectF legend = chart.legendRect();
         QVERIFY(!legend.isEmpty());
         QVERIFY2(QRectF(QPointF(0, 0), chart.chart()->size()).contains(legend), "the legend leaves the chart");
+        // ... and its background box (the largest rectangle item drawn; the legend sat half below it).
+        QRectF box;
+        for (QGraphicsItem* item : chart.scene()->items())
+            if (auto* r = dynamic_cast<QGraphicsRectItem*>(item); r && r->isVisible() &&
+                r->sceneBoundingRect().width() * r->sceneBoundingRect().height() > box.width() * box.height())
+                box = r->sceneBoundingRect();
+        QVERIFY(!box.isEmpty());
+        QVERIFY2(box.contains(legend), qPrintable(QStringLiteral("legend %1,%2 %3x%4, box %5,%6 %7x%8").arg(legend.x()).arg(legend.y()).arg(legend.width()).arg(legend.height()).arg(box.x()).arg(box.y()).arg(box.width()).arg(box.height())));
         QVERIFY2(legend.top() >= chart.chart()->plotArea().bottom(), "the legend overlaps the plot");
         const double line = QFontMetricsF(chart.font()).lineSpacing();
         QVERIFY2(legend.height() <= (maxLines + 0.6) * line, qPrintable(QStringLiteral("%1 px for %2 lines of %3").arg(legend.height()).arg(maxLines).arg(line)));
@@ -1417,6 +1425,14 @@ private slots:
             // Beside its own point: within two lines of it.
             const double reach = 2.0 * QFontMetricsF(chart.font()).height() + rects[i].width();
             QVERIFY2(QLineF(rects[i].center(), dots[i]).length() < reach, qPrintable(texts[i]));
+            // Off both lines (at 1280 there is room everywhere).
+            if (width >= 600 && fontScale == 1.0)
+                for (int d = 1; d < dots.size(); ++d) {
+                    if (d == 4) continue;   // p50's last point to p99's first: no line between them
+                    const QLineF segment(dots[d - 1], dots[d]);
+                    for (int k = 0; k <= 20; ++k)
+                        QVERIFY2(!rects[i].contains(segment.pointAt(k / 20.0)), qPrintable(texts[i] + " over a line"));
+                }
         }
         // New points, fewer labels: the old ones go.
         chart.setSeries({{QStringLiteral("p50"), p50.mid(0, 2), false, true, batches.mid(0, 2)}});

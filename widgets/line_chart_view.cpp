@@ -3,6 +3,7 @@
 #include <QChart>
 #include <QEvent>
 #include <QFontMetricsF>
+#include <QGraphicsLayout>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
 #include <QTextDocument>
@@ -172,6 +173,23 @@ void LineChartView::placePointLabels() {
     const double gap = fm.height() / 4.0;
     QList<QPointF> dots;
     for (const PointLabel& l : pointLabels_) dots << chart()->mapToPosition(l.at, series_[l.series]);
+    // Every series' line, to keep the labels off it.
+    QList<QLineF> segments;
+    for (QLineSeries* series : series_) {
+        const QList<QPointF> points = series->points();
+        for (int i = 1; i < points.size(); ++i)
+            segments << QLineF(chart()->mapToPosition(points[i - 1], series), chart()->mapToPosition(points[i], series));
+    }
+    const auto crossesALine = [&](const QRectF& r) {
+        const QLineF edges[] = {{r.topLeft(), r.topRight()}, {r.topRight(), r.bottomRight()},
+                                {r.bottomRight(), r.bottomLeft()}, {r.bottomLeft(), r.topLeft()}};
+        for (const QLineF& segment : segments) {
+            if (r.contains(segment.p1()) || r.contains(segment.p2())) return true;
+            for (const QLineF& edge : edges)
+                if (segment.intersects(edge, nullptr) == QLineF::BoundedIntersection) return true;
+        }
+        return false;
+    };
     QList<QRectF> placed;
     for (int n = 0; n < pointLabels_.size(); ++n) {
         const PointLabel& l = pointLabels_[n];
@@ -190,16 +208,19 @@ void LineChartView::placePointLabels() {
             QRectF(QPointF(at.x() - 2.0 * gap - size.width(), at.y() - size.height() / 2.0), size),
         };
         bool shown = false;
-        for (const QRectF& r : candidates) {
-            if (!plot.contains(r)) continue;
-            bool clash = std::any_of(placed.cbegin(), placed.cend(), [&](const QRectF& o) { return o.intersects(r); });
-            for (int d = 0; d < dots.size() && !clash; ++d)
-                clash = d != n && r.adjusted(-gap, -gap, gap, gap).contains(dots[d]);
-            if (clash) continue;
-            l.item->setPos(r.topLeft());
-            placed << r;
-            shown = true;
-            break;
+        // Off every line where a place allows it, else only off the other labels and dots.
+        for (int pass = 0; pass < 2 && !shown; ++pass) {
+            for (const QRectF& r : candidates) {
+                if (!plot.contains(r) || (pass == 0 && crossesALine(r))) continue;
+                bool clash = std::any_of(placed.cbegin(), placed.cend(), [&](const QRectF& o) { return o.intersects(r); });
+                for (int d = 0; d < dots.size() && !clash; ++d)
+                    clash = d != n && r.adjusted(-gap, -gap, gap, gap).contains(dots[d]);
+                if (clash) continue;
+                l.item->setPos(r.topLeft());
+                placed << r;
+                shown = true;
+                break;
+            }
         }
         l.item->setVisible(shown && !plot.isEmpty());
     }
@@ -227,7 +248,10 @@ void LineChartView::placeLegend() {
     // the name fits a line; entries break between each other, centred under the plot.
     const QFontMetricsF fm(font());
     const QMargins m = chart()->margins();
-    const double width = std::max(40.0, chart()->size().width() - 8.0 - 8.0);
+    // Inside the chart's background box: the chart's layout keeps its margins around it.
+    qreal boxLeft = 0.0, boxRight = 0.0, boxBottom = 0.0;
+    if (chart()->layout()) chart()->layout()->getContentsMargins(&boxLeft, nullptr, &boxRight, &boxBottom);
+    const double width = std::max(40.0, chart()->size().width() - boxLeft - boxRight - 8.0);
     // Whole entries packed into lines (an entry wider than a line alone wraps inside itself).
     const double gap = fm.horizontalAdvance(QStringLiteral("\u00a0\u00a0\u00a0\u00a0"));
     QStringList lines;
@@ -265,7 +289,8 @@ void LineChartView::placeLegend() {
     legendItem_->setVisible(!lines.isEmpty());
     const int bottom = 4 + int(std::ceil(height));
     if (m.bottom() != bottom) chart()->setMargins(QMargins(m.left(), m.top(), m.right(), bottom));
-    legendItem_->setPos(8.0, chart()->size().height() - 2.0 - height);
+    // At the chart's own bottom edge the legend sat half outside the box.
+    legendItem_->setPos(boxLeft + 4.0, chart()->size().height() - boxBottom - 2.0 - height);
 }
 
 void LineChartView::resizeEvent(QResizeEvent* e) {
