@@ -209,6 +209,20 @@ private slots:
                      QStringLiteral("%1 %").arg(loc.toString(100.0 * s.prefixHitRate, 'f', 0)));
             QVERIFY(s.prefixHitRate > 0);   // the shared system prompt
         }
+        // The two columns of figures stand apart: at least two characters between a static
+        // figure's end and the continuous one's start ("15.4 / 105.7 17.9 / 240.1" read as one).
+        // Figures wider than the column headings show it (the real run's are short here).
+        ServingLoadPanel* load = page()->loadPanel();
+        QLabel* a = load->metricLabel(ServingLoadPanel::Metric::Ttft, BatchingMode::Static);
+        QLabel* b = load->metricLabel(ServingLoadPanel::Metric::Ttft, BatchingMode::Continuous);
+        const QString before = a->text(), beforeB = b->text();
+        a->setText(QStringLiteral("1,234,567.8 / 1,234,567.8"));
+        b->setText(QStringLiteral("1,234,567.8 / 1,234,567.8"));
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        const int gap = b->geometry().right() - b->fontMetrics().horizontalAdvance(b->text()) - a->geometry().right();
+        a->setText(before);
+        b->setText(beforeB);
+        QVERIFY2(gap >= 2 * a->fontMetrics().averageCharWidth(), qPrintable(QStringLiteral("%1 px between the columns").arg(gap)));
         QVERIFY(page()->loadPanel()->summaryLabel()->text().contains(
             loc.toString(summarize(run(BatchingMode::Continuous).run).throughput, 'f', 1)));
     }

@@ -129,6 +129,9 @@ ServingLoadPanel::ServingLoadPanel(QWidget* parent) : QWidget(parent) {
     auto* body = new widgets::AdaptiveRow(this);
     metricsBox_ = new QGroupBox(this);
     auto* grid = new QGridLayout(metricsBox_);
+    // Two columns of right-aligned figures: with the default spacing "15.4 / 105.7 17.9 / 240.1"
+    // read as one row of numbers.
+    grid->setHorizontalSpacing(metricsBox_->fontMetrics().horizontalAdvance(QStringLiteral("MMM")));
     staticHead_ = new QLabel(metricsBox_);
     continuousHead_ = new QLabel(metricsBox_);
     grid->addWidget(staticHead_, 0, 1, Qt::AlignRight);

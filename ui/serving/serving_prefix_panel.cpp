@@ -74,6 +74,9 @@ ServingPrefixPanel::ServingPrefixPanel(QWidget* parent) : QWidget(parent) {
     auto* body = new widgets::AdaptiveRow(this);
     box_ = new QGroupBox(this);
     auto* grid = new QGridLayout(box_);
+    // Two columns of right-aligned figures: with the default spacing "15.4 / 105.7 17.9 / 240.1"
+    // read as one row of numbers.
+    grid->setHorizontalSpacing(box_->fontMetrics().horizontalAdvance(QStringLiteral("MMM")));
     withHead_ = new QLabel(box_);
     withoutHead_ = new QLabel(box_);
     grid->addWidget(withHead_, 0, 1, Qt::AlignRight);
