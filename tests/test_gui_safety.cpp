@@ -18,6 +18,7 @@
 #include "test_paths.h"
 #include "tokenizer/utf8.h"
 #include "ui/app/app_settings.h"
+#include "ui/app/language_manager.h"
 #include "ui/app/main_window.h"
 #include "ui/lessons/lesson_panel.h"
 #include "ui/serving/serving_page.h"
@@ -205,6 +206,19 @@ private slots:
         QVERIFY(got->cut);
         QVERIFY(got->layer(SafetyLayer::BannedPhrases).events > 0);   // so the reply has marks to check
         checkDrawnEqualsRun(*got);
+        // In a short window (1024 × 600, German) the layers' texts after the run leave the reply,
+        // the result, at least seven visible lines: the layers scroll instead (the reply kept
+        // four lines at 1024 × 700 on the default model and cut one in half).
+        QVERIFY(ui::LanguageManager::instance().setLanguage(QStringLiteral("de")));   // the longer texts
+        w_->resize(1024, 600);
+        QCoreApplication::processEvents();
+        auto* reply = panel()->findChild<QTextBrowser*>(QStringLiteral("safetyReply"));
+        QVERIFY(reply);
+        QVERIFY2(reply->viewport()->height() >= 7 * reply->fontMetrics().lineSpacing(),
+                 qPrintable(QStringLiteral("%1 px for lines of %2").arg(reply->viewport()->height()).arg(reply->fontMetrics().lineSpacing())));
+        QVERIFY(ui::LanguageManager::instance().setLanguage(QStringLiteral("en")));
+        w_->resize(1280, 820);
+        QCoreApplication::processEvents();
     }
 
     void blockedPromptReachesNothingElse() {

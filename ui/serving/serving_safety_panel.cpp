@@ -279,7 +279,9 @@ ServingSafetyPanel::ServingSafetyPanel(QWidget* parent) : QWidget(parent) {
     reply_ = new QTextBrowser(result);
     reply_->setObjectName(QStringLiteral("safetyReply"));
     reply_->setOpenLinks(false);
-    reply_->setMinimumHeight(reply_->fontMetrics().lineSpacing() * 6);
+    // Eight lines: the reply is the result; with six, the layers' texts after a run left it four
+    // visible lines at 1024 × 700 and cut its key line (the output filter's match) in half.
+    reply_->setMinimumHeight(reply_->fontMetrics().lineSpacing() * 8);
     // Its size hint does not count: the layers above get what they need first, the reply the rest.
     reply_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
     right->addWidget(reply_, 1);
