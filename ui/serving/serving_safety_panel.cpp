@@ -204,7 +204,9 @@ ServingSafetyPanel::ServingSafetyPanel(QWidget* parent) : QWidget(parent) {
     };
     promptLabel_ = new QLabel(settings);
     promptLabel_->setWordWrap(true);
-    prompt_ = editor("safetyPrompt", 2);
+    // A line more than the examples fill: a box exactly as tall as its text still scrolls (the
+    // document's margins) and cut the example prompt's and refusal patterns' last line.
+    prompt_ = editor("safetyPrompt", 3);
     prompt_->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     promptLabel_->setBuddy(prompt_);
     form->addWidget(promptLabel_);
@@ -213,7 +215,7 @@ ServingSafetyPanel::ServingSafetyPanel(QWidget* parent) : QWidget(parent) {
     for (int i = 0; i < kSafetyLayers; ++i) {
         listLabels_[size_t(i)] = new QLabel(settings);
         listLabels_[size_t(i)]->setWordWrap(true);
-        lists_[size_t(i)] = editor(names[i], 3);
+        lists_[size_t(i)] = editor(names[i], SafetyLayer(i) == SafetyLayer::ModelRefusal ? 4 : 3);
         listLabels_[size_t(i)]->setBuddy(lists_[size_t(i)]);
         form->addWidget(listLabels_[size_t(i)]);
         form->addWidget(lists_[size_t(i)]);
