@@ -19,6 +19,7 @@
 #include "test_paths.h"
 #include "ui/app/app_settings.h"
 #include "ui/app/main_window.h"
+#include "ui/app/theme.h"
 #include "ui/serving/serving_batch_panel.h"
 #include "ui/serving/serving_controller.h"
 #include "ui/serving/serving_gantt.h"
@@ -173,6 +174,31 @@ private slots:
         const QRect first = load->gantt(mode)->segmentRect(0);
         QVERIFY(load->gantt(mode)->tooltipAt(first.center()).contains(QStringLiteral("step %1").arg(c.segments[0].step)));
         load->setAxis(ui::GanttAxis::Milliseconds);
+    }
+
+    // Padding and the waits stand out from the chart's background in both themes: at least 3:1
+    // (WCAG's minimum for graphics; the padding was dark grey on near-black in the dark theme).
+    void ganttGreysContrast_data() {
+        QTest::addColumn<bool>("dark");
+        QTest::newRow("light") << false;
+        QTest::newRow("dark") << true;
+    }
+    void ganttGreysContrast() {
+        QFETCH(bool, dark);
+        widgets::GanttView view;
+        view.setPalette(dark ? ui::darkPalette() : ui::lightPalette());
+        const auto luminance = [](const QColor& c) {
+            const auto channel = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+            return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
+        };
+        const auto ratio = [&](const QColor& a, const QColor& b) {
+            const double la = luminance(a), lb = luminance(b);
+            return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+        };
+        const QColor base = view.palette().color(QPalette::Base);
+        QVERIFY2(ratio(view.workColor(widgets::GanttWork::Padding), base) >= 3.0,
+                 qPrintable(QString::number(ratio(view.workColor(widgets::GanttWork::Padding), base))));
+        QVERIFY2(ratio(view.waitColor(), base) >= 3.0, qPrintable(QString::number(ratio(view.waitColor(), base))));
     }
 
     void metricsAreTheSummary_data() {
