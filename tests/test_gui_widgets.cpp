@@ -1439,6 +1439,34 @@ private slots:
         QCOMPARE(chart.pointLabelTexts(), batches.mid(0, 2));
     }
 
+    // A log axis down past 0.0001 writes every decade as a power of ten ("1E-05" beside "0,0001"
+    // on the KV compression chart); one that stays above it keeps plain decimals.
+    void lineChartLogLabelsOneForm_data() {
+        QTest::addColumn<double>("low");
+        QTest::addColumn<bool>("powers");
+        QTest::newRow("down to 1e-5") << 5e-6 << true;
+        QTest::newRow("down to 0.001") << 0.002 << false;
+    }
+    void lineChartLogLabelsOneForm() {
+        QFETCH(double, low);
+        QFETCH(bool, powers);
+        LineChartView chart;
+        chart.setTitles(QStringLiteral("KL"), QStringLiteral("step"), QStringLiteral("nats"));
+        chart.setLogY(true);
+        chart.setSeries({{QStringLiteral("f16"), {QPointF(0, low), QPointF(10, 0.05), QPointF(20, 0.01)}, false}});
+        chart.resize(500, 320);
+        settle(chart);
+        static const QRegularExpression number(QStringLiteral("^[0-9][0-9.,]*(E[-+]?[0-9]+)?$"), QRegularExpression::CaseInsensitiveOption);
+        int withE = 0, fractions = 0;
+        for (const QString& t : visibleSceneTexts(chart.scene())) {
+            if (!number.match(t).hasMatch()) continue;
+            if (t.contains(u'e', Qt::CaseInsensitive)) ++withE;
+            else if (t.startsWith(QStringLiteral("0.")) || t.startsWith(QStringLiteral("0,"))) ++fractions;
+        }
+        if (powers) QVERIFY2(withE >= 3 && fractions == 0, qPrintable(QStringLiteral("%1 with E, %2 decimals: %3").arg(withE).arg(fractions).arg(visibleSceneTexts(chart.scene()).join(" | "))));
+        else QVERIFY2(withE == 0 && fractions >= 2, qPrintable(QStringLiteral("%1 with E, %2 decimals").arg(withE).arg(fractions)));
+    }
+
     // A few whole-number x values (request 1 … 6) get a tick each, not 2, 4, 6.
     void lineChartCountedXTicks() {
         LineChartView chart;

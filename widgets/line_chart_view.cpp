@@ -367,6 +367,7 @@ void LineChartView::rebuildAxes() {
     if (counted) x_->setTickInterval(1.0);
     if (log_) {
         logY_->setRange(std::pow(10.0, std::floor(std::log10(y0))), std::pow(10.0, std::ceil(std::log10(std::max(y1, y0 * 1.01)))));
+
     } else {
         y_->setRange(std::min(0.0, y0), empty ? 1.0 : y1 > 0 ? y1 * 1.05 : 1.0);
         if (!empty) y_->applyNiceNumbers();
@@ -376,7 +377,10 @@ void LineChartView::rebuildAxes() {
 
 void LineChartView::fitYLabelsToTitle() {
     QAbstractAxis* axis = log_ ? static_cast<QAbstractAxis*>(logY_) : y_;
-    const QString base = QStringLiteral("%.6g");
+    // %g writes 1e-05 below 0.0001 and 0.0001 above it: one log axis mixed "1E-05" with "0,0001".
+    // Where the range goes that low, every decade is a power of ten.
+    const bool powers = log_ && logY_->min() < 1e-4;
+    const QString base = powers ? QStringLiteral("%.0e") : QStringLiteral("%.6g");
     QString format = base;
     if (!yTitle_.isEmpty()) {
         // Measured as Qt Charts measures: rich text in a document, in the axis' fonts.
@@ -398,7 +402,7 @@ void LineChartView::fitYLabelsToTitle() {
         }
         double widest = 0.0;
         for (double v : ticks) {
-            doc.setHtml(chart()->locale().toString(v, 'g', 6));
+            doc.setHtml(powers ? chart()->locale().toString(v, 'e', 0) : chart()->locale().toString(v, 'g', 6));
             widest = std::max(widest, doc.size().width());
         }
         const double missing = (titleHeight - dotsHeight) + dotsWidth - widest + 1.0;
