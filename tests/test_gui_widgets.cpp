@@ -31,6 +31,7 @@
 #include "widgets/number_text.h"
 #include "widgets/probability_legend.h"
 #include "widgets/sampler_waterfall.h"
+#include "widgets/streaming_timeline_view.h"
 #include "widgets/text_box_lines.h"
 #include "widgets/text_line.h"
 #include "widgets/token_strip.h"
@@ -1465,6 +1466,32 @@ private slots:
         }
         if (powers) QVERIFY2(withE >= 3 && fractions == 0, qPrintable(QStringLiteral("%1 with E, %2 decimals: %3").arg(withE).arg(fractions).arg(visibleSceneTexts(chart.scene()).join(" | "))));
         else QVERIFY2(withE == 0 && fractions >= 2, qPrintable(QStringLiteral("%1 with E, %2 decimals").arg(withE).arg(fractions)));
+    }
+
+    // "first text at 38 ms" stands inside the grey wait where it fits, else wholly after its edge,
+    // never half on each (it read as running out of its box).
+    void streamingFirstTextNoteBesideTheWait_data() {
+        QTest::addColumn<double>("firstMs");
+        QTest::newRow("short wait") << 38.0;
+        QTest::newRow("long wait") << 300.0;
+    }
+    void streamingFirstTextNoteBesideTheWait() {
+        QFETCH(double, firstMs);
+        StreamingTimelineView view;
+        StreamingTimeline t;
+        for (int i = 0; i < 15; ++i) t.tokenMs.push_back(firstMs + 28.0 * i);
+        view.setTimeline(t);
+        view.resize(800, 300);
+        (void)view.grab();
+        const QRect lane = view.laneRect(0);
+        const int edge = view.tokenStepRect(0).left();
+        int notes = 0;
+        for (const QRect& r : view.lastTextRects()) {
+            if (r.top() < lane.top() || r.bottom() > lane.top() + lane.height() / 2 || r.left() < lane.left()) continue;
+            ++notes;
+            QVERIFY2(r.right() <= edge || r.left() >= edge, qPrintable(QStringLiteral("note %1..%2 across the edge at %3").arg(r.left()).arg(r.right()).arg(edge)));
+        }
+        QCOMPARE(notes, 1);
     }
 
     // A few whole-number x values (request 1 … 6) get a tick each, not 2, 4, 6.

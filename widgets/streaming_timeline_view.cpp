@@ -184,7 +184,11 @@ void StreamingTimelineView::paintEvent(QPaintEvent*) {
     const QString all = tr("everything at %1 ms").arg(loc.toString(finishedMs(), 'f', 0));
     const int wFirst = textWidth(fm, first), wAll = textWidth(fm, all);
     if (lane0.height() >= 2 * h) {
-        const int x = std::clamp(xOf(timeline_.tokenMs[0]) - wFirst - 4, lane0.left() + 2, lane0.right() - wFirst - 2);
+        // Inside the grey wait where it fits, else just after its edge: half on the grey and half
+        // on the plot it read as running out of its box.
+        const int edge = xOf(timeline_.tokenMs[0]);
+        const int inside = edge - wFirst - 4;
+        const int x = std::clamp(inside >= lane0.left() + 2 ? inside : edge + 4, lane0.left() + 2, lane0.right() - wFirst - 2);
         drawRecordedText(p, QRect(x, lane0.top() + 2, wFirst, h), Qt::AlignLeft | Qt::AlignVCenter, first, &textRects_);
         const int x1 = std::clamp(xOf(finishedMs()) - wAll - 4, lane1.left() + 2, lane1.right() - wAll - 2);
         drawRecordedText(p, QRect(x1, lane1.top() + 2, wAll, h), Qt::AlignLeft | Qt::AlignVCenter, all, &textRects_);
