@@ -42,6 +42,7 @@
 #include "ui/app/theme.h"
 #include "widgets/beam_tree_view.h"
 #include "widgets/text_line.h"
+#include "widgets/number_text.h"
 
 using namespace dlab;
 using dlab::ui::MainWindow;
@@ -188,6 +189,23 @@ private slots:
         QTRY_VERIFY(w->page<ui::PlaygroundPage>()->stepButton()->isEnabled());
         QTest::mouseClick(w->page<ui::PlaygroundPage>()->stepButton(), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(steps.count(), 1, 30000);
+    }
+
+    // Every value box that can reach 1,000 groups its digits as the rest of the app writes them
+    // ("1.000 ms", "Kontext 2.048"), except the server's port and the seeds, names, not quantities.
+    void spinBoxesGroupTheirDigits() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        QStringList ungrouped;
+        for (QAbstractSpinBox* box : w->findChildren<QAbstractSpinBox*>()) {
+            double max = 0.0;
+            if (auto* i = qobject_cast<QSpinBox*>(box)) max = i->maximum();
+            else if (auto* d = qobject_cast<QDoubleSpinBox*>(box)) max = d->maximum();
+            if (max >= 1000.0 && !box->isGroupSeparatorShown() && !widgets::isIdentifier(box))
+                ungrouped << (box->objectName().isEmpty() ? QStringLiteral("(unnamed, parent %1)").arg(box->parent()->objectName()) : box->objectName());
+        }
+        QVERIFY2(ungrouped.isEmpty(), qPrintable(ungrouped.join(u' ')));
     }
 
     // A status message (the CPU fallback notice, "Saved the session…") takes the place of the

@@ -1,5 +1,8 @@
 #include "widgets/number_text.h"
 
+#include <QDoubleSpinBox>
+#include <QSpinBox>
+
 #include <QChart>
 #include <QLocale>
 
@@ -30,6 +33,18 @@ QString countText(qint64 n) {
 }
 
 QString integerText(qint64 n) { return QLocale().toString(n); }
+
+void markAsIdentifier(QWidget* spinBox) { spinBox->setProperty("dlabIdentifier", true); }
+bool isIdentifier(const QWidget* spinBox) { return spinBox->property("dlabIdentifier").toBool(); }
+
+void groupSpinBoxDigits(QWidget* root) {
+    for (QAbstractSpinBox* box : root->findChildren<QAbstractSpinBox*>()) {
+        double max = 0.0;
+        if (const auto* i = qobject_cast<QSpinBox*>(box)) max = i->maximum();
+        else if (const auto* d = qobject_cast<QDoubleSpinBox*>(box)) max = d->maximum();
+        if (max >= 1000.0 && !isIdentifier(box)) box->setGroupSeparatorShown(true);
+    }
+}
 
 void localizeChartNumbers(QChart* chart, QLocale locale) {
     locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);

@@ -10,6 +10,7 @@
 
 QT_BEGIN_NAMESPACE
 class QChart;
+class QWidget;
 QT_END_NAMESPACE
 
 namespace dlab::widgets {
@@ -28,5 +29,11 @@ QString integerText(qint64 n);
 // A chart's axis labels in `locale`'s form, grouped like every other figure ("0,25", "10.000").
 // Call again on QEvent::LocaleChange.
 void localizeChartNumbers(QChart* chart, QLocale locale);
+// Every value box under `root` that can reach 1,000 shows its digits grouped like the labels
+// around it ("1.000 ms", "2.048"), except one marked as an identifier (a port, a seed: a name,
+// not a quantity) with markAsIdentifier().
+void groupSpinBoxDigits(QWidget* root);
+void markAsIdentifier(QWidget* spinBox);
+bool isIdentifier(const QWidget* spinBox);
 
 }  // namespace dlab::widgets

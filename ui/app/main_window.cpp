@@ -112,6 +112,7 @@ MainWindow::MainWindow(const QString& modelPath, QWidget* parent) : QMainWindow(
     buildMenus();
 
     buildPages();
+    widgets::groupSpinBoxDigits(tabs_);   // "1.000 ms" in a box as in the labels beside it
     // The window's minimum is the page in front's, not the widest page's: the KV page's 840 pixels
     // made the Playground scroll sideways beside the Lessons panel on a 1024-pixel screen.
     widgets::sizeToFrontTab(tabs_);

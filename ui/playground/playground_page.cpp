@@ -234,6 +234,7 @@ PlaygroundPage::PlaygroundPage(QWidget* parent) : Page(parent), ui_(std::make_un
     linkSliderAndSpin(ui_->frequencyPenaltySlider, ui_->frequencyPenaltySpin, 100.0, edited);
     linkSliderAndSpin(ui_->presencePenaltySlider, ui_->presencePenaltySpin, 100.0, edited);
     linkSliderAndSpin(ui_->seedSlider, ui_->seedSpin, 1.0, edited);
+    widgets::markAsIdentifier(ui_->seedSpin);   // a seed names a random stream: no digit groups
     // The wheel over a knob that does not have the focus scrolls the controls panel: the
     // application's WheelGuard (widgets/wheel_guard.h), which the main window installs.
     retranslate();

@@ -33,6 +33,7 @@
 #include "ui/serve/serve_controller.h"
 #include "ui/serve/serve_examples.h"
 #include "widgets/flow_layout.h"
+#include "widgets/number_text.h"
 
 namespace dlab::ui {
 
@@ -94,6 +95,7 @@ void ServePage::build() {
     allowOthers_->setObjectName(QStringLiteral("serveAllowOthers"));
     port_ = new QSpinBox(this);
     port_->setObjectName(QStringLiteral("servePort"));
+    widgets::markAsIdentifier(port_);   // 8080, not 8,080
     port_->setRange(0, 65535);
     port_->setValue(8080);
     maxBatch_ = new QSpinBox(this);
