@@ -511,6 +511,45 @@ private slots:
         QVERIFY(ui::LanguageManager::instance().setLanguage(QStringLiteral("en")));
     }
 
+    // The columns' figures and texts start level, however many lines each title takes (in German
+    // at 1024 px "Sampling T=0,7, Top-p 0,9" took two lines and its column sat 7 px lower).
+    void columnsStartLevel() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        w->setLanguage(QStringLiteral("de"));
+        w->resize(1024, 700);
+        StrategiesPage* page = front(*w);
+        page->viewTabs()->setCurrentIndex(0);
+        QTRY_VERIFY(page->columns().size() >= 3);
+        QTRY_COMPARE(w->width(), 1024);
+        QTest::qWait(200);   // the layouts settle at the new width
+        const auto tops = [&] {
+            QList<int> ys;
+            for (ui::StrategyColumn* c : page->findChildren<ui::StrategyColumn*>())
+                if (c->isVisible()) ys << c->figuresLabel()->mapTo(page, QPoint(0, 0)).y();
+            return ys;
+        };
+        int titleLines = 0;
+        for (ui::StrategyColumn* c : page->findChildren<ui::StrategyColumn*>())
+            titleLines = std::max(titleLines, c->naturalTitleHeight() / c->fontMetrics().lineSpacing());
+        const auto level = [&] {
+            const QList<int> ys = tops();
+            return ys.size() >= 3 && std::all_of(ys.cbegin(), ys.cend(), [&](int y) { return y == ys.first(); });
+        };
+        QTRY_VERIFY2(level(), qPrintable(QStringLiteral("figures at %1").arg([&] {
+            QStringList t;
+            for (int y : tops()) t << QString::number(y);
+            return t.join(u' ');
+        }())));
+        QStringList dbg;
+        for (ui::StrategyColumn* c : page->findChildren<ui::StrategyColumn*>())
+            dbg << QStringLiteral("%1:%2/%3w%4").arg(ui::StrategyColumn::title(c->spec())).arg(c->naturalTitleHeight()).arg(c->fontMetrics().lineSpacing()).arg(c->width());
+        w->setLanguage(QStringLiteral("en"));
+        QVERIFY2(titleLines >= 2, qPrintable(QStringLiteral("no title wraps: the test shows nothing ") + dbg.join(u' ')));
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join(u'\n')));
+    }
+
     // A cell's word wider than its column breaks inside instead of being elided ("brainstorming"
     // in presentation mode on a narrow window): the delegate's wrapped text never needs more than
     // the column's width.

@@ -286,11 +286,28 @@ void StrategiesPage::addColumn(const QString& spec) {
     auto* c = new StrategyColumn(spec, columnsHost_);
     columns_ << c;
     columnsLayout_->addWidget(c, 1);
+    c->installEventFilter(this);
     connect(c, &StrategyColumn::editRequested, this, [this, c] { editColumn(c); });
     connect(c, &StrategyColumn::removeRequested, this, [this, c] { removeColumn(static_cast<int>(columns_.indexOf(c))); });
     table_->clear();
     updateEnabled();
     emit settingsChanged();
+}
+
+bool StrategiesPage::eventFilter(QObject* watched, QEvent* e) {
+    if ((e->type() == QEvent::Resize || e->type() == QEvent::LayoutRequest) && !aligning_ &&
+        columns_.contains(qobject_cast<StrategyColumn*>(watched))) {
+        aligning_ = true;   // once per burst of events
+        QMetaObject::invokeMethod(this, &StrategiesPage::alignColumnTitles, Qt::QueuedConnection);
+    }
+    return Page::eventFilter(watched, e);
+}
+
+void StrategiesPage::alignColumnTitles() {
+    aligning_ = false;
+    int tallest = 0;
+    for (const StrategyColumn* c : columns_) tallest = std::max(tallest, c->naturalTitleHeight());
+    for (StrategyColumn* c : columns_) c->setTitleHeight(tallest);
 }
 
 void StrategiesPage::removeColumn(int index) {

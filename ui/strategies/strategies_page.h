@@ -95,8 +95,13 @@ signals:
 
 protected:
     void changeEvent(QEvent* e) override;
+    bool eventFilter(QObject* watched, QEvent* e) override;   // the columns' resizes
 
 private:
+    // Every column's title as tall as the tallest ("Sampling T=0,7, / Top-p 0,9" on two lines),
+    // so the figures and the texts of all columns start level.
+    void alignColumnTitles();
+    bool aligning_ = false;
     void build();
     void retranslate();
     void updateEnabled();

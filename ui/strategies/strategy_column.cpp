@@ -180,6 +180,15 @@ void StrategyColumn::retranslate() {
     showFigures();
 }
 
+int StrategyColumn::naturalTitleHeight() const {
+    const int width = title_->width() > 0 ? title_->width() : title_->sizeHint().width();
+    return title_->heightForWidth(width);
+}
+
+void StrategyColumn::setTitleHeight(int height) {
+    if (title_->minimumHeight() != height) title_->setMinimumHeight(height);
+}
+
 void StrategyColumn::changeEvent(QEvent* e) {
     if (e->type() == QEvent::LanguageChange) retranslate();
     QFrame::changeEvent(e);

@@ -38,6 +38,10 @@ public:
     QLabel* figuresLabel() const { return figures_; }
     QLabel* beamsLabel() const { return beams_; }
     void setLineScale(double scale);
+    // The title's height at its width, and the height to give it (the row's tallest: see
+    // StrategiesPage::alignColumnTitles).
+    int naturalTitleHeight() const;
+    void setTitleHeight(int height);
 
     // "Greedy", "Beam k=4", "Sampling T=0.7, top-p 0.9" — a reader's name for a spec.
     static QString title(const QString& spec);
