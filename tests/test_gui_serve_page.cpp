@@ -174,6 +174,15 @@ private slots:
         QVERIFY(page->curlEdit()->toPlainText().contains(url + QStringLiteral("/chat/completions")));
         QVERIFY(page->pythonEdit()->toPlainText().contains(QStringLiteral("base_url=\"%1\"").arg(url)));
         QVERIFY(page->pythonEdit()->toPlainText().contains(QStringLiteral("model=\"%1\"").arg(id)));
+        // At 1024 × 700 both examples show whole, no scrolling either way (the request log takes
+        // what they leave; the Python example scrolled both ways).
+        w->resize(1024, 700);
+        QTRY_COMPARE(w->width(), 1024);
+        QTest::qWait(100);
+        for (QPlainTextEdit* e : {page->curlEdit(), page->pythonEdit()})
+            QVERIFY2(e->verticalScrollBar()->maximum() == 0 && e->horizontalScrollBar()->maximum() == 0,
+                     qPrintable(QStringLiteral("%1 scrolls: %2 / %3").arg(e->objectName()).arg(e->verticalScrollBar()->maximum()).arg(e->horizontalScrollBar()->maximum())));
+        w->resize(1280, 820);
         QVERIFY(page->statusLabel()->text().contains(url));
         QVERIFY(!page->startButton()->isEnabled());
         QVERIFY(page->stopButton()->isEnabled());

@@ -21,7 +21,10 @@ QString curlExample(const QString& baseUrl, const QString& modelId) {
 QString pythonExample(const QString& baseUrl, const QString& modelId) {
     return QStringLiteral("from openai import OpenAI\n"
                           "\n"
-                          "client = OpenAI(base_url=\"%1\", api_key=\"none\")\n"
+                          "client = OpenAI(\n"
+                          "    base_url=\"%1\",\n"
+                          "    api_key=\"none\",\n"
+                          ")\n"
                           "stream = client.chat.completions.create(\n"
                           "    model=\"%2\",\n"
                           "    messages=[{\"role\": \"user\", \"content\": \"Say hello.\"}],\n"
@@ -29,8 +32,8 @@ QString pythonExample(const QString& baseUrl, const QString& modelId) {
                           "    stream=True,\n"
                           ")\n"
                           "for chunk in stream:\n"
-                          "    print(chunk.choices[0].delta.content or \"\", end=\"\", flush=True)\n"
-                          "print()")
+                          "    text = chunk.choices[0].delta.content or \"\"\n"
+                          "    print(text, end=\"\", flush=True)")
         .arg(baseUrl, modelId);
 }
 

@@ -181,13 +181,16 @@ void ServePage::build() {
     };
     examples->addWidget(codeBox(curlBox_, curl_, copyCurl_, "serveCurl"), 1);
     examples->addWidget(codeBox(pythonBox_, python_, copyPython_, "servePython"), 1);
-    // Room for the Python example's 12 lines where the window has it, 5 at least.
+    // Room for the Python example's 15 lines where the window has it, 5 at least: the examples
+    // come first, the request log takes what they leave (it took it all, and the example
+    // scrolled both ways at 1024 × 700).
     const int lines = python_->fontMetrics().lineSpacing();
     for (QPlainTextEdit* e : {curl_, python_}) {
         e->setMinimumHeight(lines * 5 + 12);
-        e->setMaximumHeight(lines * 12 + 2 * e->frameWidth() + 2 * int(e->document()->documentMargin()) + 4);
+        e->setMaximumHeight(lines * 15 + 2 * e->frameWidth() + 2 * int(e->document()->documentMargin()) + 4);
+        e->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     }
-    layout->addLayout(examples, 0);
+    layout->addLayout(examples, 4);
 
     auto* countersRow = new QHBoxLayout;
     for (QLabel** l : {&served_, &running_, &waiting_, &speed_}) {
@@ -217,7 +220,7 @@ void ServePage::build() {
     logView_->verticalHeader()->setDefaultSectionSize(logView_->fontMetrics().height() + 6);
     logView_->setWordWrap(false);
     logView_->setMinimumHeight(logView_->fontMetrics().lineSpacing() * 5);
-    layout->addWidget(logView_, 3);
+    layout->addWidget(logView_, 1);
 
     speedTimer_ = new QTimer(this);
     speedTimer_->setInterval(500);
