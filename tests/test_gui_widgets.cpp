@@ -30,6 +30,7 @@
 #include "widgets/line_chart_view.h"
 #include "widgets/number_text.h"
 #include "widgets/probability_legend.h"
+#include "widgets/eliding_label.h"
 #include "widgets/sampler_waterfall.h"
 #include "widgets/streaming_timeline_view.h"
 #include "widgets/text_box_lines.h"
@@ -1492,6 +1493,42 @@ private slots:
             QVERIFY2(r.right() <= edge || r.left() >= edge, qPrintable(QStringLiteral("note %1..%2 across the edge at %3").arg(r.left()).arg(r.right()).arg(edge)));
         }
         QCOMPARE(notes, 1);
+    }
+
+    // Where the whole text does not fit, the first shorter form that does is drawn whole; only
+    // the last is elided; the tooltip then holds the whole text.
+    void elidingLabelShorterForms_data() {
+        QTest::addColumn<QString>("room");   // which text just fits
+        QTest::addColumn<int>("expected");   // index into {whole, sizes, bare}, -1: bare elided
+        QTest::newRow("whole fits") << "whole" << 0;
+        QTest::newRow("sizes fit") << "sizes" << 1;
+        QTest::newRow("only the bare form") << "bare" << 2;
+        QTest::newRow("not even that") << "" << -1;
+    }
+    void elidingLabelShorterForms() {
+        QFETCH(QString, room);
+        QFETCH(int, expected);
+        const QStringList forms{QStringLiteral("SmolLM2-135M-Instruct — llama, 134.5 M parameters, 30 layers, vocabulary 49,152 — CPU, 2 threads"),
+                                QStringLiteral("SmolLM2-135M-Instruct — 134.5 M parameters, 30 layers — CPU, 2 threads"),
+                                QStringLiteral("SmolLM2-135M-Instruct — CPU, 2 threads")};
+        ElidingLabel label;
+        label.setText(forms[0]);
+        label.setShorterTexts(forms.mid(1));
+        const QFontMetrics fm = label.fontMetrics();
+        const int width = room == QLatin1String("whole") ? fm.horizontalAdvance(forms[0])
+                          : room == QLatin1String("sizes") ? fm.horizontalAdvance(forms[1])
+                          : room == QLatin1String("bare")  ? fm.horizontalAdvance(forms[2])
+                                                           : fm.horizontalAdvance(forms[2]) / 2;
+        label.setContentsMargins(0, 0, 0, 0);
+        label.resize(width + 1, label.sizeHint().height());
+        if (expected >= 0) {
+            QCOMPARE(label.displayedText(), forms[expected]);
+        } else {
+            QVERIFY(label.displayedText().endsWith(QChar(0x2026)));
+            QVERIFY(label.displayedText().startsWith(QStringLiteral("SmolLM2")));
+        }
+        QCOMPARE(label.isElided(), expected != 0);
+        if (expected != 0) QVERIFY(label.effectiveToolTip().contains(forms[0]));
     }
 
     // A few whole-number x values (request 1 … 6) get a tick each, not 2, 4, 6.

@@ -2558,6 +2558,10 @@ In seinen Metadaten: %2
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
+    <message>
+        <source>%1 — %2 parameters, %3 layers — %4</source>
+        <translation>%1 — %2 Parameter, %3 Schichten — %4</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::Page</name>

@@ -2537,6 +2537,10 @@ In its metadata: %2
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
+    <message>
+        <source>%1 — %2 parameters, %3 layers — %4</source>
+        <translation>%1 — %2 参数，%3 层 — %4</translation>
+    </message>
 </context>
 <context>
     <name>dlab::ui::Page</name>

@@ -14,10 +14,18 @@ ElidingLabel::ElidingLabel(QWidget* parent) : QLabel(parent) {
     setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 }
 
+void ElidingLabel::setShorterTexts(const QStringList& shorter) {
+    shorter_ = shorter;
+    update();
+}
+
 QString ElidingLabel::displayedText() const {
+    const int room = contentsRect().width();
     const QString whole = text();
-    if (fontMetrics().horizontalAdvance(whole) <= contentsRect().width()) return whole;
-    return fontMetrics().elidedText(whole, Qt::ElideRight, contentsRect().width());
+    if (fontMetrics().horizontalAdvance(whole) <= room) return whole;
+    for (const QString& s : shorter_)
+        if (fontMetrics().horizontalAdvance(s) <= room) return s;
+    return fontMetrics().elidedText(shorter_.isEmpty() ? whole : shorter_.last(), Qt::ElideRight, room);
 }
 
 QString ElidingLabel::effectiveToolTip() const {

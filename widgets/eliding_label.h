@@ -15,7 +15,11 @@ class ElidingLabel : public QLabel {
 public:
     explicit ElidingLabel(QWidget* parent = nullptr);
 
-    // What the label draws at its current width ("…" at the end when elided).
+    // Shorter forms of the text, longest first ("name — backend" for the status bar's model line):
+    // where the whole text does not fit, the first of them that does is drawn, and only the last
+    // is elided. Cleared by nothing but another call (setText keeps them: set both together).
+    void setShorterTexts(const QStringList& shorter);
+    // What the label draws at its current width (a shorter form, or "…" at the end when elided).
     QString displayedText() const;
     bool isElided() const { return displayedText() != text(); }
     // The tooltip as shown: the whole text first when elided, then the tooltip set on the label.
@@ -26,6 +30,9 @@ public:
 protected:
     bool event(QEvent* e) override;
     void paintEvent(QPaintEvent* e) override;
+
+private:
+    QStringList shorter_;
 };
 
 }  // namespace dlab::widgets

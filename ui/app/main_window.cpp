@@ -741,6 +741,7 @@ void MainWindow::updateModelLabel() {
     if (loading_) return;
     updateStatusLabels();
     if (!hasModel()) {
+        modelLabel_->setShorterTexts({});
         modelLabel_->setText(tr("No model — File → Open model… or drop a .gguf file here"));
         setWindowTitle(tr("Decoding Lab"));
         return;
@@ -756,7 +757,16 @@ void MainWindow::updateModelLabel() {
     QString hold;
     for (const Page* p : pages_)
         if (p != currentPage() && !p->engineHoldNotice().isEmpty()) hold = p->engineHoldNotice();
-    modelLabel_->setText(hold.isEmpty() ? model : hold + QStringLiteral(" — ") + model);
+    // Where the status bar is short (beside the run's figures at 1024 px): the sizes without the
+    // architecture and vocabulary, then the name and the backend alone, before any "…".
+    const QString sizes = tr("%1 — %2 parameters, %3 layers — %4")
+                              .arg(model_.name, widgets::countText(model_.parameters))
+                              .arg(model_.layers)
+                              .arg(backend);
+    const QString bare = model_.name + QStringLiteral(" — ") + backend;
+    const auto held = [&](const QString& text) { return hold.isEmpty() ? text : hold + QStringLiteral(" — ") + text; };
+    modelLabel_->setShorterTexts({held(sizes), held(bare)});
+    modelLabel_->setText(held(model));
     modelLabel_->setToolTip(model_.internalName.isEmpty() || model_.internalName == model_.name
                                 ? model_.path + QLatin1Char('\n') + model_.tensorTypes
                                 : tr("%1\nIn its metadata: %2\n%3").arg(model_.path, model_.internalName, model_.tensorTypes));

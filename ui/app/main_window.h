@@ -28,6 +28,10 @@ class QTabWidget;
 class QTimer;
 QT_END_NAMESPACE
 
+namespace dlab::widgets {
+class ElidingLabel;
+}
+
 namespace dlab::ui {
 
 class EngineContext;
@@ -174,7 +178,7 @@ private:
     QActionGroup* languageGroup_ = nullptr;
     QActionGroup* threadsGroup_ = nullptr;
     QActionGroup* themeGroup_ = nullptr;
-    QLabel* modelLabel_ = nullptr;
+    widgets::ElidingLabel* modelLabel_ = nullptr;
     QLabel* contextLabel_ = nullptr;
     QLabel* memoryLabel_ = nullptr;
     QLabel* speedLabel_ = nullptr;
