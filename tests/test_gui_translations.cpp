@@ -423,6 +423,12 @@ private slots:
                     problems << QStringLiteral("'&' accelerator: \"%1\": ").arg(f) + describe(m);
                 if (isEnglish(code) && f.contains(QLatin1String("(s)")))
                     problems << QStringLiteral("\"(s)\" left in \"%1\": ").arg(f) + describe(m);
+                // Chinese sets the percent sign right after its number ("68%"), and a page mixed
+                // "17%" with "68 %"; "第 %1 层" spaces a number from the characters as "第 %1 步" does.
+                static const QRegularExpression spacedPercent(QStringLiteral("(%\\d|\\d) %(?!\\d|L?n)"));
+                static const QRegularExpression tightOrdinal(QStringLiteral("第%\\d|第 %\\d(?! )"));
+                if (code == QLatin1String("zh_CN") && (spacedPercent.match(f).hasMatch() || tightOrdinal.match(f).hasMatch()))
+                    problems << QStringLiteral("spacing in \"%1\": ").arg(f) + describe(m);
             }
         }
         QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 problem(s) in %2:\n").arg(problems.size()).arg(tsPath(code)) +

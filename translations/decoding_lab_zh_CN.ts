@@ -189,11 +189,11 @@
     </message>
     <message>
         <source>L%1 kv%2</source>
-        <translation>第%1层 kv%2</translation>
+        <translation>第 %1 层 kv%2</translation>
     </message>
     <message>
         <source>L%1</source>
-        <translation>第%1层</translation>
+        <translation>第 %1 层</translation>
     </message>
 </context>
 <context>
@@ -1497,7 +1497,7 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     <message numerus="yes">
         <source>&lt;b&gt;Contiguous (reserve the whole context)&lt;/b&gt;&lt;br&gt;%1 positions reserved per sequence: %2 for %n sequence(s), of which %3 (%4 %) hold nothing. That is %5× the paged pool&apos;s bytes; paging wastes at most one partly filled block per sequence.</source>
         <translation>
-            <numerusform>&lt;b&gt;连续分配（预留整个上下文）&lt;/b&gt;&lt;br&gt;每个序列预留 %1 个位置：%n 个序列共 %2，其中 %3（%4 %）没有存放任何内容。这是分页块池字节数的 %5 倍；分页每个序列最多浪费一个部分填充的块。</numerusform>
+            <numerusform>&lt;b&gt;连续分配（预留整个上下文）&lt;/b&gt;&lt;br&gt;每个序列预留 %1 个位置：%n 个序列共 %2，其中 %3（%4%）没有存放任何内容。这是分页块池字节数的 %5 倍；分页每个序列最多浪费一个部分填充的块。</numerusform>
         </translation>
     </message>
     <message>
@@ -1531,7 +1531,7 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     <message numerus="yes">
         <source>&lt;b&gt;Paged (the pool as it stands)&lt;/b&gt;&lt;br&gt;%n sequence(s), %1 positions in %2 blocks of %3: %4 in use. Unused slots in partly filled blocks: %5 (%6 %). Sharing saved %7: without copy-on-write every sequence would hold its own copy of the shared blocks.</source>
         <translation>
-            <numerusform>&lt;b&gt;分页（块池当前状态）&lt;/b&gt;&lt;br&gt;%n 个序列，%1 个位置，占 %2 个块（每块 %3 个位置）：使用 %4。部分填充的块中未用的槽位：%5（%6 %）。共享节省了 %7：没有写时复制，每个序列都要保存共享块的一份副本。</numerusform>
+            <numerusform>&lt;b&gt;分页（块池当前状态）&lt;/b&gt;&lt;br&gt;%n 个序列，%1 个位置，占 %2 个块（每块 %3 个位置）：使用 %4。部分填充的块中未用的槽位：%5（%6%）。共享节省了 %7：没有写时复制，每个序列都要保存共享块的一份副本。</numerusform>
         </translation>
     </message>
     <message>
@@ -1593,7 +1593,7 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     </message>
     <message>
         <source>%1 fit (KV only: %2) · %3 % used</source>
-        <translation>可容纳 %1 个（仅 KV：%2）· 已用 %3 %</translation>
+        <translation>可容纳 %1 个（仅 KV：%2）· 已用 %3%</translation>
     </message>
     <message>
         <source>RAM %1</source>
@@ -1985,7 +1985,7 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     </message>
     <message>
         <source>Colours on a log scale: small attention weights (down to 1 % of an even share) become distinguishable</source>
-        <translation>使用对数色阶：较小的注意力权重（低至均匀份额的 1 %）也能分辨</translation>
+        <translation>使用对数色阶：较小的注意力权重（低至均匀份额的 1%）也能分辨</translation>
     </message>
     <message>
         <source>The run is filling the cache; the map appears when it ends.</source>
@@ -2379,7 +2379,7 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     </message>
     <message>
         <source>Text at %1 %</source>
-        <translation>文字 %1 %</translation>
+        <translation>文字 %1%</translation>
     </message>
     <message>
         <source>&amp;View</source>
@@ -4920,7 +4920,7 @@ In its metadata: %2
     </message>
     <message>
         <source>%1 %</source>
-        <translation>%1 %</translation>
+        <translation>%1%</translation>
     </message>
     <message>
         <source>Shading:</source>
@@ -4959,7 +4959,7 @@ In its metadata: %2
     </message>
     <message>
         <source>&lt; %1 %</source>
-        <translation>&lt; %1 %</translation>
+        <translation>&lt; %1%</translation>
     </message>
     <message>
         <source>&gt; %1 %</source>
@@ -4991,11 +4991,11 @@ In its metadata: %2
     </message>
     <message>
         <source>Kept: how many tokens survive, the share of the probability they carry in the distribution this stage was given (as the stages before it left it: top-p 0.95 keeps at least 95 % of it), and their share of the model&apos;s raw distribution.</source>
-        <translation>保留：剩下多少个词元；它们在本阶段收到的分布中（即前面各阶段处理后的分布）所占的概率份额（top-p 0.95 至少保留其中的 95 %）；以及它们在模型原始分布中的份额。</translation>
+        <translation>保留：剩下多少个词元；它们在本阶段收到的分布中（即前面各阶段处理后的分布）所占的概率份额（top-p 0.95 至少保留其中的 95%）；以及它们在模型原始分布中的份额。</translation>
     </message>
     <message>
         <source>Kept: how many tokens survive, and the share of the probability they carry, of what this stage was given and of the model&apos;s raw distribution, both weighed with the raw probabilities (temperature 1): this session was saved before the share of what each stage was given was recorded. After another temperature the stages see sharper or flatter probabilities: top-p 0.95 then keeps 95 % of what it sees, which can be a different share by raw p.</source>
-        <translation>保留：剩下多少个词元，以及它们所占的概率份额——相对于本阶段收到的部分和模型的原始分布，两者都按原始概率（温度 1）计算：此会话保存时尚未记录每个阶段所收到分布中的份额。在其他温度下，各阶段看到的概率更尖锐或更平坦：top-p 0.95 会保留它所看到的 95 %，按原始 p 计算可能是另一个份额。</translation>
+        <translation>保留：剩下多少个词元，以及它们所占的概率份额——相对于本阶段收到的部分和模型的原始分布，两者都按原始概率（温度 1）计算：此会话保存时尚未记录每个阶段所收到分布中的份额。在其他温度下，各阶段看到的概率更尖锐或更平坦：top-p 0.95 会保留它所看到的 95%，按原始 p 计算可能是另一个份额。</translation>
     </message>
     <message>
         <source>This step it changed nothing: it passed on what it was given (%1).</source>
