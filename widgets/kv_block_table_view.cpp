@@ -288,7 +288,7 @@ void KvBlockTableView::paintBlock(QPainter& p, const QRect& r, int block, double
         // The number on a plain patch of the colour its pen is chosen for: drawn over the
         // hatching, "10" read as "1/0".
         const QFontMetrics fm = fontMetrics();
-        const int pw = std::min(r.width() - 4, textWidth(fm, text) + 4), ph = std::min(r.height() - 4, fm.height());
+        const int pw = std::min(r.width() - 4, textWidth(fm, text) + fm.averageCharWidth()), ph = std::min(r.height() - 4, fm.height());
         const QRect patch(r.center().x() - pw / 2 + (r.width() + 1) % 2, r.center().y() - ph / 2 + (r.height() + 1) % 2, pw, ph);
         p.fillRect(patch.intersected(QRect(r.left() + w, r.top(), r.width() - w, r.height())), filled >= 0.5 ? fill : freeColor());
     }
