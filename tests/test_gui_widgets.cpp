@@ -1544,6 +1544,14 @@ private slots:
         for (int i = 0; i < 50; ++i) points << QPointF(i, i);   // many: a 1-2-5 step again
         chart.setSeries({{QStringLiteral("ttft"), points, false, true}});
         QVERIFY(x->tickInterval() >= 5.0);
+        // A fractional label format keeps its decimals only where the step needs them.
+        chart.setXLabelFormat(QStringLiteral("%.1f"));
+        chart.setSeries({{QStringLiteral("ms"), {QPointF(6.3, 145.0), QPointF(23.2, 344.0), QPointF(35.0, 350.0)}, false, true}});
+        QVERIFY(x->tickInterval() >= 1.0);
+        QCOMPARE(x->labelFormat(), QStringLiteral("%.0f"));   // "10, 20, 30", not "10.0, 20.0, 30.0"
+        chart.setSeries({{QStringLiteral("ms"), {QPointF(0.12, 1.0), QPointF(0.93, 2.0)}, false, true}});
+        QVERIFY(x->tickInterval() < 1.0);
+        QCOMPARE(x->labelFormat(), QStringLiteral("%.1f"));
     }
 
     // FlowLayout: five 100-px groups wrap onto as many lines as the width needs; nothing overlaps or

@@ -116,7 +116,10 @@ void LineChartView::setLogY(bool on) {
     rebuildAxes();
 }
 
-void LineChartView::setXLabelFormat(const QString& format) { x_->setLabelFormat(format); }
+void LineChartView::setXLabelFormat(const QString& format) {
+    xFormat_ = format;
+    rebuildAxes();
+}
 
 void LineChartView::setSeries(const QList<LineSeriesData>& data) {
     while (series_.size() > data.size()) {
@@ -357,7 +360,7 @@ void LineChartView::rebuildAxes() {
     // niceStep is for whole numbers; with a fractional label format a short range (ms of a fast
     // step) gets a decimal 1-2-5 step.
     double scale = 1.0;
-    const bool whole = x_->labelFormat().contains(QLatin1Char('d'));
+    const bool whole = xFormat_.contains(QLatin1Char('d'));
     while (!whole && (x1 - x0) * scale < 50.0 && scale < 1e6) scale *= 10.0;
     x_->setTickInterval(double(niceStep((x1 - x0) * scale / 5.0)) / scale);
     // A handful of whole-number x values (request 1 … 6): a tick at every one of them, not 2, 4, 6.
@@ -365,6 +368,9 @@ void LineChartView::rebuildAxes() {
     for (QLineSeries* s : series_)
         for (const QPointF& p : s->points()) counted = counted && p.x() == std::round(p.x());
     if (counted) x_->setTickInterval(1.0);
+    // Decimals only where the ticks need them: "10.0, 20.0, 30.0" said nothing "10, 20, 30" does not.
+    const double interval = x_->tickInterval();
+    x_->setLabelFormat(interval >= 1.0 && interval == std::round(interval) ? QStringLiteral("%.0f") : xFormat_);
     if (log_) {
         logY_->setRange(std::pow(10.0, std::floor(std::log10(y0))), std::pow(10.0, std::ceil(std::log10(std::max(y1, y0 * 1.01)))));
 

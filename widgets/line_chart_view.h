@@ -36,7 +36,8 @@ public:
 
     void setTitles(const QString& title, const QString& xTitle, const QString& yTitle);
     void setLogY(bool on);
-    // The x axis's label format (QValueAxis::setLabelFormat; "%.0f" by default, "%.1f" for fractions).
+    // The x axis's label format (QValueAxis::setLabelFormat; "%.0f" by default, "%.1f" for fractions),
+    // used where the ticks are not whole numbers (a whole-number step drops the decimals).
     // Always "%.<precision>" and one of d e f g i E G: the labels are localized, and Qt Charts
     // leaves them empty for any other format.
     void setXLabelFormat(const QString& format);
@@ -95,6 +96,7 @@ private:
     QValueAxis* y_ = nullptr;
     QLogValueAxis* logY_ = nullptr;
     bool log_ = false;
+    QString xFormat_ = QStringLiteral("%.0f");   // setXLabelFormat: the most decimals the x labels get
     QString title_, xTitle_, yTitle_;
 };
 
