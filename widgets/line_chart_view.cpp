@@ -169,8 +169,8 @@ void LineChartView::setSeries(const QList<LineSeriesData>& data) {
 
 void LineChartView::placePointLabels() {
     // Each label tries the places around its point (the corners, above right first, then above,
-    // below, right and left of it) and takes the first
-    // inside the plot that overlaps no label placed before it and no other point's dot.
+    // below, right and left of it) and takes the first inside the plot that overlaps no label
+    // placed before it and no other point's dot.
     const QRectF plot = chart()->plotArea();
     const QFontMetricsF fm(font());
     const double gap = fm.height() / 4.0;

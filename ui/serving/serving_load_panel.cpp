@@ -323,7 +323,7 @@ void ServingLoadPanel::showMetrics() {
         summary_->setText(summary_->text() + u' ' +
                           tr("No system prompt is shared, yet %1 % of the prompt tokens came from the prefix cache: the prompts are "
                              "cut from one sample text, and %2 began where an earlier prompt began.")
-                              .arg(loc.toString(c.prefixHitRate * 100.0, 'f', 0), QLocale().createSeparatedList(hits)));
+                              .arg(loc.toString(c.prefixHitRate * 100.0, 'f', 0), loc.createSeparatedList(hits)));
     }
 }
 
