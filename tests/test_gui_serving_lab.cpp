@@ -171,8 +171,15 @@ private slots:
         QCOMPARE(load->gantt(BatchingMode::Static)->xAxisMax(), load->gantt(BatchingMode::Continuous)->xAxisMax());
         // The kinds have their own colours, and a segment's tooltip says its step.
         QVERIFY(load->gantt(mode)->workColor(widgets::GanttWork::Prefill) != load->gantt(mode)->workColor(widgets::GanttWork::Decode));
-        const QRect first = load->gantt(mode)->segmentRect(0);
-        QVERIFY(load->gantt(mode)->tooltipAt(first.center()).contains(QStringLiteral("step %1").arg(c.segments[0].step)));
+        // (The widest segment: the first ones can be under a pixel wide, and the later of two
+        // drawn at the same pixel is the one under the pointer.)
+        int widest = 0;
+        for (int k = 1; k < int(c.segments.size()); ++k)
+            if (load->gantt(mode)->segmentRect(k).width() > load->gantt(mode)->segmentRect(widest).width()) widest = k;
+        const QRect seg = load->gantt(mode)->segmentRect(widest);
+        QVERIFY(seg.width() >= 3);
+        QVERIFY2(load->gantt(mode)->tooltipAt(seg.center()).contains(QStringLiteral("step %1").arg(c.segments[size_t(widest)].step)),
+                 qPrintable(load->gantt(mode)->tooltipAt(seg.center())));
         load->setAxis(ui::GanttAxis::Milliseconds);
     }
 
@@ -242,9 +249,12 @@ private slots:
         QLabel* a = load->metricLabel(ServingLoadPanel::Metric::Ttft, BatchingMode::Static);
         QLabel* b = load->metricLabel(ServingLoadPanel::Metric::Ttft, BatchingMode::Continuous);
         const QString before = a->text(), beforeB = b->text();
-        a->setText(QStringLiteral("1,234,567.8 / 1,234,567.8"));
-        b->setText(QStringLiteral("1,234,567.8 / 1,234,567.8"));
-        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        a->setText(QStringLiteral("12,345.6 / 12,345.6"));
+        b->setText(QStringLiteral("12,345.6 / 12,345.6"));
+        for (int i = 0; i < 5; ++i) {   // every layout up to the window takes the wider figures
+            QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+            QCoreApplication::processEvents();
+        }
         const int gap = b->geometry().right() - b->fontMetrics().horizontalAdvance(b->text()) - a->geometry().right();
         a->setText(before);
         b->setText(beforeB);
