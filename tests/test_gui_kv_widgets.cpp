@@ -21,6 +21,7 @@
 #include "widgets/kv_heatmap_view.h"
 #include "widgets/memory_bars_view.h"
 #include "widgets/nice_ticks.h"
+#include "widgets/palette_colors.h"
 
 using namespace dlab::widgets;
 Q_DECLARE_METATYPE(HeatmapGrid)
@@ -247,13 +248,9 @@ private slots:
         QVERIFY(heatRampColor(0.0, pal) != base);
         QVERIFY(distance(heatRampColor(1.0, pal), base) > 0.8);
         // Relative luminance (WCAG), as the colour map's comment states it.
-        auto luminance = [](const QColor& c) {
-            auto lin = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
-            return 0.2126 * lin(c.redF()) + 0.7152 * lin(c.greenF()) + 0.0722 * lin(c.blueF());
-        };
-        double previous = luminance(heatRampColor(0.0, pal));
+        double previous = relativeLuminance(heatRampColor(0.0, pal));
         for (int i = 1; i <= 40; ++i) {
-            const double l = luminance(heatRampColor(i / 40.0, pal));
+            const double l = relativeLuminance(heatRampColor(i / 40.0, pal));
             QVERIFY2(dark ? l >= previous - 0.002 : l <= previous + 0.002,
                      qPrintable(QStringLiteral("step %1: luminance %2 after %3").arg(i).arg(l).arg(previous)));
             previous = l;

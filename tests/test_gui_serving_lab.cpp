@@ -29,6 +29,7 @@
 #include "ui/serving/serving_streaming_panel.h"
 #include "widgets/gantt_view.h"
 #include "widgets/line_chart_view.h"
+#include "widgets/palette_colors.h"
 #include "widgets/streaming_timeline_view.h"
 #include "widgets/value_bars_view.h"
 
@@ -194,18 +195,10 @@ private slots:
         QFETCH(bool, dark);
         widgets::GanttView view;
         view.setPalette(dark ? ui::darkPalette() : ui::lightPalette());
-        const auto luminance = [](const QColor& c) {
-            const auto channel = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
-            return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
-        };
-        const auto ratio = [&](const QColor& a, const QColor& b) {
-            const double la = luminance(a), lb = luminance(b);
-            return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
-        };
         const QColor base = view.palette().color(QPalette::Base);
-        QVERIFY2(ratio(view.workColor(widgets::GanttWork::Padding), base) >= 3.0,
-                 qPrintable(QString::number(ratio(view.workColor(widgets::GanttWork::Padding), base))));
-        QVERIFY2(ratio(view.waitColor(), base) >= 3.0, qPrintable(QString::number(ratio(view.waitColor(), base))));
+        QVERIFY2(widgets::contrastRatio(view.workColor(widgets::GanttWork::Padding), base) >= 3.0,
+                 qPrintable(QString::number(widgets::contrastRatio(view.workColor(widgets::GanttWork::Padding), base))));
+        QVERIFY2(widgets::contrastRatio(view.waitColor(), base) >= 3.0, qPrintable(QString::number(widgets::contrastRatio(view.waitColor(), base))));
     }
 
     void metricsAreTheSummary_data() {

@@ -10,8 +10,11 @@ namespace dlab::widgets {
 bool hasDarkBase(const QPalette& pal);
 // The accent for probability: bars and strip shading (a brighter blue on a dark base).
 QColor probabilityAccent(const QPalette& pal);
-// Black or white, whichever contrasts more with `bg` (WCAG relative luminance; at 0.179 both
-// have the same contrast).
+// WCAG 2 relative luminance (0 black … 1 white) and the contrast ratio of two colours (1 … 21;
+// WCAG asks 3:1 of graphics, 4.5:1 of text).
+double relativeLuminance(const QColor& c);
+double contrastRatio(const QColor& a, const QColor& b);
+// Black or white, whichever contrasts more with `bg` (at luminance 0.179 both have the same contrast).
 QColor readableTextOn(const QColor& bg);
 // `from` blended towards `to` by t in [0, 1].
 QColor mix(const QColor& from, const QColor& to, double t);
