@@ -18,6 +18,7 @@
 #include "grammar/constraint_cache.h"
 #include "grammar/gbnf_parser.h"
 #include "grammar/json_schema_grammar.h"
+#include "grammar/u64_table.h"
 #include "grammar/utf8_sequences.h"
 #include "model/backend.h"
 #include "model/model.h"
@@ -187,6 +188,11 @@ private slots:
         QTest::newRow("nullable nesting") << QString("root ::= a b\na ::= (\"x\"?)? \"y\"*\nb ::= (\"z\" | ) \"end\"")
                                           << QStringList{"xyyzend", "end"};
         QTest::newRow("any char") << QString("root ::= \"<\" .{0,3} \">\"") << QStringList{"<é日😀>", "<>"};
+        // The byte grammar drops groups of nothing and alternatives that match nothing.
+        QTest::newRow("empty groups and dead parts")
+            << QString("root ::= ([a-c] (\"\"){4} (\"\" | [^\\x00-\\U0010FFFF]) x?){1,4} | \"(\" (\"\")? \")\"\n"
+                       "x ::= \"y\" | [^\\x00-\\U0010FFFF] \"z\"")
+            << QStringList{"abyccy", "()", "aby"};
     }
     void masksEqualEarley() {
         QFETCH(QString, gbnf);
@@ -251,6 +257,75 @@ private slots:
         QVERIFY(a.accepting(s));
         a.mask(s, mask);
         QVERIFY(bit(mask, 5) && !bit(mask, 1));
+    }
+
+    void emptyGroupsAddNoParses() {
+        // Each (\"\") after a nested reference used to be a frame every level returned through:
+        // root ::= [a-z] root* (\"\"){663} held 663 frames per level and took 0.1 s per mask.
+        test::FakeTokenizer tok({"b", "<eos>"}, 1);
+        auto c = compileFor("root ::= [a-z] root* (\"\"){663} (\"\" | [^\\x00-\\U0010FFFF]){9}", tok);
+        GrammarAutomaton& a = c->automaton();
+        auto s = a.initial();
+        std::vector<uint64_t> mask;
+        for (int i = 0; i < 40; ++i) {
+            s = a.advance(s, 0);
+            QVERIFY(s != GrammarAutomaton::kDead);
+            a.mask(s, mask);
+            QVERIFY(bit(mask, 0) && bit(mask, 1));
+        }
+        QVERIFY2(a.stats().stackNodes < 200, qPrintable(QString::number(a.stats().stackNodes)));
+    }
+
+    void u64TableActsAsAMap() {
+        // The matcher's flat hash table against std::map: inserts that grow it, repeated keys,
+        // clears (a generation bump, the old entries must vanish) and keys that collide in the low bits.
+        U64Table table;
+        std::map<uint64_t, int32_t> reference;
+        std::mt19937_64 rng(3);
+        for (int round = 0; round < 6; ++round) {
+            for (int i = 0; i < 5000; ++i) {
+                const uint64_t key = (rng() % 3000) << (i % 2 ? 32 : 0);
+                const auto value = static_cast<int32_t>(rng() % 1000);
+                const auto [got, added] = table.emplace(key, value);
+                const auto [it, refAdded] = reference.emplace(key, value);
+                QCOMPARE(added, refAdded);
+                QCOMPARE(got, it->second);
+            }
+            QCOMPARE(table.size(), reference.size());
+            for (const auto& [k, v] : reference) QCOMPARE(table.find(k), v);
+            QCOMPARE(table.find(~0ull), -1);
+            table.clear();
+            QCOMPARE(table.find(reference.begin()->first), -1);
+            reference.clear();
+        }
+    }
+
+    void textThatCannotEndIsNotAllowed() {
+        // 'loop' never ends, so "q" starts no sentence: llama.cpp allows it (and then "qqq..." for
+        // ever); the byte grammar leaves such rules out, so the mask forbids it.
+        test::FakeTokenizer tok({"a", "q", "w", "<eos>"}, 3);
+        auto c = compileFor("root ::= \"a\" | loop | loop \"w\"\nloop ::= \"q\" loop", tok);
+        GrammarAutomaton& a = c->automaton();
+        std::vector<uint64_t> mask;
+        a.mask(a.initial(), mask);
+        QVERIFY(bit(mask, 0));
+        QVERIFY(!bit(mask, 1) && !bit(mask, 2) && !bit(mask, 3));
+    }
+
+    void ambiguousNestingIsRefusedWithASentence() {
+        // Every level adds 663 parses (which of the optional "a"s a following "a" is); past 20000 the
+        // matcher stops with a sentence instead of slowing down for ever.
+        test::FakeTokenizer tok({"b", "a", "<eos>"}, 2);
+        auto c = compileFor("root ::= [a-z] root* (\"a\"?){663}", tok);
+        GrammarAutomaton& a = c->automaton();
+        auto s = a.initial();
+        QString message;
+        try {
+            for (int i = 0; i < 100; ++i) s = a.advance(s, 0);
+        } catch (const Error& e) {
+            message = e.what();
+        }
+        QVERIFY2(message.contains("too ambiguous"), qPrintable(message));
     }
 
     void matcherLimitsAreSentences() {

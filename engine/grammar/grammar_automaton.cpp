@@ -40,14 +40,16 @@ GrammarAutomaton::GrammarAutomaton(ByteGrammar grammar, std::shared_ptr<const To
 }
 
 int32_t GrammarAutomaton::node(int32_t pos, int32_t parent) {
-    auto [it, added] = nodeIds_.emplace(pack(pos, parent), static_cast<int32_t>(nodes_.size()));
-    if (added) {
-        if (nodes_.size() >= kMaxNodes)
-            throw Error("the grammar needs more than 8 million parse stack frames here: it nests too deep or is too "
-                        "ambiguous for the text so far");
-        nodes_.push_back({pos, parent});
+    const uint64_t key = pack(pos, parent);
+    if (nodes_.size() >= kMaxNodes) {  // checked before inserting, so the table never names a missing node
+        const int32_t id = nodeIds_.find(key);
+        if (id >= 0) return id;
+        throw Error("the grammar needs more than 8 million parse stack frames here: it nests too deep or is too "
+                    "ambiguous for the text so far");
     }
-    return it->second;
+    const auto [id, added] = nodeIds_.emplace(key, static_cast<int32_t>(nodes_.size()));
+    if (added) nodes_.push_back({pos, parent});
+    return id;
 }
 
 void GrammarAutomaton::closure(int32_t pos, int32_t parent, std::vector<int32_t>& out, bool& accepting) {
@@ -92,6 +94,7 @@ GrammarAutomaton::StateId GrammarAutomaton::intern(std::vector<int32_t> stacks, 
     if (states_.size() >= kMaxStates)
         throw Error("the grammar reached 4 million distinct parse states; the text nests too deep for this matcher");
     const StateId id = static_cast<StateId>(states_.size());
+    stackEntries_ += stacks.size();
     states_.push_back({std::move(stacks), accepting});
     if (states_.size() <= kDenseStates) next_.resize(states_.size() * 256, -1);
     bucket.push_back(id);
@@ -209,7 +212,7 @@ void GrammarAutomaton::mask(StateId s, std::vector<uint64_t>& words) {
 
 GrammarAutomaton::Stats GrammarAutomaton::stats() {
     std::lock_guard lock(mutex_);
-    return {nodes_.size(), states_.size(), maskAt_.size(), maskHits_, maskMisses_};
+    return {nodes_.size(), states_.size(), stackEntries_, maskAt_.size(), maskHits_, maskMisses_};
 }
 
 }  // namespace dlab

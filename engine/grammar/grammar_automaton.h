@@ -17,6 +17,7 @@
 
 #include "grammar/byte_grammar.h"
 #include "grammar/token_trie.h"
+#include "grammar/u64_table.h"
 #include "tokenizer/token_bytes.h"
 
 namespace dlab {
@@ -49,7 +50,8 @@ public:
     const TokenBytesTable& vocab() const { return *vocab_; }
 
     struct Stats {
-        size_t stackNodes = 0, states = 0, masksCached = 0, maskHits = 0, maskMisses = 0;
+        // stackEntries: the stacks of all states together (what the states hold).
+        size_t stackNodes = 0, states = 0, stackEntries = 0, masksCached = 0, maskHits = 0, maskMisses = 0;
     };
     Stats stats();
 
@@ -81,7 +83,7 @@ private:
     std::mutex mutex_;
 
     std::vector<StackNode> nodes_;
-    std::unordered_map<uint64_t, int32_t> nodeIds_;
+    U64Table nodeIds_;  // pack(pos, parent) -> node id
     std::vector<State> states_;
     std::unordered_map<std::vector<int32_t>, std::vector<StateId>, VecHash> stateIds_;
     std::vector<int32_t> next_;  // (min(n_states, 16384), 256) transition, -1 = not computed yet
@@ -91,7 +93,7 @@ private:
 
     // Closure scratch.
     std::vector<std::pair<int32_t, int32_t>> work_;
-    std::unordered_map<uint64_t, char> seen_;
+    U64Table seen_;  // pack(pos, parent) of the items already expanded
 
     // Mask cache: state -> offset into maskStore_ ((n_masks, words_per_mask)).
     size_t words_;
@@ -99,6 +101,7 @@ private:
     std::vector<uint64_t> maskStore_;
     std::vector<StateId> maskOrder_;  // insertion order, for eviction
     size_t maskHits_ = 0, maskMisses_ = 0;
+    size_t stackEntries_ = 0;  // sum of states_[i].stacks.size()
     std::vector<StateId> walk_;       // (trie depth + 1) state per depth during a mask pass
 };
 
