@@ -232,6 +232,30 @@ private slots:
         QVERIFY(errors.isEmpty());
     }
 
+    // A note in the status bar (a thread change, the CPU fallback notice) is said again in
+    // the new language when the language changes while it shows; it used to stay in the old one
+    // for its 5-15 s. Someone else's message (a menu's status tip) is left as it is.
+    void statusNoteFollowsTheLanguage() {
+        QStringList errors;
+        auto w = openWindow(tinyPath_, &errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        const char* note = "The backend now uses %n thread(s); the model and the generated text stay.";
+        const int threads = w->model().threads == 1 ? 2 : 1;
+        w->setThreads(threads);
+        QTRY_COMPARE_WITH_TIMEOUT(w->statusBar()->currentMessage(), QCoreApplication::translate("dlab::ui::MainWindow", note, nullptr, threads), 30000);
+        const QString english = w->statusBar()->currentMessage();
+        QVERIFY(ui::LanguageManager::instance().setLanguage(QStringLiteral("de")));
+        QCoreApplication::processEvents();
+        const QString german = QCoreApplication::translate("dlab::ui::MainWindow", note, nullptr, threads);
+        QVERIFY2(german != english && german.contains(QStringLiteral("Thread")), qPrintable(german));
+        QCOMPARE(w->statusBar()->currentMessage(), german);
+        w->statusBar()->showMessage(QStringLiteral("a status tip"), 60000);
+        QVERIFY(ui::LanguageManager::instance().setLanguage(QStringLiteral("en")));
+        QCoreApplication::processEvents();
+        QCOMPARE(w->statusBar()->currentMessage(), QStringLiteral("a status tip"));
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+    }
+
     // Issue 8: a thread change used to reload the model and silently wipe the generated text.
     // Now the backend changes its thread count in place: no reload, the text stays and grows.
     void threadsChangeInPlace() {

@@ -457,6 +457,15 @@ void MainWindow::retranslate() {
     cancelButton_->setToolTip(tr("Stop loading the model (Esc)"));
     rebuildRecentMenu();
     updateModelLabel();
+    // A note still showing is said again in the new language (a menu's status tip is left alone).
+    if (noteText_ && statusBar()->currentMessage() == noteShown_ && !noteUntil_.hasExpired()) showNote(noteText_, int(noteUntil_.remainingTime()));
+}
+
+void MainWindow::showNote(std::function<QString()> text, int ms) {
+    noteText_ = std::move(text);
+    noteShown_ = noteText_();
+    noteUntil_.setRemainingTime(ms);
+    statusBar()->showMessage(noteShown_, ms);
 }
 
 void MainWindow::changeEvent(QEvent* e) {
@@ -622,7 +631,7 @@ bool MainWindow::trySaveSessionTo(const QString& path) {
         showError(QString::fromUtf8(e.what()));
         return false;
     }
-    statusBar()->showMessage(tr("Saved the session to %1").arg(path), 5000);
+    showNote([this, path] { return tr("Saved the session to %1").arg(path); }, 5000);
     return true;
 }
 
@@ -675,9 +684,10 @@ void MainWindow::setThreads(int threads) {
         QMetaObject::invokeMethod(engine_, "setThreads", Qt::QueuedConnection, Q_ARG(int, threads));
         return;
     }
-    statusBar()->showMessage(threads > 0 ? tr("The model runs on the GPU; it will use %n CPU thread(s) when it runs on the CPU.", nullptr, threads)
-                                         : tr("The model runs on the GPU; it will choose its CPU threads when it runs on the CPU."),
-                             5000);
+    showNote([this, threads] {
+        return threads > 0 ? tr("The model runs on the GPU; it will use %n CPU thread(s) when it runs on the CPU.", nullptr, threads)
+                           : tr("The model runs on the GPU; it will choose its CPU threads when it runs on the CPU.");
+    }, 5000);
 }
 
 void MainWindow::setBackend(const QString& kind) {
@@ -696,7 +706,7 @@ void MainWindow::setBackend(const QString& kind) {
 void MainWindow::onThreadsChanged(int threads) {
     model_.threads = threads;
     updateModelLabel();
-    statusBar()->showMessage(tr("The backend now uses %n thread(s); the model and the generated text stay.", nullptr, threads), 5000);
+    showNote([this, threads] { return tr("The backend now uses %n thread(s); the model and the generated text stay.", nullptr, threads); }, 5000);
 }
 
 void MainWindow::setLanguage(const QString& code) {
@@ -727,7 +737,7 @@ void MainWindow::onModelLoaded(const ModelSummary& summary) {
         showError(settingsWarning_);
         settingsWarning_.clear();
     }
-    if (summary.gpuFallback.problem != GpuProblem::None) statusBar()->showMessage(cpuFallbackMessage(summary.gpuFallback), 15000);
+    if (summary.gpuFallback.problem != GpuProblem::None) showNote([check = summary.gpuFallback] { return cpuFallbackMessage(check); }, 15000);
     for (Page* page : pages_) {
         page->setVocabularySize(static_cast<int>(summary.vocab));
         page->setModelReady(true);
@@ -778,7 +788,7 @@ void MainWindow::onLoadCancelled() {
     setLoading(false);
     tabs_->setEnabled(true);
     updateModelLabel();
-    statusBar()->showMessage(tr("Loading cancelled; %1 is still in use.").arg(hasModel() ? model_.name : tr("no model")), 5000);
+    showNote([this] { return tr("Loading cancelled; %1 is still in use.").arg(hasModel() ? model_.name : tr("no model")); }, 5000);
 }
 
 void MainWindow::onFailed(const QString& message) {

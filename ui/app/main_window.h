@@ -6,6 +6,7 @@
 // (QMessageBox::open) and never end the application; a model that fails to load leaves the
 // previous one in use. Settings persist with QSettings (see app_settings.h) shortly after each
 // change and when the window closes.
+#include <QDeadlineTimer>
 #include <QMainWindow>
 #include <QMessageBox>
 #include <QPointer>
@@ -127,6 +128,9 @@ private:
     void scheduleSave();
     void setLoading(bool loading);
     void showError(const QString& message);
+    // A status bar message for `ms` milliseconds, worded again by `text` if the language changes
+    // while it shows.
+    void showNote(std::function<QString()> text, int ms);
     void updateModelLabel();
     void updateStatusLabels();   // context, memory and speed from the last step or answer
     void buildViewMenu();
@@ -140,6 +144,10 @@ private:
 
     void buildPages();            // the registry's pages and their controllers on the engine context
     Page* lessonPage() const;     // the page the current lesson sets up (Lesson::page, acceptsLessons), or nullptr
+
+    std::function<QString()> noteText_;   // the note showing now, while its words are noteShown_
+    QString noteShown_;
+    QDeadlineTimer noteUntil_;
 
     QThread thread_;
     EngineContext* engine_ = nullptr;   // lives on thread_, deleted when it finishes (its controllers with it)
