@@ -90,12 +90,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             if (maskAllows(mask, eos) != a.accepting(s))
                 failure("end of generation allowed where the grammar does not accept (or the reverse)");
             if (allowed.empty()) break;
-            // The walk also stops where the states hold 100k parse stacks in all (grammars that are
+            // The walk also stops where the states hold 30k parse stacks in all (grammars that are
             // not pathological hold a few hundred): a very ambiguous grammar such as
             // root ::= [a-z] root* ("a"?){663} grows each state by hundreds of parses per step,
             // test_grammar checks that the matcher refuses it with a sentence at 20000, and walking
             // there under the sanitizers takes longer than the fuzzer's 10 s per input.
-            if (a.stats().stackEntries > 100000) break;
+            if (a.stats().stackEntries > 30000) break;
             pick = pick * 1103515245u + 12345u;
             s = a.advance(s, allowed[(pick >> 8) % allowed.size()]);
         }
