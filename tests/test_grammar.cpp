@@ -328,6 +328,22 @@ private slots:
         QVERIFY2(message.contains("too ambiguous"), qPrintable(message));
     }
 
+    void longOptionalRunsAreRefusedEarly() {
+        // After "x" a million optional "ab"s may come next: the matcher stops at 20000 parses while
+        // it expands them, not after making a million frames (8 s under the sanitizers).
+        test::FakeTokenizer tok({"x", "a", "<eos>"}, 2);
+        auto c = compileFor("root ::= \"x\" ((\"ab\"?){999}){999}", tok);
+        GrammarAutomaton& a = c->automaton();
+        QString message;
+        try {
+            a.advance(a.initial(), 0);
+        } catch (const Error& e) {
+            message = e.what();
+        }
+        QVERIFY2(message.contains("too ambiguous"), qPrintable(message));
+        QVERIFY2(a.stats().stackNodes < 50000, qPrintable(QString::number(a.stats().stackNodes)));
+    }
+
     void matcherLimitsAreSentences() {
         // Each '(' opens a frame; a state with too many ambiguous parses is refused with a sentence.
         test::FakeTokenizer tok({"a", "<eos>"}, 1);
