@@ -1,8 +1,9 @@
 #pragma once
 // A hash table from 64-bit keys to 32-bit values for the grammar matcher's hot paths (interning
-// stack frames, the closure's visited set): open addressing with linear probing in two flat
-// arrays, no allocation per entry, and clear() in O(1) by bumping a generation stamp. The
+// stack frames, the closure's visited set): open addressing with linear probing in one flat
+// array, no allocation per entry, and clear() in O(1) by bumping a generation stamp. The
 // node-per-entry std::unordered_map spent over half the matcher's time in malloc and free.
+// Values are ids, never negative: find() answers -1 for a missing key.
 #include <cstdint>
 #include <utility>
 #include <vector>
