@@ -14,11 +14,6 @@ constexpr size_t kMaxNodes = 8u << 20;
 constexpr size_t kMaxStacksPerState = 20000;
 constexpr size_t kMaskBudgetBytes = 64u << 20;
 
-[[noreturn]] void tooAmbiguous() {
-    throw Error("the grammar allows more than 20000 parses of the text so far at once; it is too ambiguous "
-                "(look for alternatives that match the same text)");
-}
-
 uint64_t pack(int32_t pos, int32_t parent) {
     return (static_cast<uint64_t>(static_cast<uint32_t>(pos)) << 32) | static_cast<uint32_t>(parent);
 }
@@ -69,11 +64,14 @@ void GrammarAutomaton::closure(int32_t pos, int32_t parent, std::vector<int32_t>
         const ByteElement& e = el[static_cast<size_t>(p)];
         switch (e.kind) {
             case ByteElement::Kind::Bytes:
-                // Checked here too, not only when the state is interned: a long run of optional
-                // parts (root ::= (("ab"?){999}){999}) would otherwise make a million frames first.
-                // `out` has no duplicates: each item is expanded once per closure pass (seen_).
+                // The one check of the parses per state, made as they are expanded: checked when
+                // the state is interned, a long run of optional parts (root ::= (("ab"?){999}){999})
+                // made a million frames first. Every state's stacks come from one pass here, and
+                // `out` has no duplicates: each item is expanded once per pass (seen_).
                 if (e.lo <= e.hi) out.push_back(node(p, par));
-                if (out.size() > kMaxStacksPerState) tooAmbiguous();
+                if (out.size() > kMaxStacksPerState)
+                    throw Error("the grammar allows more than 20000 parses of the text so far at once; it is too "
+                                "ambiguous (look for alternatives that match the same text)");
                 break;
             case ByteElement::Kind::End:
                 if (par < 0) accepting = true;
@@ -94,7 +92,6 @@ void GrammarAutomaton::closure(int32_t pos, int32_t parent, std::vector<int32_t>
 GrammarAutomaton::StateId GrammarAutomaton::intern(std::vector<int32_t> stacks, bool accepting) {
     std::sort(stacks.begin(), stacks.end());
     stacks.erase(std::unique(stacks.begin(), stacks.end()), stacks.end());
-    if (stacks.size() > kMaxStacksPerState) tooAmbiguous();
     auto& bucket = stateIds_[stacks];
     for (StateId id : bucket)
         if (states_[static_cast<size_t>(id)].accepting == accepting) return id;
