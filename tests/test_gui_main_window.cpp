@@ -596,7 +596,7 @@ private slots:
                                  .arg(w->tabs()->minimumSizeHint().width())
                                  .arg(w->lessonsDock()->width());
             // Fitting by squeezing does not count: no button, box or list narrower than it needs.
-            for (const QString& squeezed : test::squeezedControls(front))
+            for (const QString& squeezed : test::squeezedControls(front) + test::unreachableControls(front))
                 overflows << QStringLiteral("%1: %2").arg(inner ? inner->tabText(t) : page, squeezed);
         }
         QVERIFY2(overflows.isEmpty(), qPrintable(QStringLiteral("scrolls sideways: ") + overflows.join(QStringLiteral("; "))));

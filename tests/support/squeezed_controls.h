@@ -5,6 +5,8 @@
 #include <QAbstractButton>
 #include <QAbstractSpinBox>
 #include <QComboBox>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSlider>
 #include <QStringList>
 #include <QWidget>
@@ -28,6 +30,26 @@ inline QStringList squeezedControls(const QWidget* root) {
                        .arg(QString::fromLatin1(w->metaObject()->className()), w->objectName())
                        .arg(w->width())
                        .arg(w->minimumSizeHint().width());
+    }
+    return out;
+}
+
+// Controls the user cannot get to: a shown button, box or spin box lying (partly) outside its
+// parent, where no scrolling brings it (a layout left stale by a language change kept the Safety
+// tab's check box at y 573 in a 520-px column); and scroll areas inside `root` that scroll
+// sideways (that column, 366 px of German options in 254 px).
+inline QStringList unreachableControls(const QWidget* root) {
+    QStringList out;
+    for (QWidget* w : root->findChildren<QWidget*>()) {
+        if (!w->isVisible() || !w->parentWidget()) continue;
+        if (auto* area = qobject_cast<QScrollArea*>(w); area && area->horizontalScrollBar()->maximum() > 0)
+            out << QStringLiteral("QScrollArea \"%1\" scrolls sideways by %2 px").arg(area->objectName()).arg(area->horizontalScrollBar()->maximum());
+        if (!(qobject_cast<QAbstractButton*>(w) || qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QComboBox*>(w))) continue;
+        if (!w->parentWidget()->rect().contains(w->geometry()))
+            out << QStringLiteral("%1 \"%2\" at %3,%4 %5x%6 outside its parent's %7x%8")
+                       .arg(QString::fromLatin1(w->metaObject()->className()), w->objectName())
+                       .arg(w->x()).arg(w->y()).arg(w->width()).arg(w->height())
+                       .arg(w->parentWidget()->width()).arg(w->parentWidget()->height());
     }
     return out;
 }

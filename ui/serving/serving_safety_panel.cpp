@@ -17,6 +17,7 @@
 #include <QVBoxLayout>
 
 #include "core/error.h"
+#include "widgets/adaptive_row.h"
 #include "widgets/palette_colors.h"
 #include "widgets/text_box_lines.h"
 
@@ -220,21 +221,27 @@ ServingSafetyPanel::ServingSafetyPanel(QWidget* parent) : QWidget(parent) {
         form->addWidget(listLabels_[size_t(i)]);
         form->addWidget(lists_[size_t(i)]);
     }
-    auto* options = new QHBoxLayout;
-    ignoreCase_ = new QCheckBox(settings);
+    // The case option and the length side by side where the column holds both, one above the
+    // other where it does not (German beside the Lessons panel at 1024 px scrolled sideways).
+    auto* options = new widgets::AdaptiveRow(settings);
+    options->setObjectName(QStringLiteral("safetyOptions"));
+    ignoreCase_ = new QCheckBox(options);
     ignoreCase_->setObjectName(QStringLiteral("safetyIgnoreCase"));
     ignoreCase_->setChecked(true);
-    maxTokens_ = new QSpinBox(settings);
+    auto* length = new QWidget(options);
+    auto* lengthLayout = new QHBoxLayout(length);
+    lengthLayout->setContentsMargins(0, 0, 0, 0);
+    maxTokens_ = new QSpinBox(length);
     maxTokens_->setObjectName(QStringLiteral("safetyMaxTokens"));
     maxTokens_->setRange(1, 512);
     maxTokens_->setValue(96);
-    maxTokensLabel_ = new QLabel(settings);
+    maxTokensLabel_ = new QLabel(length);
     maxTokensLabel_->setBuddy(maxTokens_);
-    options->addWidget(ignoreCase_);
-    options->addStretch(1);
-    options->addWidget(maxTokensLabel_);
-    options->addWidget(maxTokens_);
-    form->addLayout(options);
+    lengthLayout->addWidget(maxTokensLabel_);
+    lengthLayout->addWidget(maxTokens_);
+    options->addWidget(ignoreCase_, 1);
+    options->addWidget(length, 0, Qt::AlignLeft);
+    form->addWidget(options);
     auto* buttons = new QHBoxLayout;
     examples_ = new QPushButton(settings);
     examples_->setObjectName(QStringLiteral("safetyExamples"));

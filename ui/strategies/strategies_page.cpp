@@ -306,8 +306,8 @@ bool StrategiesPage::eventFilter(QObject* watched, QEvent* e) {
 void StrategiesPage::alignColumnTitles() {
     aligning_ = false;
     int tallest = 0;
-    for (const StrategyColumn* c : columns_) tallest = std::max(tallest, c->naturalTitleHeight());
-    for (StrategyColumn* c : columns_) c->setTitleHeight(tallest);
+    for (const StrategyColumn* c : columns_) tallest = std::max(tallest, c->naturalHeaderHeight());
+    for (StrategyColumn* c : columns_) c->setHeaderHeight(tallest);
 }
 
 void StrategiesPage::removeColumn(int index) {

@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 
 #include "generate/run_spec.h"
+#include "widgets/adaptive_row.h"
 #include "widgets/eliding_label.h"
 #include "widgets/token_strip.h"
 #include "widgets/number_text.h"
@@ -18,18 +19,25 @@ StrategyColumn::StrategyColumn(const QString& spec, QWidget* parent) : QFrame(pa
     setFrameShape(QFrame::StyledPanel);
     setObjectName(QStringLiteral("strategyColumn"));
     auto* layout = new QVBoxLayout(this);
-    auto* header = new QHBoxLayout;
-    title_ = new QLabel(this);
+    // The title with Edit and Remove beside it where the column is wide enough, above them where
+    // it is not: three German columns beside the Lessons panel at 1024 px fit only so.
+    header_ = new widgets::AdaptiveRow(this);
+    header_->setObjectName(QStringLiteral("columnHeader"));
+    title_ = new QLabel(header_);
     QFont bold = title_->font();
     bold.setBold(true);
     title_->setFont(bold);
     title_->setWordWrap(true);
-    edit_ = new QToolButton(this);
-    remove_ = new QToolButton(this);
-    header->addWidget(title_, 1);
-    header->addWidget(edit_);
-    header->addWidget(remove_);
-    layout->addLayout(header);
+    auto* buttons = new QWidget(header_);
+    auto* buttonsLayout = new QHBoxLayout(buttons);
+    buttonsLayout->setContentsMargins(0, 0, 0, 0);
+    edit_ = new QToolButton(buttons);
+    remove_ = new QToolButton(buttons);
+    buttonsLayout->addWidget(edit_);
+    buttonsLayout->addWidget(remove_);
+    header_->addWidget(title_, 1);
+    header_->addWidget(buttons, 0, Qt::AlignLeft | Qt::AlignVCenter);
+    layout->addWidget(header_);
     specLabel_ = new widgets::ElidingLabel(this);   // a long spec ends in "…", whole in the tooltip
     layout->addWidget(specLabel_);
     figures_ = new QLabel(this);
@@ -180,13 +188,14 @@ void StrategyColumn::retranslate() {
     showFigures();
 }
 
-int StrategyColumn::naturalTitleHeight() const {
-    const int width = title_->width() > 0 ? title_->width() : title_->sizeHint().width();
-    return title_->heightForWidth(width);
+int StrategyColumn::naturalHeaderHeight() const {
+    const int width = header_->width() > 0 ? header_->width() : header_->sizeHint().width();
+    const int height = header_->heightForWidth(width);
+    return height >= 0 ? height : header_->sizeHint().height();
 }
 
-void StrategyColumn::setTitleHeight(int height) {
-    if (title_->minimumHeight() != height) title_->setMinimumHeight(height);
+void StrategyColumn::setHeaderHeight(int height) {
+    if (header_->minimumHeight() != height) header_->setMinimumHeight(height);
 }
 
 void StrategyColumn::changeEvent(QEvent* e) {

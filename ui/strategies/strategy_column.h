@@ -15,6 +15,7 @@ class QToolButton;
 QT_END_NAMESPACE
 
 namespace dlab::widgets {
+class AdaptiveRow;
 class ElidingLabel;
 class TokenStrip;
 }  // namespace dlab::widgets
@@ -38,10 +39,10 @@ public:
     QLabel* figuresLabel() const { return figures_; }
     QLabel* beamsLabel() const { return beams_; }
     void setLineScale(double scale);
-    // The title's height at its width, and the height to give it (the row's tallest: see
-    // StrategiesPage::alignColumnTitles).
-    int naturalTitleHeight() const;
-    void setTitleHeight(int height);
+    // The header's (title, Edit, Remove) height at its width, and the height to give it (the
+    // row's tallest: see StrategiesPage::alignColumnTitles).
+    int naturalHeaderHeight() const;
+    void setHeaderHeight(int height);
 
     // "Greedy", "Beam k=4", "Sampling T=0.7, top-p 0.9" — a reader's name for a spec.
     static QString title(const QString& spec);
@@ -61,6 +62,7 @@ private:
     void showFigures();
 
     QString spec_;
+    widgets::AdaptiveRow* header_ = nullptr;
     QLabel* title_ = nullptr;
     widgets::ElidingLabel* specLabel_ = nullptr;
     QToolButton* edit_ = nullptr;
