@@ -30,6 +30,8 @@
 #include "ui/app/theme.h"
 #include "widgets/distribution_chart.h"
 #include "widgets/token_strip.h"
+#include "widgets/combo_font_refresh.h"
+#include "widgets/lost_resize_guard.h"
 #include "widgets/wheel_guard.h"
 
 using namespace dlab;
@@ -539,6 +541,103 @@ private slots:
         QApplication::sendEvent(spin, &wheel);
         QCOMPARE(spin->value(), before);
         QVERIFY(bar->value() > scrolled);
+    }
+
+    // A combo box measures again when its font changes (the application's ComboFontRefresh, as
+    // the main window installs it): Qt keeps the minimum it first measured, so after presentation
+    // mode on and off the beam tree's "Early stopping" box asked for 231 px at 9 pt. Both ways:
+    // first measured small then grown, and first measured large then shrunk.
+    void comboBoxesMeasureAgainWhenTheFontChanges_data() {
+        QTest::addColumn<double>("first");
+        QTest::addColumn<double>("then");
+        QTest::addColumn<bool>("refresh");
+        QTest::newRow("grows") << 1.0 << 1.6 << true;
+        QTest::newRow("shrinks") << 1.6 << 1.0 << true;
+        QTest::newRow("shrinks, no refresh (Qt's own behaviour)") << 1.6 << 1.0 << false;
+    }
+    void comboBoxesMeasureAgainWhenTheFontChanges() {
+        QFETCH(double, first);
+        QFETCH(double, then);
+        QFETCH(bool, refresh);
+        widgets::ComboFontRefresh filter;
+        if (refresh) qApp->installEventFilter(&filter);
+        const QFont base = QApplication::font();
+        const auto scaled = [&](double f) {
+            QFont font = base;
+            font.setPointSizeF(base.pointSizeF() * f);
+            return font;
+        };
+        QWidget host;
+        auto* combo = new QComboBox(&host);
+        combo->addItems({QStringLiteral("when k have finished"), QStringLiteral("heuristic")});
+        host.setFont(scaled(first));
+        host.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&host));
+        const int firstWidth = combo->minimumSizeHint().width();
+        host.setFont(scaled(then));
+        // Measured afresh: what a new box at that font asks for.
+        QComboBox fresh;
+        fresh.addItems({QStringLiteral("when k have finished"), QStringLiteral("heuristic")});
+        fresh.setFont(scaled(then));
+        const int want = fresh.minimumSizeHint().width();
+        QVERIFY(std::abs(want - firstWidth) > 20);   // the fonts differ enough to tell
+        if (refresh) QCOMPARE(combo->minimumSizeHint().width(), want);
+        else QCOMPARE(combo->minimumSizeHint().width(), firstWidth);   // if Qt fixes this, drop the filter
+        qApp->removeEventFilter(&filter);
+    }
+
+    // A widget resized again while Qt hands it its pending resize event (a scroll area fitting its
+    // content to a new minimum does that) is shown at the second size having heard only of the
+    // first: Qt clears the pending flag after the event. Its layout stays placed for the old size
+    // and a scroll area's bars count the old viewport. The application's LostResizeGuard, as the
+    // main window installs it, sends the lost event when the widget is shown.
+    void lostResizeEventsAreSentAgain_data() {
+        QTest::addColumn<bool>("guard");
+        QTest::newRow("guarded") << true;
+        QTest::newRow("unguarded (Qt's own behaviour)") << false;
+    }
+    void lostResizeEventsAreSentAgain() {
+        QFETCH(bool, guard);
+        widgets::LostResizeGuard lostResizeGuard;
+        if (guard) qApp->installEventFilter(&lostResizeGuard);
+        QWidget host;
+        auto* content = new QWidget(&host);
+        auto* layout = new QVBoxLayout(content);
+        auto* button = new QPushButton(QStringLiteral("Start"), content);
+        layout->addWidget(button);
+        host.resize(400, 300);
+        host.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&host));
+        content->hide();
+        content->resize(370, 200);   // hidden: the resize event waits for the show
+        // What the scroll area does on the first resize: a second size, set inside the event.
+        struct Refit : QObject {
+            bool done = false;
+            QSize heard;
+            bool eventFilter(QObject* o, QEvent* e) override {
+                if (e->type() != QEvent::Resize) return false;
+                heard = static_cast<QResizeEvent*>(e)->size();
+                if (!done) {
+                    done = true;
+                    static_cast<QWidget*>(o)->resize(286, 250);
+                }
+                return false;
+            }
+        } refit;
+        content->installEventFilter(&refit);
+        content->show();
+        QCoreApplication::processEvents();
+        QVERIFY(refit.done);
+        QCOMPARE(content->size(), QSize(286, 250));
+        if (guard) {
+            QCOMPARE(refit.heard, QSize(286, 250));
+            QCOMPARE(layout->geometry(), content->rect());
+            QVERIFY(content->rect().contains(button->geometry()));
+        } else {   // if Qt fixes this, drop the guard
+            QCOMPARE(refit.heard, QSize(370, 200));
+            QCOMPARE(layout->geometry().size(), QSize(370, 200));
+        }
+        qApp->removeEventFilter(&lostResizeGuard);
     }
 
     void seedChangeAfterAStepIsExplained() {

@@ -26,6 +26,7 @@
 #include <httplib.h>
 #endif
 
+#include "squeezed_controls.h"
 #include "test_paths.h"
 #include "ui/app/app_settings.h"
 #include "ui/playground/candidate_table_model.h"
@@ -257,6 +258,7 @@ class TestGuiLayout : public QObject {
         shoot(shot, name);
         QStringList out = cutWidgets(w_.get(), w_->statusBar()->findChild<QLabel*>(QStringLiteral("modelLabel")));
         out += statusProblems();
+        out += test::unreachableControls(w_.get());
         if (pageName == QLatin1String("playground")) out += playgroundProblems(candidates);
         for (QString& p : out) p.prepend(name + QStringLiteral(": "));
         return out;
@@ -362,7 +364,9 @@ class TestGuiLayout : public QObject {
         out += check(tag + QStringLiteral("-constrained-chat"), QStringLiteral("chat"));
         w_->tabs()->setCurrentWidget(page);
         std::swap(w_, wc_);
-        wc_->presentation()->setPresenting(false);
+        // The application's font is one for both windows: turning the constrained window's
+        // presentation mode off here set it back for the rest of the pages (presentationFits
+        // checked them at 9 pt). presentationFits turns both off when it is done.
         return out;
     }
 
@@ -572,10 +576,14 @@ private slots:
         w_->presentation()->setPresenting(true);
         w_->resize(size);
         const QString sized = sizeProblem(size);
-        if (!sized.isEmpty()) w_->presentation()->setPresenting(false);
+        if (!sized.isEmpty()) w_->presentation()->setPresenting(false);   // the constrained window's is still off here
         QVERIFY2(sized.isEmpty(), qPrintable(sized));
+        const QFont presented = QApplication::font();
         const QStringList problems = checkAllPages(QStringLiteral("present-%1").arg(language));
+        const bool stayed = QApplication::font() == presented;
         w_->presentation()->setPresenting(false);
+        if (wc_) wc_->presentation()->setPresenting(false);
+        QVERIFY2(stayed, "the pages after the constrained window were checked without presentation mode's font");
         QVERIFY2(problems.isEmpty(), qPrintable(QLatin1Char('\n') + problems.join(QLatin1Char('\n'))));
     }
 };

@@ -28,6 +28,7 @@
 #include "test_paths.h"
 #include "ui/app/app_settings.h"
 #include "ui/app/main_window.h"
+#include "ui/app/presentation_mode.h"
 #include "ui/engine/engine_context.h"
 #include "ui/playground/playground_controller.h"
 #include "ui/playground/playground_page.h"
@@ -409,6 +410,58 @@ private slots:
     }
 
     // A window closed while it serves: the engine thread stops serving and the window goes.
+    // The examples and the request log at the window's text size, in presentation mode too: the
+    // code font grows with the rest (it kept 9 pt on a projector), the Python example shows all
+    // its lines without scrolling, its box ends where the text does (the text stood centred in a
+    // taller frame and the log got 130 px), and the log's headings are whole.
+    void examplesAndLogFollowTheTextSize_data() {
+        QTest::addColumn<bool>("presenting");
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("hidden");   // presentation mode turned on on another page
+        QTest::newRow("1024x700") << false << QSize(1024, 700) << false;
+        QTest::newRow("1920x1080") << false << QSize(1920, 1080) << false;
+        QTest::newRow("presentation 1920x1080") << true << QSize(1920, 1080) << false;
+        QTest::newRow("presentation 1920x1080, turned on elsewhere") << true << QSize(1920, 1080) << true;
+    }
+    void examplesAndLogFollowTheTextSize() {
+        QFETCH(bool, presenting);
+        QFETCH(QSize, size);
+        QFETCH(bool, hidden);
+        QStringList errors;
+        auto w = openWindow(&errors);
+        QTRY_VERIFY_WITH_TIMEOUT(w->hasModel(), 30000);
+        w->resize(size);
+        QTRY_COMPARE(w->size(), size);
+        ServePage* page = w->page<ServePage>();
+        if (!hidden) front(*w);
+        w->presentation()->setPresenting(presenting);
+        QTest::qWait(100);
+        front(*w);
+        QTest::qWait(100);
+        const double appSize = QApplication::font().pointSizeF();
+        for (QPlainTextEdit* e : {page->curlEdit(), page->pythonEdit()}) {
+            QCOMPARE(e->font().pointSizeF(), appSize);
+            QCOMPARE(e->font().styleHint(), QFont::TypeWriter);
+            QVERIFY2(e->verticalScrollBar()->maximum() == 0,
+                     qPrintable(QStringLiteral("%1 scrolls by %2 px at %3 pt").arg(e->objectName()).arg(e->verticalScrollBar()->maximum()).arg(appSize)));
+            // The box around it is no taller than the edit, its Copy button and the box's margins.
+            auto* box = qobject_cast<QGroupBox*>(e->parentWidget());
+            QVERIFY(box);
+            QVERIFY2(box->height() <= box->layout()->totalMaximumSize().height(),
+                     qPrintable(QStringLiteral("%1 px box around a %2 px text").arg(box->height()).arg(e->height())));
+        }
+        QHeaderView* header = page->logView()->horizontalHeader();
+        const QFontMetrics fm(header->font());
+        const int margin = 2 * header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+        for (int c = 0; c < header->count(); ++c) {
+            const QString text = header->model()->headerData(c, Qt::Horizontal).toString();
+            QVERIFY2(header->sectionSize(c) >= fm.horizontalAdvance(text) + margin,
+                     qPrintable(QStringLiteral("\"%1\" in %2 px at %3 pt").arg(text).arg(header->sectionSize(c)).arg(appSize)));
+        }
+        w->presentation()->setPresenting(false);
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join(u'\n')));
+    }
+
     void closingWhileServing() {
         QStringList errors;
         auto w = openWindow(&errors);

@@ -41,6 +41,8 @@
 #include "ui/app/mnemonic_text.h"
 #include "ui/app/presentation_mode.h"
 #include "ui/app/theme.h"
+#include "widgets/combo_font_refresh.h"
+#include "widgets/lost_resize_guard.h"
 #include "widgets/wheel_guard.h"
 #include "widgets/eliding_label.h"
 #include "widgets/front_tab_sizing.h"
@@ -65,6 +67,8 @@ MainWindow::MainWindow(const QString& modelPath, QWidget* parent) : QMainWindow(
     resize(1280, 820);
     // The wheel scrolls the page; it turns a knob only once the knob has the focus.
     qApp->installEventFilter(new widgets::WheelGuard(this));
+    qApp->installEventFilter(new widgets::ComboFontRefresh(this));
+    qApp->installEventFilter(new widgets::LostResizeGuard(this));
 
     // The pages in a scroll area that fills the window: where the window is smaller than a page
     // needs (a 1024 × 700 screen with the Lessons panel open, presentation mode's larger text),

@@ -20,6 +20,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "widgets/code_font.h"
 #include "widgets/palette_colors.h"
 
 namespace dlab::ui {
@@ -71,7 +72,7 @@ ConstraintBox::ConstraintBox(QWidget* parent) : QGroupBox(parent) {
 
     textEdit_ = new QPlainTextEdit(this);
     textEdit_->setObjectName(QStringLiteral("constraintText"));
-    textEdit_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    textEdit_->setFont(widgets::codeFont());
     textEdit_->setLineWrapMode(QPlainTextEdit::NoWrap);
     textEdit_->setTabChangesFocus(true);
     // A few lines: the whole of a short grammar, a schema scrolls (the controls panel is tall enough).
@@ -105,7 +106,7 @@ ConstraintBox::ConstraintBox(QWidget* parent) : QGroupBox(parent) {
     grammarView_ = new QPlainTextEdit(this);
     grammarView_->setObjectName(QStringLiteral("constraintGrammarView"));
     grammarView_->setReadOnly(true);
-    grammarView_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    grammarView_->setFont(widgets::codeFont());
     grammarView_->setLineWrapMode(QPlainTextEdit::NoWrap);
     grammarView_->setMinimumHeight(grammarView_->fontMetrics().lineSpacing() * 4 + 8);
     grammarView_->setMaximumHeight(grammarView_->fontMetrics().lineSpacing() * 12 + 8);

@@ -32,6 +32,8 @@
 #include "ui/serve/request_log_model.h"
 #include "ui/serve/serve_controller.h"
 #include "ui/serve/serve_examples.h"
+#include "widgets/code_font.h"
+#include "widgets/text_box_lines.h"
 #include "widgets/flow_layout.h"
 #include "widgets/number_text.h"
 
@@ -54,8 +56,7 @@ QPlainTextEdit* makeCode(QWidget* parent, const char* name) {
     e->setObjectName(QLatin1String(name));
     e->setReadOnly(true);
     e->setLineWrapMode(QPlainTextEdit::NoWrap);
-    QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    e->setFont(mono);
+    e->setFont(widgets::codeFont());
     return e;
 }
 }  // namespace
@@ -64,6 +65,7 @@ ServePage::ServePage(QWidget* parent) : Page(parent) {
     registerTypes();
     build();
     retranslate();
+    fitCodeBoxes();
     updateExamples();
     updateEnabled();
 }
@@ -168,6 +170,7 @@ void ServePage::build() {
     const auto codeBox = [this](QGroupBox*& box, QPlainTextEdit*& edit, QToolButton*& copy, const char* name) {
         box = new QGroupBox(this);
         auto* v = new QVBoxLayout(box);
+        v->setSizeConstraint(QLayout::SetMinAndMaxSize);   // no taller than the example's text allows
         edit = makeCode(box, name);
         copy = new QToolButton(box);
         v->addWidget(edit, 1);
@@ -181,15 +184,7 @@ void ServePage::build() {
     };
     examples->addWidget(codeBox(curlBox_, curl_, copyCurl_, "serveCurl"), 1);
     examples->addWidget(codeBox(pythonBox_, python_, copyPython_, "servePython"), 1);
-    // Room for the Python example's 15 lines where the window has it, 5 at least: the examples
-    // come first, the request log takes what they leave (it took it all, and the example
-    // scrolled both ways at 1024 × 700).
-    const int lines = python_->fontMetrics().lineSpacing();
-    for (QPlainTextEdit* e : {curl_, python_}) {
-        e->setMinimumHeight(lines * 5 + 12);
-        e->setMaximumHeight(lines * 15 + 2 * e->frameWidth() + 2 * int(e->document()->documentMargin()) + 4);
-        e->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
-    }
+    for (QPlainTextEdit* e : {curl_, python_}) e->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     layout->addLayout(examples, 4);
 
     auto* countersRow = new QHBoxLayout;
@@ -217,9 +212,8 @@ void ServePage::build() {
     // Columns fit their contents as rows come in (fitLogColumns), the last one takes the rest.
     logView_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     logView_->horizontalHeader()->setStretchLastSection(true);
-    logView_->verticalHeader()->setDefaultSectionSize(logView_->fontMetrics().height() + 6);
     logView_->setWordWrap(false);
-    logView_->setMinimumHeight(logView_->fontMetrics().lineSpacing() * 5);
+    fitLogFont();
     layout->addWidget(logView_, 1);
 
     speedTimer_ = new QTimer(this);
@@ -415,6 +409,26 @@ void ServePage::updateCounters() {
     }
 }
 
+void ServePage::fitCodeBoxes() {
+    // Room for the Python example's 15 lines where the window has it, 5 at least: the examples
+    // come first, the request log takes what they leave (it took it all, and the example
+    // scrolled both ways at 1024 × 700). A box stops where its text does (its layout's
+    // SetMinAndMaxSize, in build()): beyond that the text stood centred in a taller frame and the
+    // log got 130 px at 1920 × 1080.
+    // Laid-out lines (widgets::textBoxHeight), not QFontMetrics' rounded line spacing: at
+    // presentation mode's 14.4 pt that came 7 px short and the last line scrolled.
+    for (QPlainTextEdit* e : {curl_, python_}) {
+        e->setMinimumHeight(widgets::textBoxHeight(e, 5));
+        e->setMaximumHeight(widgets::textBoxHeight(e, 15) + int(e->document()->documentMargin()) + 4);
+    }
+}
+
+void ServePage::fitLogFont() {
+    logView_->verticalHeader()->setDefaultSectionSize(logView_->fontMetrics().height() + 6);
+    logView_->setMinimumHeight(logView_->fontMetrics().lineSpacing() * 5);
+    fitLogColumns();
+}
+
 void ServePage::fitLogColumns() {
     for (int c = 0; c < RequestLogModel::FinishColumn; ++c) logView_->resizeColumnToContents(c);
 }
@@ -523,6 +537,13 @@ void ServePage::retranslate() {
 
 void ServePage::changeEvent(QEvent* e) {
     if (e->type() == QEvent::LanguageChange) retranslate();
+    // Presentation mode and zoom: the columns and rows measured at the old font cut the headings
+    // ("Tokens (prompt + completion)" 205 px of 288), the examples kept 15 lines of the old size.
+    // Once every child has its new font.
+    if (e->type() == QEvent::FontChange) {
+        QTimer::singleShot(0, this, &ServePage::fitLogFont);
+        QTimer::singleShot(0, this, &ServePage::fitCodeBoxes);
+    }
     // The window disables its pages while it loads a model; the load waits for the engine, so the
     // server makes way for it.
     if (e->type() == QEvent::EnabledChange && !isEnabled() && (state_ == State::Starting || state_ == State::Serving)) {

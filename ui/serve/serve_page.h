@@ -101,6 +101,8 @@ private:
     void retranslate();
     void updateEnabled();
     void updateExamples();
+    void fitLogFont();   // row height, least height and columns for the table's font
+    void fitCodeBoxes();   // the examples' heights for their font
     void fitLogColumns();
     void updateCounters();
     void setStatus(std::function<QString()> text);

@@ -443,7 +443,9 @@ void BeamTreePanel::changeEvent(QEvent* e) {
         retranslate();
         showBeams();
     } else if (e->type() == QEvent::FontChange || e->type() == QEvent::StyleChange) {
-        fitSideWidth();
+        // Once every field has its new font: presentation mode tells the widgets in no set order,
+        // so the panel may hear of it before its fields.
+        QTimer::singleShot(0, this, &BeamTreePanel::fitSideWidth);
     }
     QWidget::changeEvent(e);
 }
