@@ -17,7 +17,7 @@
 #include "test_paths.h"
 #include "ui/playground/advanced_sampler_box.h"
 #include "ui/app/app_settings.h"
-#include "ui/app/check_indicator_style.h"
+#include "ui/app/lab_style.h"
 #include "ui/engine/engine_context.h"
 #include "ui/playground/playground_controller.h"
 #include "ui/lessons/lesson_panel.h"
@@ -670,7 +670,7 @@ private slots:
         QFETCH(bool, dark);
         QFETCH(bool, checked);
         const QPalette pal = dark ? ui::darkPalette() : ui::lightPalette();
-        ui::CheckIndicatorStyle style(QStyleFactory::create("Fusion"));
+        ui::LabStyle style(QStyleFactory::create("Fusion"), true);
         QImage img(24, 24, QImage::Format_ARGB32);
         img.fill(pal.color(QPalette::Base));
         QStyleOptionViewItem opt;

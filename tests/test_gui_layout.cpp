@@ -35,6 +35,7 @@
 #include "ui/engine/engine_context.h"
 #include "ui/playground/playground_controller.h"
 #include "ui/lessons/lesson_panel.h"
+#include "ui/app/lab_style.h"
 #include "ui/app/main_window.h"
 #include "ui/playground/playground_page.h"
 #include "ui/kv/kv_compression_panel.h"
@@ -67,21 +68,21 @@ QString describe(const QWidget* w) {
     return name;
 }
 
-// The width a button's text needs: its size hint, but Fusion's 80 px minimum for push buttons
-// is no need of the text.
+// The width a button's text needs: for a push button its text, icon and menu arrow with the app
+// style's room on both sides (LabStyle: "Neu erzeugen" used to touch its frame), not Fusion's
+// 80 px minimum; for other buttons the size hint.
 int buttonNeed(const QAbstractButton* b) {
-    const int hint = b->sizeHint().width();
     if (qobject_cast<const QPushButton*>(b)) {
         const QFontMetrics fm(b->font());
         QString text = b->text();
         text.remove(QLatin1Char('&'));
-        int need = fm.horizontalAdvance(text) + 2 * b->style()->pixelMetric(QStyle::PM_ButtonMargin, nullptr, b) +
-                   2 * b->style()->pixelMetric(QStyle::PM_DefaultFrameWidth, nullptr, b);
+        int need = fm.horizontalAdvance(text) +
+                   2 * (ui::LabStyle::buttonTextPadding(fm) + b->style()->pixelMetric(QStyle::PM_DefaultFrameWidth, nullptr, b));
         if (!b->icon().isNull()) need += b->iconSize().width() + 4;
         if (static_cast<const QPushButton*>(b)->menu()) need += b->style()->pixelMetric(QStyle::PM_MenuButtonIndicator, nullptr, b);
-        return std::min(hint, need);
+        return need;
     }
-    return hint;
+    return b->sizeHint().width();
 }
 
 // The part of `w` that is on screen, in its own coordinates (scroll areas and splitters clip).

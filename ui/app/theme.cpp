@@ -6,7 +6,7 @@
 
 #include <memory>
 
-#include "ui/app/check_indicator_style.h"
+#include "ui/app/lab_style.h"
 
 namespace dlab::ui {
 
@@ -67,19 +67,30 @@ QPalette lightPalette() {
     return fusion ? fusion->standardPalette() : QPalette();
 }
 
+// Installs LabStyle over the style called `base` unless it is in place already: a new style
+// restyles every widget of the application, and each window opened sets the theme.
+void setLabStyle(const QString& base, bool ownCheckIndicators) {
+    if (base.isEmpty()) return;
+    if (const auto* current = qobject_cast<const LabStyle*>(QApplication::style());
+        current && current->ownsCheckIndicators() == ownCheckIndicators &&
+        current->baseStyle()->name().compare(base, Qt::CaseInsensitive) == 0)
+        return;
+    if (QStyle* style = QStyleFactory::create(base)) QApplication::setStyle(new LabStyle(style, ownCheckIndicators));
+}
+
 void applyTheme(Theme theme) {
     const Startup& s = startup();
     switch (theme) {
     case Theme::System:
-        if (!s.style.isEmpty()) QApplication::setStyle(s.style);
+        setLabStyle(s.style, false);
         QApplication::setPalette(s.palette);
         break;
     case Theme::Light:
-        QApplication::setStyle(new CheckIndicatorStyle(QStyleFactory::create(QStringLiteral("Fusion"))));
+        setLabStyle(QStringLiteral("Fusion"), true);
         QApplication::setPalette(lightPalette());
         break;
     case Theme::Dark:
-        QApplication::setStyle(new CheckIndicatorStyle(QStyleFactory::create(QStringLiteral("Fusion"))));
+        setLabStyle(QStringLiteral("Fusion"), true);
         QApplication::setPalette(darkPalette());
         break;
     }

@@ -1,4 +1,6 @@
-#include "ui/app/check_indicator_style.h"
+#include "ui/app/lab_style.h"
+
+#include <algorithm>
 
 #include <QPainter>
 #include <QPainterPath>
@@ -6,9 +8,20 @@
 
 namespace dlab::ui {
 
-void CheckIndicatorStyle::drawPrimitive(PrimitiveElement element, const QStyleOption* option, QPainter* painter,
-                                        const QWidget* widget) const {
-    if (element != PE_IndicatorCheckBox && element != PE_IndicatorItemViewItemCheck) {
+QSize LabStyle::sizeFromContents(ContentsType type, const QStyleOption* option, const QSize& contents,
+                                 const QWidget* widget) const {
+    QSize size = QProxyStyle::sizeFromContents(type, option, contents, widget);
+    if (type == CT_PushButton && option) {
+        // `contents` is the text and icon; the frame and margins come on top of the padding.
+        const int frame = pixelMetric(PM_DefaultFrameWidth, option, widget);
+        size.setWidth(std::max(size.width(), contents.width() + 2 * (buttonTextPadding(option->fontMetrics) + frame)));
+    }
+    return size;
+}
+
+void LabStyle::drawPrimitive(PrimitiveElement element, const QStyleOption* option, QPainter* painter,
+                             const QWidget* widget) const {
+    if (!ownCheckIndicators_ || (element != PE_IndicatorCheckBox && element != PE_IndicatorItemViewItemCheck)) {
         QProxyStyle::drawPrimitive(element, option, painter, widget);
         return;
     }
