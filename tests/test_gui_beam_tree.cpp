@@ -29,6 +29,7 @@
 #include "widgets/beam_tree_legend.h"
 #include "ui/app/theme.h"
 #include "ui/strategies/beam_tree_data.h"
+#include "ui/app/language_manager.h"
 #include "ui/strategies/beam_tree_panel.h"
 #include "ui/strategies/strategy_types.h"
 #include "widgets/beam_tree_types.h"
@@ -379,6 +380,28 @@ private slots:
         QVERIFY(view.nodeToolTip(7).contains("Evicted"));
         QVERIFY(view.nodeToolTip(6).contains("end token"));
         QVERIFY(view.nodeToolTip(0).contains("prompt"));
+    }
+
+    // A language switch redraws the nodes and the clicked node's sentence (both stayed German
+    // after switching to Chinese and English).
+    void aLanguageSwitchRedrawsTheTree() {
+        const Search s = runSearch(2, 1.0, 3, 3);
+        dlab::ui::BeamTreePanel panel;
+        panel.resize(900, 600);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        dlab::ui::TreeResult plain;
+        plain.tree = s.data;
+        panel.showTrees(plain, {});
+        emit panel.view()->nodeClicked(1);
+        const QString englishNumbers = panel.view()->nodeNumbers(0), englishInfo = panel.nodeLabel()->text();
+        QVERIFY2(englishNumbers.startsWith(QStringLiteral("width")), qPrintable(englishNumbers));
+        QVERIFY(dlab::ui::LanguageManager::instance().setLanguage(QStringLiteral("de")));
+        QTRY_VERIFY2(panel.view()->nodeNumbers(0).startsWith(QStringLiteral("Breite")), qPrintable(panel.view()->nodeNumbers(0)));
+        QVERIFY2(panel.nodeLabel()->text() != englishInfo, qPrintable(panel.nodeLabel()->text()));
+        QVERIFY(dlab::ui::LanguageManager::instance().setLanguage(QStringLiteral("en")));
+        QTRY_COMPARE(panel.view()->nodeNumbers(0), englishNumbers);
+        QTRY_COMPARE(panel.nodeLabel()->text(), englishInfo);
     }
 
     void kvBadgesCountSharedBlocks() {

@@ -443,6 +443,12 @@ private slots:
         QCOMPARE(page->promptEdit()->toPlainText(), lessons[loop].setup.value("prompt").toString());
         QCOMPARE(double(page->samplerParams().temperature), lessons[loop].setup.value("temperature", 0.8).toDouble());
         QVERIFY(w->lessons()->restoreButton()->isEnabled());
+        // One "Restore my settings" at a time: the panel's while it is shown, else the page's.
+        QVERIFY(page->restoreSetupButton()->isHidden());
+        w->lessonsDock()->hide();
+        QVERIFY(page->restoreSetupButton()->isVisibleTo(page));
+        w->lessonsDock()->show();
+        QVERIFY(page->restoreSetupButton()->isHidden());
         QTest::mouseClick(w->lessons()->restoreButton(), Qt::LeftButton);
         QCOMPARE(page->currentSetup(), mine);
         QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));

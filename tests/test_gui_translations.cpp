@@ -100,10 +100,15 @@ QString describe(const TsMessage& m) {
 }
 
 // What a translation must keep of its source: %1..%99 and %n (as a multiset), and an '&' accelerator.
+// A translation writes the count as %Ln, the language's form of it ("49.152 Tokens", not
+// "49152"); the source's %n stands for it.
 QStringList placeholders(const QString& s) {
     static const QRegularExpression re(QStringLiteral("%(L?\\d{1,2}|L?n)"));
     QStringList out;
-    for (auto it = re.globalMatch(s); it.hasNext();) out << it.next().captured(0);
+    for (auto it = re.globalMatch(s); it.hasNext();) {
+        const QString p = it.next().captured(0);
+        out << (p == QLatin1String("%Ln") ? QStringLiteral("%n") : p);
+    }
     out.sort();
     return out;
 }
@@ -214,7 +219,7 @@ private slots:
         // The English file knows the plurals only.
         if (isEnglish(code)) {
             QCOMPARE(t.translate("dlab::ui::MainWindow", "&File"), QString());
-            QCOMPARE(t.translate("dlab::ui::MainWindow", "CPU, %n thread(s)", nullptr, 3), QStringLiteral("CPU, %n threads"));
+            QCOMPARE(t.translate("dlab::ui::MainWindow", "CPU, %n thread(s)", nullptr, 3), QStringLiteral("CPU, %Ln threads"));
         }
     }
 
@@ -261,6 +266,25 @@ private slots:
         QCOMPARE(LanguageManager::instance().current(), QStringLiteral("en"));
         QCOMPARE(QCoreApplication::translate(ctx.constData(), src.constData(), nullptr, n), english);
         QCOMPARE(QCoreApplication::translate("dlab::ui::MainWindow", "&File"), QStringLiteral("&File"));
+    }
+
+    // A count in a plural text is written in the language's form (the Playground's caption said
+    // "49152 tokens kept" beside the status bar's "49,152").
+    void countsAreGrouped_data() {
+        QTest::addColumn<QString>("code");
+        QTest::newRow("en") << QStringLiteral("en");
+        QTest::newRow("de") << QStringLiteral("de");
+        QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
+    }
+    void countsAreGrouped() {
+        QFETCH(QString, code);
+        QVERIFY(switchTo(code));
+        const QString caption = QCoreApplication::translate(
+            "dlab::ui::PlaygroundPage", "Step %1 chose \u201c%2\u201d (p = %3); %n token(s) kept after the chain", nullptr, 49152);
+        const QString grouped = QLocale().toString(49152);
+        QVERIFY2(grouped.size() > 5, qPrintable(grouped));   // the language groups digits at all
+        QVERIFY2(caption.contains(grouped), qPrintable(caption));
+        QVERIFY(switchTo(QStringLiteral("en")));
     }
 
     void setLanguage_data() {
@@ -421,6 +445,9 @@ private slots:
                     problems << QStringLiteral("placeholders %1 vs %2: ").arg(placeholders(f).join(','), placeholders(m.source).join(',')) + describe(m);
                 if (hasAccelerator(f) != hasAccelerator(m.source))
                     problems << QStringLiteral("'&' accelerator: \"%1\": ").arg(f) + describe(m);
+                // A count in the language's form: "49152 tokens kept" stood beside "49,152" elsewhere.
+                static const QRegularExpression bareCount(QStringLiteral("(?<!L)%n"));
+                if (f.contains(bareCount)) problems << QStringLiteral("%n, not %Ln (no digit grouping): \"%1\": ").arg(f) + describe(m);
                 if (isEnglish(code) && f.contains(QLatin1String("(s)")))
                     problems << QStringLiteral("\"(s)\" left in \"%1\": ").arg(f) + describe(m);
                 // Chinese sets the percent sign right after its number ("68%"), and a page mixed

@@ -31,6 +31,7 @@
 #include "widgets/number_text.h"
 #include "widgets/probability_legend.h"
 #include "widgets/eliding_label.h"
+#include "widgets/row_scroll_area.h"
 #include "widgets/sampler_waterfall.h"
 #include "widgets/streaming_timeline_view.h"
 #include "widgets/text_box_lines.h"
@@ -675,6 +676,42 @@ private slots:
     // A stage that changed nothing folds to a slim strip in its place: its name and "no change"
     // along the strip, its numbers in the tooltip, and the stages that did something get the
     // width. A CJK name stands one character under the other instead of lying on its side.
+    // A language switched while the waterfall shows a step: its row is measured again for the new
+    // words and the splitter gives it the room (after a switch to German the last line of each
+    // panel, the entropy, fell below the panel until the next step).
+    void waterfallMeasuresAgainForANewLanguage() {
+        // As on the Playground: the row in a splitter pane under the chart's, the window short.
+        QWidget host;
+        auto* layout = new QVBoxLayout(&host);
+        auto* split = new QSplitter(Qt::Vertical, &host);
+        split->setChildrenCollapsible(false);
+        split->addWidget(new QLabel(QStringLiteral("chart")));
+        auto* area = new RowScrollArea;
+        auto* waterfall = new SamplerWaterfall;
+        waterfall->setWrapping(false);
+        area->setRowWidget(waterfall);
+        split->addWidget(area);
+        layout->addWidget(split);
+        waterfall->setPanels(chainPanels());
+        host.setFixedSize(900, 400);
+        host.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&host));
+        split->setSizes({1000, 0});   // the row at its least height, as in a short window
+        QCoreApplication::processEvents();
+        waterfall->grab();
+        QVERIFY2(waterfall->elidedTexts().isEmpty(), qPrintable(waterfall->elidedTexts().join(QStringLiteral(" | "))));
+        const int before = area->height();
+        LongTranslator longer;
+        QCoreApplication::installTranslator(&longer);   // posts QEvent::LanguageChange, as a switch does
+        QTest::qWait(50);
+        waterfall->grab();
+        const QStringList elided = waterfall->elidedTexts();
+        const int after = area->height(), wanted = area->minimumSizeHint().height();
+        QCoreApplication::removeTranslator(&longer);
+        QVERIFY2(after > before && after >= wanted, qPrintable(QStringLiteral("%1 px, then %2 of %3").arg(before).arg(after).arg(wanted)));
+        QVERIFY2(elided.isEmpty(), qPrintable(elided.join(QStringLiteral(" | "))));
+    }
+
     void waterfallFoldsUnchangedStages_data() {
         QTest::addColumn<bool>("cjk");
         QTest::newRow("latin") << false;

@@ -716,8 +716,8 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     <message numerus="yes">
         <source>Diverse beams (%n group(s))</source>
         <translation>
-            <numerusform>Diverse Strahlen (%n Gruppe)</numerusform>
-            <numerusform>Diverse Strahlen (%n Gruppen)</numerusform>
+            <numerusform>Diverse Strahlen (%Ln Gruppe)</numerusform>
+            <numerusform>Diverse Strahlen (%Ln Gruppen)</numerusform>
         </translation>
     </message>
     <message>
@@ -1012,15 +1012,15 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     <message numerus="yes">
         <source>Generating… %n token(s)</source>
         <translation>
-            <numerusform>Erzeuge… %n Token</numerusform>
-            <numerusform>Erzeuge… %n Tokens</numerusform>
+            <numerusform>Erzeuge… %Ln Token</numerusform>
+            <numerusform>Erzeuge… %Ln Tokens</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>TTFT %1 ms · %2 tokens/s · %n token(s) · %3</source>
         <translation>
-            <numerusform>TTFT %1 ms · %2 Tokens/s · %n Token · %3</numerusform>
-            <numerusform>TTFT %1 ms · %2 Tokens/s · %n Tokens · %3</numerusform>
+            <numerusform>TTFT %1 ms · %2 Tokens/s · %Ln Token · %3</numerusform>
+            <numerusform>TTFT %1 ms · %2 Tokens/s · %Ln Tokens · %3</numerusform>
         </translation>
     </message>
     <message>
@@ -1086,8 +1086,8 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     <message numerus="yes">
         <source>%n logit bias(es)</source>
         <translation>
-            <numerusform>%n Logit-Bias</numerusform>
-            <numerusform>%n Logit-Biases</numerusform>
+            <numerusform>%Ln Logit-Bias</numerusform>
+            <numerusform>%Ln Logit-Biases</numerusform>
         </translation>
     </message>
     <message>
@@ -1283,15 +1283,15 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     <message numerus="yes">
         <source>yes: %n runs identical</source>
         <translation>
-            <numerusform>ja: %n Lauf identisch</numerusform>
-            <numerusform>ja: %n Läufe identisch</numerusform>
+            <numerusform>ja: %Ln Lauf identisch</numerusform>
+            <numerusform>ja: %Ln Läufe identisch</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>no: the %n runs differ</source>
         <translation>
-            <numerusform>nein: der %n Lauf weicht ab</numerusform>
-            <numerusform>nein: die %n Läufe unterscheiden sich</numerusform>
+            <numerusform>nein: der %Ln Lauf weicht ab</numerusform>
+            <numerusform>nein: die %Ln Läufe unterscheiden sich</numerusform>
         </translation>
     </message>
     <message>
@@ -1309,8 +1309,8 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     <message numerus="yes">
         <source>Its %n token(s) have log-prob %1; the best %n-token continuation a width-%2 beam found has %3 (end tokens counted as ordinary tokens there)</source>
         <translation>
-            <numerusform>Das %n Token der Spalte hat Log-Prob %1; die beste Fortsetzung aus %n Token, die ein Strahl der Breite %2 fand, hat %3 (Endtokens dort wie gewöhnliche Tokens gezählt)</numerusform>
-            <numerusform>Die %n Tokens der Spalte haben Log-Prob %1; die beste Fortsetzung aus %n Tokens, die ein Strahl der Breite %2 fand, hat %3 (Endtokens dort wie gewöhnliche Tokens gezählt)</numerusform>
+            <numerusform>Das %Ln Token der Spalte hat Log-Prob %1; die beste Fortsetzung aus %Ln Token, die ein Strahl der Breite %2 fand, hat %3 (Endtokens dort wie gewöhnliche Tokens gezählt)</numerusform>
+            <numerusform>Die %Ln Tokens der Spalte haben Log-Prob %1; die beste Fortsetzung aus %Ln Tokens, die ein Strahl der Breite %2 fand, hat %3 (Endtokens dort wie gewöhnliche Tokens gezählt)</numerusform>
         </translation>
     </message>
     <message>
@@ -1344,8 +1344,8 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     <message numerus="yes">
         <source>Re-run with %n seed(s): mean bigram overlap %1 (shared word pairs between two runs: 0 = none, 1 = the same), mean shared start %2 tokens, distinct-2 of all runs together %3 (different word pairs / all word pairs)</source>
         <translation>
-            <numerusform>Erneut mit %n Seed ausgeführt: mittlere Bigramm-Überlappung %1 (gemeinsame Wortpaare zweier Läufe: 0 = keine, 1 = dieselben), mittlerer gemeinsamer Anfang %2 Tokens, distinct-2 aller Läufe zusammen %3 (verschiedene Wortpaare / alle Wortpaare)</numerusform>
-            <numerusform>Erneut mit %n Seeds ausgeführt: mittlere Bigramm-Überlappung %1 (gemeinsame Wortpaare zweier Läufe: 0 = keine, 1 = dieselben), mittlerer gemeinsamer Anfang %2 Tokens, distinct-2 aller Läufe zusammen %3 (verschiedene Wortpaare / alle Wortpaare)</numerusform>
+            <numerusform>Erneut mit %Ln Seed ausgeführt: mittlere Bigramm-Überlappung %1 (gemeinsame Wortpaare zweier Läufe: 0 = keine, 1 = dieselben), mittlerer gemeinsamer Anfang %2 Tokens, distinct-2 aller Läufe zusammen %3 (verschiedene Wortpaare / alle Wortpaare)</numerusform>
+            <numerusform>Erneut mit %Ln Seeds ausgeführt: mittlere Bigramm-Überlappung %1 (gemeinsame Wortpaare zweier Läufe: 0 = keine, 1 = dieselben), mittlerer gemeinsamer Anfang %2 Tokens, distinct-2 aller Läufe zusammen %3 (verschiedene Wortpaare / alle Wortpaare)</numerusform>
         </translation>
     </message>
     <message>
@@ -1365,15 +1365,15 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     <message numerus="yes">
         <source>%1 ms per step (%2 tokens/s), %3 tokens evaluated per step in %n forward pass(es).</source>
         <translation>
-            <numerusform>%1 ms pro Schritt (%2 Tokens/s), %3 ausgewertete Tokens pro Schritt in %n Forward-Pass.</numerusform>
-            <numerusform>%1 ms pro Schritt (%2 Tokens/s), %3 ausgewertete Tokens pro Schritt in %n Forward-Passes.</numerusform>
+            <numerusform>%1 ms pro Schritt (%2 Tokens/s), %3 ausgewertete Tokens pro Schritt in %Ln Forward-Pass.</numerusform>
+            <numerusform>%1 ms pro Schritt (%2 Tokens/s), %3 ausgewertete Tokens pro Schritt in %Ln Forward-Passes.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%1 ms per step against greedy&apos;s %2 ms (%3 tokens/s); %4 tokens evaluated per step against greedy&apos;s %5, in %n forward pass(es).</source>
         <translation>
-            <numerusform>%1 ms pro Schritt gegenüber %2 ms bei Greedy (%3 Tokens/s); %4 ausgewertete Tokens pro Schritt gegenüber %5 bei Greedy, in %n Forward-Pass.</numerusform>
-            <numerusform>%1 ms pro Schritt gegenüber %2 ms bei Greedy (%3 Tokens/s); %4 ausgewertete Tokens pro Schritt gegenüber %5 bei Greedy, in %n Forward-Passes.</numerusform>
+            <numerusform>%1 ms pro Schritt gegenüber %2 ms bei Greedy (%3 Tokens/s); %4 ausgewertete Tokens pro Schritt gegenüber %5 bei Greedy, in %Ln Forward-Pass.</numerusform>
+            <numerusform>%1 ms pro Schritt gegenüber %2 ms bei Greedy (%3 Tokens/s); %4 ausgewertete Tokens pro Schritt gegenüber %5 bei Greedy, in %Ln Forward-Passes.</numerusform>
         </translation>
     </message>
 </context>
@@ -1402,8 +1402,8 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     <message numerus="yes">
         <source>%1 in force: %n rule(s), compiled for this model&apos;s vocabulary in %2 ms.</source>
         <translation>
-            <numerusform>%1 gilt: %n Regel, für das Vokabular dieses Modells in %2 ms kompiliert.</numerusform>
-            <numerusform>%1 gilt: %n Regeln, für das Vokabular dieses Modells in %2 ms kompiliert.</numerusform>
+            <numerusform>%1 gilt: %Ln Regel, für das Vokabular dieses Modells in %2 ms kompiliert.</numerusform>
+            <numerusform>%1 gilt: %Ln Regeln, für das Vokabular dieses Modells in %2 ms kompiliert.</numerusform>
         </translation>
     </message>
     <message>
@@ -1508,8 +1508,8 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     <message numerus="yes">
         <source>&lt;b&gt;Contiguous (reserve the whole context)&lt;/b&gt;&lt;br&gt;%1 positions reserved per sequence: %2 for %n sequence(s), of which %3 (%4 %) hold nothing. That is %5× the paged pool&apos;s bytes; paging wastes at most one partly filled block per sequence.</source>
         <translation>
-            <numerusform>&lt;b&gt;Zusammenhängend (ganzen Kontext reservieren)&lt;/b&gt;&lt;br&gt;%1 Positionen je Sequenz reserviert: %2 für %n Sequenz, davon halten %3 (%4 %) nichts. Das ist das %5-Fache der Bytes des seitenweisen Pools; Paging verschwendet höchstens einen teilweise gefüllten Block je Sequenz.</numerusform>
-            <numerusform>&lt;b&gt;Zusammenhängend (ganzen Kontext reservieren)&lt;/b&gt;&lt;br&gt;%1 Positionen je Sequenz reserviert: %2 für %n Sequenzen, davon halten %3 (%4 %) nichts. Das ist das %5-Fache der Bytes des seitenweisen Pools; Paging verschwendet höchstens einen teilweise gefüllten Block je Sequenz.</numerusform>
+            <numerusform>&lt;b&gt;Zusammenhängend (ganzen Kontext reservieren)&lt;/b&gt;&lt;br&gt;%1 Positionen je Sequenz reserviert: %2 für %Ln Sequenz, davon halten %3 (%4 %) nichts. Das ist das %5-Fache der Bytes des seitenweisen Pools; Paging verschwendet höchstens einen teilweise gefüllten Block je Sequenz.</numerusform>
+            <numerusform>&lt;b&gt;Zusammenhängend (ganzen Kontext reservieren)&lt;/b&gt;&lt;br&gt;%1 Positionen je Sequenz reserviert: %2 für %Ln Sequenzen, davon halten %3 (%4 %) nichts. Das ist das %5-Fache der Bytes des seitenweisen Pools; Paging verschwendet höchstens einen teilweise gefüllten Block je Sequenz.</numerusform>
         </translation>
     </message>
     <message>
@@ -1543,8 +1543,8 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     <message numerus="yes">
         <source>&lt;b&gt;Paged (the pool as it stands)&lt;/b&gt;&lt;br&gt;%n sequence(s), %1 positions in %2 blocks of %3: %4 in use. Unused slots in partly filled blocks: %5 (%6 %). Sharing saved %7: without copy-on-write every sequence would hold its own copy of the shared blocks.</source>
         <translation>
-            <numerusform>&lt;b&gt;Seitenweise (der Pool, wie er steht)&lt;/b&gt;&lt;br&gt;%n Sequenz, %1 Positionen in %2 Blöcken zu %3: %4 belegt. Ungenutzte Plätze in teilweise gefüllten Blöcken: %5 (%6 %). Teilen sparte %7: ohne Copy-on-Write hielte jede Sequenz eine eigene Kopie der geteilten Blöcke.</numerusform>
-            <numerusform>&lt;b&gt;Seitenweise (der Pool, wie er steht)&lt;/b&gt;&lt;br&gt;%n Sequenzen, %1 Positionen in %2 Blöcken zu %3: %4 belegt. Ungenutzte Plätze in teilweise gefüllten Blöcken: %5 (%6 %). Teilen sparte %7: ohne Copy-on-Write hielte jede Sequenz eine eigene Kopie der geteilten Blöcke.</numerusform>
+            <numerusform>&lt;b&gt;Seitenweise (der Pool, wie er steht)&lt;/b&gt;&lt;br&gt;%Ln Sequenz, %1 Positionen in %2 Blöcken zu %3: %4 belegt. Ungenutzte Plätze in teilweise gefüllten Blöcken: %5 (%6 %). Teilen sparte %7: ohne Copy-on-Write hielte jede Sequenz eine eigene Kopie der geteilten Blöcke.</numerusform>
+            <numerusform>&lt;b&gt;Seitenweise (der Pool, wie er steht)&lt;/b&gt;&lt;br&gt;%Ln Sequenzen, %1 Positionen in %2 Blöcken zu %3: %4 belegt. Ungenutzte Plätze in teilweise gefüllten Blöcken: %5 (%6 %). Teilen sparte %7: ohne Copy-on-Write hielte jede Sequenz eine eigene Kopie der geteilten Blöcke.</numerusform>
         </translation>
     </message>
     <message>
@@ -1557,8 +1557,8 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     <message numerus="yes">
         <source>&lt;b&gt;%1 per position&lt;/b&gt; (2 × %2 layers × %3 KV heads × %4 × %5 bytes), &lt;b&gt;%6 per sequence&lt;/b&gt; of %7 positions, &lt;b&gt;%8 for %n sequence(s)&lt;/b&gt;. Weights: %9%10.</source>
         <translation>
-            <numerusform>&lt;b&gt;%1 je Position&lt;/b&gt; (2 × %2 Schichten × %3 KV-Köpfe × %4 × %5 Bytes), &lt;b&gt;%6 je Sequenz&lt;/b&gt; aus %7 Positionen, &lt;b&gt;%8 für %n Sequenz&lt;/b&gt;. Gewichte: %9%10.</numerusform>
-            <numerusform>&lt;b&gt;%1 je Position&lt;/b&gt; (2 × %2 Schichten × %3 KV-Köpfe × %4 × %5 Bytes), &lt;b&gt;%6 je Sequenz&lt;/b&gt; aus %7 Positionen, &lt;b&gt;%8 für %n Sequenzen&lt;/b&gt;. Gewichte: %9%10.</numerusform>
+            <numerusform>&lt;b&gt;%1 je Position&lt;/b&gt; (2 × %2 Schichten × %3 KV-Köpfe × %4 × %5 Bytes), &lt;b&gt;%6 je Sequenz&lt;/b&gt; aus %7 Positionen, &lt;b&gt;%8 für %Ln Sequenz&lt;/b&gt;. Gewichte: %9%10.</numerusform>
+            <numerusform>&lt;b&gt;%1 je Position&lt;/b&gt; (2 × %2 Schichten × %3 KV-Köpfe × %4 × %5 Bytes), &lt;b&gt;%6 je Sequenz&lt;/b&gt; aus %7 Positionen, &lt;b&gt;%8 für %Ln Sequenzen&lt;/b&gt;. Gewichte: %9%10.</numerusform>
         </translation>
     </message>
     <message>
@@ -1933,8 +1933,8 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     <message numerus="yes">
         <source>%n step(s); the cache holds %1 positions in %2 MiB. With the cache each decode step computed 1 new K/V row per layer and read the rest back.</source>
         <translation>
-            <numerusform>%n Schritt; der Cache hält %1 Positionen in %2 MiB. Mit Cache berechnete jeder Dekodierschritt 1 neue K/V-Zeile je Schicht und las den Rest zurück.</numerusform>
-            <numerusform>%n Schritte; der Cache hält %1 Positionen in %2 MiB. Mit Cache berechnete jeder Dekodierschritt 1 neue K/V-Zeile je Schicht und las den Rest zurück.</numerusform>
+            <numerusform>%Ln Schritt; der Cache hält %1 Positionen in %2 MiB. Mit Cache berechnete jeder Dekodierschritt 1 neue K/V-Zeile je Schicht und las den Rest zurück.</numerusform>
+            <numerusform>%Ln Schritte; der Cache hält %1 Positionen in %2 MiB. Mit Cache berechnete jeder Dekodierschritt 1 neue K/V-Zeile je Schicht und las den Rest zurück.</numerusform>
         </translation>
     </message>
     <message>
@@ -1979,8 +1979,8 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     <message numerus="yes">
         <source>Attention was recorded at %n step(s) of this run; the slider walks through them.</source>
         <translation>
-            <numerusform>Aufmerksamkeit wurde an %n Schritt dieses Laufs aufgezeichnet; der Schieberegler geht sie durch.</numerusform>
-            <numerusform>Aufmerksamkeit wurde an %n Schritten dieses Laufs aufgezeichnet; der Schieberegler geht sie durch.</numerusform>
+            <numerusform>Aufmerksamkeit wurde an %Ln Schritt dieses Laufs aufgezeichnet; der Schieberegler geht sie durch.</numerusform>
+            <numerusform>Aufmerksamkeit wurde an %Ln Schritten dieses Laufs aufgezeichnet; der Schieberegler geht sie durch.</numerusform>
         </translation>
     </message>
     <message>
@@ -2045,8 +2045,8 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     <message numerus="yes">
         <source>%n sequence(s), %1 positions in sequence 1, measured in %2 ms. It continued: “%3”</source>
         <translation>
-            <numerusform>%n Sequenz, %1 Positionen in Sequenz 1, gemessen in %2 ms. Fortsetzung: „%3“</numerusform>
-            <numerusform>%n Sequenzen, %1 Positionen in Sequenz 1, gemessen in %2 ms. Fortsetzung: „%3“</numerusform>
+            <numerusform>%Ln Sequenz, %1 Positionen in Sequenz 1, gemessen in %2 ms. Fortsetzung: „%3“</numerusform>
+            <numerusform>%Ln Sequenzen, %1 Positionen in Sequenz 1, gemessen in %2 ms. Fortsetzung: „%3“</numerusform>
         </translation>
     </message>
     <message>
@@ -2273,8 +2273,8 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     <message numerus="yes">
         <source>%n thread(s)</source>
         <translation>
-            <numerusform>%n Thread</numerusform>
-            <numerusform>%n Threads</numerusform>
+            <numerusform>%Ln Thread</numerusform>
+            <numerusform>%Ln Threads</numerusform>
         </translation>
     </message>
     <message>
@@ -2380,8 +2380,8 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     <message numerus="yes">
         <source>CPU, %n thread(s)</source>
         <translation>
-            <numerusform>CPU, %n Thread</numerusform>
-            <numerusform>CPU, %n Threads</numerusform>
+            <numerusform>CPU, %Ln Thread</numerusform>
+            <numerusform>CPU, %Ln Threads</numerusform>
         </translation>
     </message>
     <message>
@@ -2455,8 +2455,8 @@ erstes Token bei %8 ms (TTFT %9 ms), fertig bei %10 ms</translation>
     <message numerus="yes">
         <source>The backend now uses %n thread(s); the model and the generated text stay.</source>
         <translation>
-            <numerusform>Das Backend verwendet jetzt %n Thread; Modell und erzeugter Text bleiben erhalten.</numerusform>
-            <numerusform>Das Backend verwendet jetzt %n Threads; Modell und erzeugter Text bleiben erhalten.</numerusform>
+            <numerusform>Das Backend verwendet jetzt %Ln Thread; Modell und erzeugter Text bleiben erhalten.</numerusform>
+            <numerusform>Das Backend verwendet jetzt %Ln Threads; Modell und erzeugter Text bleiben erhalten.</numerusform>
         </translation>
     </message>
     <message>
@@ -2542,8 +2542,8 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>The model runs on the GPU; it will use %n CPU thread(s) when it runs on the CPU.</source>
         <translation>
-            <numerusform>Das Modell läuft auf der GPU; auf der CPU wird es %n Thread verwenden.</numerusform>
-            <numerusform>Das Modell läuft auf der GPU; auf der CPU wird es %n Threads verwenden.</numerusform>
+            <numerusform>Das Modell läuft auf der GPU; auf der CPU wird es %Ln Thread verwenden.</numerusform>
+            <numerusform>Das Modell läuft auf der GPU; auf der CPU wird es %Ln Threads verwenden.</numerusform>
         </translation>
     </message>
     <message>
@@ -2622,15 +2622,15 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>Step %1 with these settings would choose “%2” (p = %3); %n token(s) kept</source>
         <translation>
-            <numerusform>Schritt %1 würde mit diesen Einstellungen „%2“ wählen (p = %3); %n Token bleibt übrig</numerusform>
-            <numerusform>Schritt %1 würde mit diesen Einstellungen „%2“ wählen (p = %3); %n Tokens bleiben übrig</numerusform>
+            <numerusform>Schritt %1 würde mit diesen Einstellungen „%2“ wählen (p = %3); %Ln Token bleibt übrig</numerusform>
+            <numerusform>Schritt %1 würde mit diesen Einstellungen „%2“ wählen (p = %3); %Ln Tokens bleiben übrig</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Step %1 chose “%2” (p = %3); %n token(s) kept after the chain</source>
         <translation>
-            <numerusform>Schritt %1 wählte „%2“ (p = %3); nach der Kette bleibt %n Token übrig</numerusform>
-            <numerusform>Schritt %1 wählte „%2“ (p = %3); nach der Kette bleiben %n Tokens übrig</numerusform>
+            <numerusform>Schritt %1 wählte „%2“ (p = %3); nach der Kette bleibt %Ln Token übrig</numerusform>
+            <numerusform>Schritt %1 wählte „%2“ (p = %3); nach der Kette bleiben %Ln Tokens übrig</numerusform>
         </translation>
     </message>
     <message>
@@ -2652,22 +2652,22 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>The prompt is %n token(s) (%1 special); each shows its id. The model sees only these numbers.</source>
         <translation>
-            <numerusform>Der Prompt ist %n Token lang (%1 spezielle); jedes zeigt seine ID. Das Modell sieht nur diese Zahlen.</numerusform>
-            <numerusform>Der Prompt ist %n Tokens lang (%1 spezielle); jedes zeigt seine ID. Das Modell sieht nur diese Zahlen.</numerusform>
+            <numerusform>Der Prompt ist %Ln Token lang (%1 spezielle); jedes zeigt seine ID. Das Modell sieht nur diese Zahlen.</numerusform>
+            <numerusform>Der Prompt ist %Ln Tokens lang (%1 spezielle); jedes zeigt seine ID. Das Modell sieht nur diese Zahlen.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Original (%n token(s))</source>
         <translation>
-            <numerusform>Original (%n Token)</numerusform>
-            <numerusform>Original (%n Tokens)</numerusform>
+            <numerusform>Original (%Ln Token)</numerusform>
+            <numerusform>Original (%Ln Tokens)</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Branch %1: “%2” at step %3 (%n token(s))</source>
         <translation>
-            <numerusform>Zweig %1: „%2“ bei Schritt %3 (%n Token)</numerusform>
-            <numerusform>Zweig %1: „%2“ bei Schritt %3 (%n Tokens)</numerusform>
+            <numerusform>Zweig %1: „%2“ bei Schritt %3 (%Ln Token)</numerusform>
+            <numerusform>Zweig %1: „%2“ bei Schritt %3 (%Ln Tokens)</numerusform>
         </translation>
     </message>
     <message>
@@ -2681,8 +2681,8 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>Switched to another branch: %n token(s) generated on it. Step or Run continues it.</source>
         <translation>
-            <numerusform>Zu einem anderen Zweig gewechselt: %n Token darauf erzeugt. „Schritt“ oder „Start“ setzt ihn fort.</numerusform>
-            <numerusform>Zu einem anderen Zweig gewechselt: %n Tokens darauf erzeugt. „Schritt“ oder „Start“ setzt ihn fort.</numerusform>
+            <numerusform>Zu einem anderen Zweig gewechselt: %Ln Token darauf erzeugt. „Schritt“ oder „Start“ setzt ihn fort.</numerusform>
+            <numerusform>Zu einem anderen Zweig gewechselt: %Ln Tokens darauf erzeugt. „Schritt“ oder „Start“ setzt ihn fort.</numerusform>
         </translation>
     </message>
     <message>
@@ -2844,8 +2844,8 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>Step %1 of %2 · KV cache %3 in %n block(s)</source>
         <translation>
-            <numerusform>Schritt %1 von %2 · KV-Cache %3 in %n Block</numerusform>
-            <numerusform>Schritt %1 von %2 · KV-Cache %3 in %n Blöcken</numerusform>
+            <numerusform>Schritt %1 von %2 · KV-Cache %3 in %Ln Block</numerusform>
+            <numerusform>Schritt %1 von %2 · KV-Cache %3 in %Ln Blöcken</numerusform>
         </translation>
     </message>
     <message>
@@ -3056,8 +3056,8 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>Stopped after %n request(s): the port is free and the engine is back for the other pages.</source>
         <translation>
-            <numerusform>Nach %n Anfrage gestoppt: Der Port ist frei, und die Engine steht den anderen Seiten wieder zur Verfügung.</numerusform>
-            <numerusform>Nach %n Anfragen gestoppt: Der Port ist frei, und die Engine steht den anderen Seiten wieder zur Verfügung.</numerusform>
+            <numerusform>Nach %Ln Anfrage gestoppt: Der Port ist frei, und die Engine steht den anderen Seiten wieder zur Verfügung.</numerusform>
+            <numerusform>Nach %Ln Anfragen gestoppt: Der Port ist frei, und die Engine steht den anderen Seiten wieder zur Verfügung.</numerusform>
         </translation>
     </message>
     <message>
@@ -3440,15 +3440,15 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>Stopped after %n batch size(s).</source>
         <translation>
-            <numerusform>Nach %n Batch-Größe gestoppt.</numerusform>
-            <numerusform>Nach %n Batch-Größen gestoppt.</numerusform>
+            <numerusform>Nach %Ln Batch-Größe gestoppt.</numerusform>
+            <numerusform>Nach %Ln Batch-Größen gestoppt.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n batch size(s) measured.</source>
         <translation>
-            <numerusform>%n Batch-Größe gemessen.</numerusform>
-            <numerusform>%n Batch-Größen gemessen.</numerusform>
+            <numerusform>%Ln Batch-Größe gemessen.</numerusform>
+            <numerusform>%Ln Batch-Größen gemessen.</numerusform>
         </translation>
     </message>
     <message>
@@ -3593,8 +3593,8 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>The same %n request(s) both ways. Continuous batching: %1 tokens/s, p99 time to first token %2 ms. Static batching: %3 tokens/s, p99 time to first token %4 ms, and %5 padding tokens computed for requests that had already finished.</source>
         <translation>
-            <numerusform>Dieselbe %n Anfrage auf beide Arten. Continuous Batching: %1 Tokens/s, p99-Zeit bis zum ersten Token %2 ms. Statisches Batching: %3 Tokens/s, p99-Zeit bis zum ersten Token %4 ms, und %5 Padding-Tokens für Anfragen berechnet, die schon fertig waren.</numerusform>
-            <numerusform>Dieselben %n Anfragen auf beide Arten. Continuous Batching: %1 Tokens/s, p99-Zeit bis zum ersten Token %2 ms. Statisches Batching: %3 Tokens/s, p99-Zeit bis zum ersten Token %4 ms, und %5 Padding-Tokens für Anfragen berechnet, die schon fertig waren.</numerusform>
+            <numerusform>Dieselbe %Ln Anfrage auf beide Arten. Continuous Batching: %1 Tokens/s, p99-Zeit bis zum ersten Token %2 ms. Statisches Batching: %3 Tokens/s, p99-Zeit bis zum ersten Token %4 ms, und %5 Padding-Tokens für Anfragen berechnet, die schon fertig waren.</numerusform>
+            <numerusform>Dieselben %Ln Anfragen auf beide Arten. Continuous Batching: %1 Tokens/s, p99-Zeit bis zum ersten Token %2 ms. Statisches Batching: %3 Tokens/s, p99-Zeit bis zum ersten Token %4 ms, und %5 Padding-Tokens für Anfragen berechnet, die schon fertig waren.</numerusform>
         </translation>
     </message>
     <message>
@@ -3696,8 +3696,8 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>#%1 (%n token(s))</source>
         <translation>
-            <numerusform>#%1 (%n Token)</numerusform>
-            <numerusform>#%1 (%n Tokens)</numerusform>
+            <numerusform>#%1 (%Ln Token)</numerusform>
+            <numerusform>#%1 (%Ln Tokens)</numerusform>
         </translation>
     </message>
     <message>
@@ -3730,8 +3730,8 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>%n request(s) with a shared system prompt of %1 tokens: the median time to first token is %2 ms with the prefix cache and %3 ms without; %4&#xa0;% of the prompt tokens came from the cache.</source>
         <translation>
-            <numerusform>%n Anfrage mit einem gemeinsamen System-Prompt von %1 Tokens: Die mittlere Zeit bis zum ersten Token beträgt %2 ms mit Präfix-Cache und %3 ms ohne; %4&#xa0;% der Prompt-Tokens kamen aus dem Cache.</numerusform>
-            <numerusform>%n Anfragen mit einem gemeinsamen System-Prompt von %1 Tokens: Die mittlere Zeit bis zum ersten Token beträgt %2 ms mit Präfix-Cache und %3 ms ohne; %4&#xa0;% der Prompt-Tokens kamen aus dem Cache.</numerusform>
+            <numerusform>%Ln Anfrage mit einem gemeinsamen System-Prompt von %1 Tokens: Die mittlere Zeit bis zum ersten Token beträgt %2 ms mit Präfix-Cache und %3 ms ohne; %4&#xa0;% der Prompt-Tokens kamen aus dem Cache.</numerusform>
+            <numerusform>%Ln Anfragen mit einem gemeinsamen System-Prompt von %1 Tokens: Die mittlere Zeit bis zum ersten Token beträgt %2 ms mit Präfix-Cache und %3 ms ohne; %4&#xa0;% der Prompt-Tokens kamen aus dem Cache.</numerusform>
         </translation>
     </message>
     <message>
@@ -3861,8 +3861,8 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>the model wanted %1 (%2); the ban removed %n token(s) holding %3 of the probability</source>
         <translation>
-            <numerusform>das Modell wollte %1 (%2); das Verbot entfernte %n Token mit %3 der Wahrscheinlichkeit</numerusform>
-            <numerusform>das Modell wollte %1 (%2); das Verbot entfernte %n Tokens mit %3 der Wahrscheinlichkeit</numerusform>
+            <numerusform>das Modell wollte %1 (%2); das Verbot entfernte %Ln Token mit %3 der Wahrscheinlichkeit</numerusform>
+            <numerusform>das Modell wollte %1 (%2); das Verbot entfernte %Ln Tokens mit %3 der Wahrscheinlichkeit</numerusform>
         </translation>
     </message>
     <message>
@@ -3924,15 +3924,15 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>At %n step(s) the ban removed 1 % or more of the probability:</source>
         <translation>
-            <numerusform>Bei %n Schritt entfernte das Verbot 1 % oder mehr der Wahrscheinlichkeit:</numerusform>
-            <numerusform>Bei %n Schritten entfernte das Verbot 1 % oder mehr der Wahrscheinlichkeit:</numerusform>
+            <numerusform>Bei %Ln Schritt entfernte das Verbot 1 % oder mehr der Wahrscheinlichkeit:</numerusform>
+            <numerusform>Bei %Ln Schritten entfernte das Verbot 1 % oder mehr der Wahrscheinlichkeit:</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>(and %n more)</source>
         <translation>
-            <numerusform>(und %n weiterer)</numerusform>
-            <numerusform>(und %n weitere)</numerusform>
+            <numerusform>(und %Ln weiterer)</numerusform>
+            <numerusform>(und %Ln weitere)</numerusform>
         </translation>
     </message>
     <message>
@@ -3946,8 +3946,8 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>A stream had already sent %n character(s) of the match.</source>
         <translation>
-            <numerusform>Ein Stream hatte schon %n Zeichen des Treffers gesendet.</numerusform>
-            <numerusform>Ein Stream hatte schon %n Zeichen des Treffers gesendet.</numerusform>
+            <numerusform>Ein Stream hatte schon %Ln Zeichen des Treffers gesendet.</numerusform>
+            <numerusform>Ein Stream hatte schon %Ln Zeichen des Treffers gesendet.</numerusform>
         </translation>
     </message>
     <message>
@@ -3957,8 +3957,8 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>%n step(s) decoded in %1 ms; the user is shown %2 of the %3 characters the model wrote.</source>
         <translation>
-            <numerusform>%n Schritt in %1 ms dekodiert; der Nutzer sieht %2 der %3 Zeichen, die das Modell geschrieben hat.</numerusform>
-            <numerusform>%n Schritte in %1 ms dekodiert; der Nutzer sieht %2 der %3 Zeichen, die das Modell geschrieben hat.</numerusform>
+            <numerusform>%Ln Schritt in %1 ms dekodiert; der Nutzer sieht %2 der %3 Zeichen, die das Modell geschrieben hat.</numerusform>
+            <numerusform>%Ln Schritte in %1 ms dekodiert; der Nutzer sieht %2 der %3 Zeichen, die das Modell geschrieben hat.</numerusform>
         </translation>
     </message>
     <message>
@@ -4072,8 +4072,8 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>With streaming, the user of request %1 reads the first text after %2 ms (its time to first token) and then a token every %3 ms on average. Without streaming the screen stays empty for %4 ms, until all %n token(s) are there at once.</source>
         <translation>
-            <numerusform>Mit Streaming liest der Nutzer von Anfrage %1 den ersten Text nach %2 ms (ihre Zeit bis zum ersten Token) und dann im Mittel alle %3 ms ein Token. Ohne Streaming bleibt der Bildschirm %4 ms leer, bis sein %n Token da ist.</numerusform>
-            <numerusform>Mit Streaming liest der Nutzer von Anfrage %1 den ersten Text nach %2 ms (ihre Zeit bis zum ersten Token) und dann im Mittel alle %3 ms ein Token. Ohne Streaming bleibt der Bildschirm %4 ms leer, bis alle %n Tokens auf einmal da sind.</numerusform>
+            <numerusform>Mit Streaming liest der Nutzer von Anfrage %1 den ersten Text nach %2 ms (ihre Zeit bis zum ersten Token) und dann im Mittel alle %3 ms ein Token. Ohne Streaming bleibt der Bildschirm %4 ms leer, bis sein %Ln Token da ist.</numerusform>
+            <numerusform>Mit Streaming liest der Nutzer von Anfrage %1 den ersten Text nach %2 ms (ihre Zeit bis zum ersten Token) und dann im Mittel alle %3 ms ein Token. Ohne Streaming bleibt der Bildschirm %4 ms leer, bis alle %Ln Tokens auf einmal da sind.</numerusform>
         </translation>
     </message>
     <message>
@@ -4168,8 +4168,8 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>Running %n column(s) on one prefill of the prompt…</source>
         <translation>
-            <numerusform>%n Spalte läuft auf einem Prefill des Prompts…</numerusform>
-            <numerusform>%n Spalten laufen auf einem Prefill des Prompts…</numerusform>
+            <numerusform>%Ln Spalte läuft auf einem Prefill des Prompts…</numerusform>
+            <numerusform>%Ln Spalten laufen auf einem Prefill des Prompts…</numerusform>
         </translation>
     </message>
     <message>
@@ -4179,8 +4179,8 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>Prompt: %n token(s), prefilled once in %1 ms; every column forked from its KV blocks. KV pool at its peak: %2 KiB, sharing saved %3 KiB.</source>
         <translation>
-            <numerusform>Prompt: %n Token, ein Prefill in %1 ms; jede Spalte zweigt von seinen KV-Blöcken ab. KV-Pool in der Spitze: %2 KiB, durch Teilen %3 KiB gespart.</numerusform>
-            <numerusform>Prompt: %n Tokens, ein Prefill in %1 ms; jede Spalte zweigt von seinen KV-Blöcken ab. KV-Pool in der Spitze: %2 KiB, durch Teilen %3 KiB gespart.</numerusform>
+            <numerusform>Prompt: %Ln Token, ein Prefill in %1 ms; jede Spalte zweigt von seinen KV-Blöcken ab. KV-Pool in der Spitze: %2 KiB, durch Teilen %3 KiB gespart.</numerusform>
+            <numerusform>Prompt: %Ln Tokens, ein Prefill in %1 ms; jede Spalte zweigt von seinen KV-Blöcken ab. KV-Pool in der Spitze: %2 KiB, durch Teilen %3 KiB gespart.</numerusform>
         </translation>
     </message>
     <message>
@@ -4194,8 +4194,8 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>Table measured: every column re-run with %n seed(s); the width-%1 beam took %2 ms.</source>
         <translation>
-            <numerusform>Tabelle gemessen: jede Spalte erneut mit %n Seed ausgeführt; der Strahl der Breite %1 brauchte %2 ms.</numerusform>
-            <numerusform>Tabelle gemessen: jede Spalte erneut mit %n Seeds ausgeführt; der Strahl der Breite %1 brauchte %2 ms.</numerusform>
+            <numerusform>Tabelle gemessen: jede Spalte erneut mit %Ln Seed ausgeführt; der Strahl der Breite %1 brauchte %2 ms.</numerusform>
+            <numerusform>Tabelle gemessen: jede Spalte erneut mit %Ln Seeds ausgeführt; der Strahl der Breite %1 brauchte %2 ms.</numerusform>
         </translation>
     </message>
     <message>
@@ -4380,8 +4380,8 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>loop: a %n-token block repeated</source>
         <translation>
-            <numerusform>Schleife: ein Block aus %n Token wiederholt</numerusform>
-            <numerusform>Schleife: ein Block aus %n Tokens wiederholt</numerusform>
+            <numerusform>Schleife: ein Block aus %Ln Token wiederholt</numerusform>
+            <numerusform>Schleife: ein Block aus %Ln Tokens wiederholt</numerusform>
         </translation>
     </message>
     <message>
@@ -4415,8 +4415,8 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>All %n begin with: &lt;i&gt;%1&lt;/i&gt;</source>
         <translation>
-            <numerusform>%n Strahl beginnt mit: &lt;i&gt;%1&lt;/i&gt;</numerusform>
-            <numerusform>Alle %n beginnen mit: &lt;i&gt;%1&lt;/i&gt;</numerusform>
+            <numerusform>%Ln Strahl beginnt mit: &lt;i&gt;%1&lt;/i&gt;</numerusform>
+            <numerusform>Alle %Ln beginnen mit: &lt;i&gt;%1&lt;/i&gt;</numerusform>
         </translation>
     </message>
     <message>
@@ -4430,15 +4430,15 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>%n token(s) evaluated</source>
         <translation>
-            <numerusform>%n Token ausgewertet</numerusform>
-            <numerusform>%n Tokens ausgewertet</numerusform>
+            <numerusform>%Ln Token ausgewertet</numerusform>
+            <numerusform>%Ln Tokens ausgewertet</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n forward pass(es)</source>
         <translation>
-            <numerusform>%n Forward-Pass</numerusform>
-            <numerusform>%n Forward-Passes</numerusform>
+            <numerusform>%Ln Forward-Pass</numerusform>
+            <numerusform>%Ln Forward-Passes</numerusform>
         </translation>
     </message>
 </context>
@@ -4620,15 +4620,15 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>top-k keeps %n tokens (beyond the %1 shown)</source>
         <translation>
-            <numerusform>Top-k behält %n Token (mehr als die %1 gezeigten)</numerusform>
-            <numerusform>Top-k behält %n Tokens (mehr als die %1 gezeigten)</numerusform>
+            <numerusform>Top-k behält %Ln Token (mehr als die %1 gezeigten)</numerusform>
+            <numerusform>Top-k behält %Ln Tokens (mehr als die %1 gezeigten)</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>top-p keeps %n tokens (beyond the %1 shown)</source>
         <translation>
-            <numerusform>Top-p behält %n Token (mehr als die %1 gezeigten)</numerusform>
-            <numerusform>Top-p behält %n Tokens (mehr als die %1 gezeigten)</numerusform>
+            <numerusform>Top-p behält %Ln Token (mehr als die %1 gezeigten)</numerusform>
+            <numerusform>Top-p behält %Ln Tokens (mehr als die %1 gezeigten)</numerusform>
         </translation>
     </message>
     <message>
@@ -4642,8 +4642,8 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>min-p keeps %n tokens (beyond the %1 shown)</source>
         <translation>
-            <numerusform>Min-p behält %n Token (mehr als die %1 gezeigten)</numerusform>
-            <numerusform>Min-p behält %n Tokens (mehr als die %1 gezeigten)</numerusform>
+            <numerusform>Min-p behält %Ln Token (mehr als die %1 gezeigten)</numerusform>
+            <numerusform>Min-p behält %Ln Tokens (mehr als die %1 gezeigten)</numerusform>
         </translation>
     </message>
     <message>
@@ -4720,8 +4720,8 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>step %1: prefill, %n prompt token(s)</source>
         <translation>
-            <numerusform>Schritt %1: Prefill, %n Prompt-Token</numerusform>
-            <numerusform>Schritt %1: Prefill, %n Prompt-Tokens</numerusform>
+            <numerusform>Schritt %1: Prefill, %Ln Prompt-Token</numerusform>
+            <numerusform>Schritt %1: Prefill, %Ln Prompt-Tokens</numerusform>
         </translation>
     </message>
     <message>
@@ -4742,15 +4742,15 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>Paged cache: each sequence&apos;s block table (logical block → pool block, %n position(s) per block)</source>
         <translation>
-            <numerusform>Paged Cache: die Blocktabelle jeder Sequenz (logischer Block → Pool-Block, %n Position pro Block)</numerusform>
-            <numerusform>Paged Cache: die Blocktabelle jeder Sequenz (logischer Block → Pool-Block, %n Positionen pro Block)</numerusform>
+            <numerusform>Paged Cache: die Blocktabelle jeder Sequenz (logischer Block → Pool-Block, %Ln Position pro Block)</numerusform>
+            <numerusform>Paged Cache: die Blocktabelle jeder Sequenz (logischer Block → Pool-Block, %Ln Positionen pro Block)</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>The pool: %n block(s)</source>
         <translation>
-            <numerusform>Der Pool: %n Block</numerusform>
-            <numerusform>Der Pool: %n Blöcke</numerusform>
+            <numerusform>Der Pool: %Ln Block</numerusform>
+            <numerusform>Der Pool: %Ln Blöcke</numerusform>
         </translation>
     </message>
     <message>
@@ -4808,15 +4808,15 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>%1: %n position(s)</source>
         <translation>
-            <numerusform>%1: %n Position</numerusform>
-            <numerusform>%1: %n Positionen</numerusform>
+            <numerusform>%1: %Ln Position</numerusform>
+            <numerusform>%1: %Ln Positionen</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n block(s) in its table</source>
         <translation>
-            <numerusform>%n Block in seiner Tabelle</numerusform>
-            <numerusform>%n Blöcke in seiner Tabelle</numerusform>
+            <numerusform>%Ln Block in seiner Tabelle</numerusform>
+            <numerusform>%Ln Blöcke in seiner Tabelle</numerusform>
         </translation>
     </message>
     <message>
@@ -4907,8 +4907,8 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>The grammar removed %1 of the probability: it forbade %n token(s).</source>
         <translation>
-            <numerusform>Die Grammatik hat %1 der Wahrscheinlichkeit entfernt: Sie hat %n Token verboten.</numerusform>
-            <numerusform>Die Grammatik hat %1 der Wahrscheinlichkeit entfernt: Sie hat %n Token verboten.</numerusform>
+            <numerusform>Die Grammatik hat %1 der Wahrscheinlichkeit entfernt: Sie hat %Ln Token verboten.</numerusform>
+            <numerusform>Die Grammatik hat %1 der Wahrscheinlichkeit entfernt: Sie hat %Ln Token verboten.</numerusform>
         </translation>
     </message>
     <message>
@@ -5150,8 +5150,8 @@ In seinen Metadaten: %2
     <message numerus="yes">
         <source>The grammar forbade %n token(s) here, %1 of the probability.</source>
         <translation>
-            <numerusform>Die Grammatik hat hier %n Token verboten, %1 der Wahrscheinlichkeit.</numerusform>
-            <numerusform>Die Grammatik hat hier %n Token verboten, %1 der Wahrscheinlichkeit.</numerusform>
+            <numerusform>Die Grammatik hat hier %Ln Token verboten, %1 der Wahrscheinlichkeit.</numerusform>
+            <numerusform>Die Grammatik hat hier %Ln Token verboten, %1 der Wahrscheinlichkeit.</numerusform>
         </translation>
     </message>
 </context>

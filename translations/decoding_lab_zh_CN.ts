@@ -716,7 +716,7 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     <message numerus="yes">
         <source>Diverse beams (%n group(s))</source>
         <translation>
-            <numerusform>多样化束（%n 组）</numerusform>
+            <numerusform>多样化束（%Ln 组）</numerusform>
         </translation>
     </message>
     <message>
@@ -1011,13 +1011,13 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     <message numerus="yes">
         <source>Generating… %n token(s)</source>
         <translation>
-            <numerusform>正在生成… %n 个词元</numerusform>
+            <numerusform>正在生成… %Ln 个词元</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>TTFT %1 ms · %2 tokens/s · %n token(s) · %3</source>
         <translation>
-            <numerusform>首词元 %1 ms · %2 词元/秒 · %n 个词元 · %3</numerusform>
+            <numerusform>首词元 %1 ms · %2 词元/秒 · %Ln 个词元 · %3</numerusform>
         </translation>
     </message>
     <message>
@@ -1083,7 +1083,7 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     <message numerus="yes">
         <source>%n logit bias(es)</source>
         <translation>
-            <numerusform>%n 个 logit 偏置</numerusform>
+            <numerusform>%Ln 个 logit 偏置</numerusform>
         </translation>
     </message>
     <message>
@@ -1279,13 +1279,13 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     <message numerus="yes">
         <source>yes: %n runs identical</source>
         <translation>
-            <numerusform>是：%n 次运行完全相同</numerusform>
+            <numerusform>是：%Ln 次运行完全相同</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>no: the %n runs differ</source>
         <translation>
-            <numerusform>否：%n 次运行各不相同</numerusform>
+            <numerusform>否：%Ln 次运行各不相同</numerusform>
         </translation>
     </message>
     <message>
@@ -1303,7 +1303,7 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     <message numerus="yes">
         <source>Its %n token(s) have log-prob %1; the best %n-token continuation a width-%2 beam found has %3 (end tokens counted as ordinary tokens there)</source>
         <translation>
-            <numerusform>该列的 %n 个词元的对数概率为 %1；束宽 %2 的束找到的最优 %n 词元续写为 %3（其中结束词元按普通词元计）</numerusform>
+            <numerusform>该列的 %Ln 个词元的对数概率为 %1；束宽 %2 的束找到的最优 %Ln 词元续写为 %3（其中结束词元按普通词元计）</numerusform>
         </translation>
     </message>
     <message>
@@ -1337,7 +1337,7 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     <message numerus="yes">
         <source>Re-run with %n seed(s): mean bigram overlap %1 (shared word pairs between two runs: 0 = none, 1 = the same), mean shared start %2 tokens, distinct-2 of all runs together %3 (different word pairs / all word pairs)</source>
         <translation>
-            <numerusform>用 %n 个随机种子重新运行：平均二元组重叠率 %1（两次运行之间共有的词对：0 = 没有，1 = 完全相同），平均共同开头 %2 个词元，所有运行合计的 distinct-2 为 %3（不同词对数 / 全部词对数）</numerusform>
+            <numerusform>用 %Ln 个随机种子重新运行：平均二元组重叠率 %1（两次运行之间共有的词对：0 = 没有，1 = 完全相同），平均共同开头 %2 个词元，所有运行合计的 distinct-2 为 %3（不同词对数 / 全部词对数）</numerusform>
         </translation>
     </message>
     <message>
@@ -1357,13 +1357,13 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     <message numerus="yes">
         <source>%1 ms per step (%2 tokens/s), %3 tokens evaluated per step in %n forward pass(es).</source>
         <translation>
-            <numerusform>每步 %1 ms（%2 词元/秒），每步计算 %3 个词元，共 %n 次前向计算。</numerusform>
+            <numerusform>每步 %1 ms（%2 词元/秒），每步计算 %3 个词元，共 %Ln 次前向计算。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%1 ms per step against greedy&apos;s %2 ms (%3 tokens/s); %4 tokens evaluated per step against greedy&apos;s %5, in %n forward pass(es).</source>
         <translation>
-            <numerusform>每步 %1 ms，贪心为 %2 ms（%3 词元/秒）；每步计算 %4 个词元，贪心为 %5 个，共 %n 次前向计算。</numerusform>
+            <numerusform>每步 %1 ms，贪心为 %2 ms（%3 词元/秒）；每步计算 %4 个词元，贪心为 %5 个，共 %Ln 次前向计算。</numerusform>
         </translation>
     </message>
 </context>
@@ -1392,7 +1392,7 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     <message numerus="yes">
         <source>%1 in force: %n rule(s), compiled for this model&apos;s vocabulary in %2 ms.</source>
         <translation>
-            <numerusform>%1 已生效：%n 条规则，针对此模型的词表编译用时 %2 毫秒。</numerusform>
+            <numerusform>%1 已生效：%Ln 条规则，针对此模型的词表编译用时 %2 毫秒。</numerusform>
         </translation>
     </message>
     <message>
@@ -1497,7 +1497,7 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     <message numerus="yes">
         <source>&lt;b&gt;Contiguous (reserve the whole context)&lt;/b&gt;&lt;br&gt;%1 positions reserved per sequence: %2 for %n sequence(s), of which %3 (%4 %) hold nothing. That is %5× the paged pool&apos;s bytes; paging wastes at most one partly filled block per sequence.</source>
         <translation>
-            <numerusform>&lt;b&gt;连续分配（预留整个上下文）&lt;/b&gt;&lt;br&gt;每个序列预留 %1 个位置：%n 个序列共 %2，其中 %3（%4%）没有存放任何内容。这是分页块池字节数的 %5 倍；分页每个序列最多浪费一个部分填充的块。</numerusform>
+            <numerusform>&lt;b&gt;连续分配（预留整个上下文）&lt;/b&gt;&lt;br&gt;每个序列预留 %1 个位置：%Ln 个序列共 %2，其中 %3（%4%）没有存放任何内容。这是分页块池字节数的 %5 倍；分页每个序列最多浪费一个部分填充的块。</numerusform>
         </translation>
     </message>
     <message>
@@ -1531,7 +1531,7 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     <message numerus="yes">
         <source>&lt;b&gt;Paged (the pool as it stands)&lt;/b&gt;&lt;br&gt;%n sequence(s), %1 positions in %2 blocks of %3: %4 in use. Unused slots in partly filled blocks: %5 (%6 %). Sharing saved %7: without copy-on-write every sequence would hold its own copy of the shared blocks.</source>
         <translation>
-            <numerusform>&lt;b&gt;分页（块池当前状态）&lt;/b&gt;&lt;br&gt;%n 个序列，%1 个位置，占 %2 个块（每块 %3 个位置）：使用 %4。部分填充的块中未用的槽位：%5（%6%）。共享节省了 %7：没有写时复制，每个序列都要保存共享块的一份副本。</numerusform>
+            <numerusform>&lt;b&gt;分页（块池当前状态）&lt;/b&gt;&lt;br&gt;%Ln 个序列，%1 个位置，占 %2 个块（每块 %3 个位置）：使用 %4。部分填充的块中未用的槽位：%5（%6%）。共享节省了 %7：没有写时复制，每个序列都要保存共享块的一份副本。</numerusform>
         </translation>
     </message>
     <message>
@@ -1544,7 +1544,7 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     <message numerus="yes">
         <source>&lt;b&gt;%1 per position&lt;/b&gt; (2 × %2 layers × %3 KV heads × %4 × %5 bytes), &lt;b&gt;%6 per sequence&lt;/b&gt; of %7 positions, &lt;b&gt;%8 for %n sequence(s)&lt;/b&gt;. Weights: %9%10.</source>
         <translation>
-            <numerusform>&lt;b&gt;每个位置 %1&lt;/b&gt;（2 × %2 层 × %3 个 KV 头 × %4 × %5 字节），&lt;b&gt;每个序列 %6&lt;/b&gt;（%7 个位置），&lt;b&gt;%n 个序列共 %8&lt;/b&gt;。权重：%9%10。</numerusform>
+            <numerusform>&lt;b&gt;每个位置 %1&lt;/b&gt;（2 × %2 层 × %3 个 KV 头 × %4 × %5 字节），&lt;b&gt;每个序列 %6&lt;/b&gt;（%7 个位置），&lt;b&gt;%Ln 个序列共 %8&lt;/b&gt;。权重：%9%10。</numerusform>
         </translation>
     </message>
     <message>
@@ -1919,7 +1919,7 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     <message numerus="yes">
         <source>%n step(s); the cache holds %1 positions in %2 MiB. With the cache each decode step computed 1 new K/V row per layer and read the rest back.</source>
         <translation>
-            <numerusform>%n 步；缓存在 %2 MiB 中保存 %1 个位置。使用缓存时，每个解码步每层只计算 1 行新的 K/V，其余从缓存读回。</numerusform>
+            <numerusform>%Ln 步；缓存在 %2 MiB 中保存 %1 个位置。使用缓存时，每个解码步每层只计算 1 行新的 K/V，其余从缓存读回。</numerusform>
         </translation>
     </message>
     <message>
@@ -1964,7 +1964,7 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     <message numerus="yes">
         <source>Attention was recorded at %n step(s) of this run; the slider walks through them.</source>
         <translation>
-            <numerusform>本次运行在 %n 个步骤记录了注意力；滑块可以逐一查看。</numerusform>
+            <numerusform>本次运行在 %Ln 个步骤记录了注意力；滑块可以逐一查看。</numerusform>
         </translation>
     </message>
     <message>
@@ -2029,7 +2029,7 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     <message numerus="yes">
         <source>%n sequence(s), %1 positions in sequence 1, measured in %2 ms. It continued: “%3”</source>
         <translation>
-            <numerusform>%n 个序列，序列 1 有 %1 个位置，测量耗时 %2 毫秒。续写：“%3”</numerusform>
+            <numerusform>%Ln 个序列，序列 1 有 %1 个位置，测量耗时 %2 毫秒。续写：“%3”</numerusform>
         </translation>
     </message>
     <message>
@@ -2256,7 +2256,7 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     <message numerus="yes">
         <source>%n thread(s)</source>
         <translation>
-            <numerusform>%n 个线程</numerusform>
+            <numerusform>%Ln 个线程</numerusform>
         </translation>
     </message>
     <message>
@@ -2362,7 +2362,7 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     <message numerus="yes">
         <source>CPU, %n thread(s)</source>
         <translation>
-            <numerusform>CPU，%n 个线程</numerusform>
+            <numerusform>CPU，%Ln 个线程</numerusform>
         </translation>
     </message>
     <message>
@@ -2436,7 +2436,7 @@ first token at %8 ms (TTFT %9 ms), finished at %10 ms</source>
     <message numerus="yes">
         <source>The backend now uses %n thread(s); the model and the generated text stay.</source>
         <translation>
-            <numerusform>后端现在使用 %n 个线程；模型和已生成的文本保持不变。</numerusform>
+            <numerusform>后端现在使用 %Ln 个线程；模型和已生成的文本保持不变。</numerusform>
         </translation>
     </message>
     <message>
@@ -2522,7 +2522,7 @@ In its metadata: %2
     <message numerus="yes">
         <source>The model runs on the GPU; it will use %n CPU thread(s) when it runs on the CPU.</source>
         <translation>
-            <numerusform>模型正在 GPU 上运行；在 CPU 上运行时将使用 %n 个 CPU 线程。</numerusform>
+            <numerusform>模型正在 GPU 上运行；在 CPU 上运行时将使用 %Ln 个 CPU 线程。</numerusform>
         </translation>
     </message>
     <message>
@@ -2601,13 +2601,13 @@ In its metadata: %2
     <message numerus="yes">
         <source>Step %1 with these settings would choose “%2” (p = %3); %n token(s) kept</source>
         <translation>
-            <numerusform>按这些设置，第 %1 步会选择“%2”（p = %3）；保留 %n 个词元</numerusform>
+            <numerusform>按这些设置，第 %1 步会选择“%2”（p = %3）；保留 %Ln 个词元</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Step %1 chose “%2” (p = %3); %n token(s) kept after the chain</source>
         <translation>
-            <numerusform>第 %1 步选择了“%2”（p = %3）；采样链之后保留 %n 个词元</numerusform>
+            <numerusform>第 %1 步选择了“%2”（p = %3）；采样链之后保留 %Ln 个词元</numerusform>
         </translation>
     </message>
     <message>
@@ -2629,19 +2629,19 @@ In its metadata: %2
     <message numerus="yes">
         <source>The prompt is %n token(s) (%1 special); each shows its id. The model sees only these numbers.</source>
         <translation>
-            <numerusform>提示词共 %n 个词元（其中 %1 个特殊词元）；每个都显示其 ID。模型只看到这些数字。</numerusform>
+            <numerusform>提示词共 %Ln 个词元（其中 %1 个特殊词元）；每个都显示其 ID。模型只看到这些数字。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Original (%n token(s))</source>
         <translation>
-            <numerusform>原始（%n 个词元）</numerusform>
+            <numerusform>原始（%Ln 个词元）</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Branch %1: “%2” at step %3 (%n token(s))</source>
         <translation>
-            <numerusform>分支 %1：第 %3 步选“%2”（%n 个词元）</numerusform>
+            <numerusform>分支 %1：第 %3 步选“%2”（%Ln 个词元）</numerusform>
         </translation>
     </message>
     <message>
@@ -2655,7 +2655,7 @@ In its metadata: %2
     <message numerus="yes">
         <source>Switched to another branch: %n token(s) generated on it. Step or Run continues it.</source>
         <translation>
-            <numerusform>已切换到另一个分支：该分支已生成 %n 个词元。单步或运行将继续它。</numerusform>
+            <numerusform>已切换到另一个分支：该分支已生成 %Ln 个词元。单步或运行将继续它。</numerusform>
         </translation>
     </message>
     <message>
@@ -2817,7 +2817,7 @@ In its metadata: %2
     <message numerus="yes">
         <source>Step %1 of %2 · KV cache %3 in %n block(s)</source>
         <translation>
-            <numerusform>第 %1 步，共 %2 步 · KV 缓存 %3，共 %n 个块</numerusform>
+            <numerusform>第 %1 步，共 %2 步 · KV 缓存 %3，共 %Ln 个块</numerusform>
         </translation>
     </message>
     <message>
@@ -3028,7 +3028,7 @@ In its metadata: %2
     <message numerus="yes">
         <source>Stopped after %n request(s): the port is free and the engine is back for the other pages.</source>
         <translation>
-            <numerusform>处理 %n 个请求后已停止：端口已释放，引擎重新供其他页面使用。</numerusform>
+            <numerusform>处理 %Ln 个请求后已停止：端口已释放，引擎重新供其他页面使用。</numerusform>
         </translation>
     </message>
     <message>
@@ -3411,13 +3411,13 @@ In its metadata: %2
     <message numerus="yes">
         <source>Stopped after %n batch size(s).</source>
         <translation>
-            <numerusform>测量 %n 个批大小后已停止。</numerusform>
+            <numerusform>测量 %Ln 个批大小后已停止。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n batch size(s) measured.</source>
         <translation>
-            <numerusform>已测量 %n 个批大小。</numerusform>
+            <numerusform>已测量 %Ln 个批大小。</numerusform>
         </translation>
     </message>
     <message>
@@ -3562,7 +3562,7 @@ In its metadata: %2
     <message numerus="yes">
         <source>The same %n request(s) both ways. Continuous batching: %1 tokens/s, p99 time to first token %2 ms. Static batching: %3 tokens/s, p99 time to first token %4 ms, and %5 padding tokens computed for requests that had already finished.</source>
         <translation>
-            <numerusform>同样的 %n 个请求分别用两种方式运行。连续批处理：每秒 %1 个词元，p99 首词元时间 %2 毫秒。静态批处理：每秒 %3 个词元，p99 首词元时间 %4 毫秒，并为已经完成的请求计算了 %5 个填充词元。</numerusform>
+            <numerusform>同样的 %Ln 个请求分别用两种方式运行。连续批处理：每秒 %1 个词元，p99 首词元时间 %2 毫秒。静态批处理：每秒 %3 个词元，p99 首词元时间 %4 毫秒，并为已经完成的请求计算了 %5 个填充词元。</numerusform>
         </translation>
     </message>
     <message>
@@ -3664,7 +3664,7 @@ In its metadata: %2
     <message numerus="yes">
         <source>#%1 (%n token(s))</source>
         <translation>
-            <numerusform>#%1（%n 个词元）</numerusform>
+            <numerusform>#%1（%Ln 个词元）</numerusform>
         </translation>
     </message>
     <message>
@@ -3697,7 +3697,7 @@ In its metadata: %2
     <message numerus="yes">
         <source>%n request(s) with a shared system prompt of %1 tokens: the median time to first token is %2 ms with the prefix cache and %3 ms without; %4&#xa0;% of the prompt tokens came from the cache.</source>
         <translation>
-            <numerusform>%n 个请求共享 %1 个词元的系统提示词：首词元时间中位数启用前缀缓存时为 %2 毫秒，不启用时为 %3 毫秒；%4% 的提示词词元来自缓存。</numerusform>
+            <numerusform>%Ln 个请求共享 %1 个词元的系统提示词：首词元时间中位数启用前缀缓存时为 %2 毫秒，不启用时为 %3 毫秒；%4% 的提示词词元来自缓存。</numerusform>
         </translation>
     </message>
     <message>
@@ -3827,7 +3827,7 @@ In its metadata: %2
     <message numerus="yes">
         <source>the model wanted %1 (%2); the ban removed %n token(s) holding %3 of the probability</source>
         <translation>
-            <numerusform>模型想写 %1（%2）；禁用短语移除了 %n 个词元，占概率的 %3</numerusform>
+            <numerusform>模型想写 %1（%2）；禁用短语移除了 %Ln 个词元，占概率的 %3</numerusform>
         </translation>
     </message>
     <message>
@@ -3889,13 +3889,13 @@ In its metadata: %2
     <message numerus="yes">
         <source>At %n step(s) the ban removed 1 % or more of the probability:</source>
         <translation>
-            <numerusform>禁用短语在 %n 步中移除了 1% 或更多的概率：</numerusform>
+            <numerusform>禁用短语在 %Ln 步中移除了 1% 或更多的概率：</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>(and %n more)</source>
         <translation>
-            <numerusform>（另有 %n 步）</numerusform>
+            <numerusform>（另有 %Ln 步）</numerusform>
         </translation>
     </message>
     <message>
@@ -3909,7 +3909,7 @@ In its metadata: %2
     <message numerus="yes">
         <source>A stream had already sent %n character(s) of the match.</source>
         <translation>
-            <numerusform>流式输出此前已经发出了匹配内容中的 %n 个字符。</numerusform>
+            <numerusform>流式输出此前已经发出了匹配内容中的 %Ln 个字符。</numerusform>
         </translation>
     </message>
     <message>
@@ -3919,7 +3919,7 @@ In its metadata: %2
     <message numerus="yes">
         <source>%n step(s) decoded in %1 ms; the user is shown %2 of the %3 characters the model wrote.</source>
         <translation>
-            <numerusform>用 %1 毫秒解码了 %n 步；用户看到模型所写 %3 个字符中的 %2 个。</numerusform>
+            <numerusform>用 %1 毫秒解码了 %Ln 步；用户看到模型所写 %3 个字符中的 %2 个。</numerusform>
         </translation>
     </message>
     <message>
@@ -4033,7 +4033,7 @@ In its metadata: %2
     <message numerus="yes">
         <source>With streaming, the user of request %1 reads the first text after %2 ms (its time to first token) and then a token every %3 ms on average. Without streaming the screen stays empty for %4 ms, until all %n token(s) are there at once.</source>
         <translation>
-            <numerusform>使用流式输出时，请求 %1 的用户在 %2 毫秒后（其首词元时间）读到第一段文字，之后平均每 %3 毫秒一个词元。不用流式输出时，屏幕空白 %4 毫秒，直到全部 %n 个词元一次性出现。</numerusform>
+            <numerusform>使用流式输出时，请求 %1 的用户在 %2 毫秒后（其首词元时间）读到第一段文字，之后平均每 %3 毫秒一个词元。不用流式输出时，屏幕空白 %4 毫秒，直到全部 %Ln 个词元一次性出现。</numerusform>
         </translation>
     </message>
     <message>
@@ -4128,7 +4128,7 @@ In its metadata: %2
     <message numerus="yes">
         <source>Running %n column(s) on one prefill of the prompt…</source>
         <translation>
-            <numerusform>正在基于提示词的同一次预填充运行 %n 列…</numerusform>
+            <numerusform>正在基于提示词的同一次预填充运行 %Ln 列…</numerusform>
         </translation>
     </message>
     <message>
@@ -4138,7 +4138,7 @@ In its metadata: %2
     <message numerus="yes">
         <source>Prompt: %n token(s), prefilled once in %1 ms; every column forked from its KV blocks. KV pool at its peak: %2 KiB, sharing saved %3 KiB.</source>
         <translation>
-            <numerusform>提示词：%n 个词元，用 %1 ms 预填充一次；每列都从它的 KV 块分叉。KV 池峰值：%2 KiB，共享节省了 %3 KiB。</numerusform>
+            <numerusform>提示词：%Ln 个词元，用 %1 ms 预填充一次；每列都从它的 KV 块分叉。KV 池峰值：%2 KiB，共享节省了 %3 KiB。</numerusform>
         </translation>
     </message>
     <message>
@@ -4152,7 +4152,7 @@ In its metadata: %2
     <message numerus="yes">
         <source>Table measured: every column re-run with %n seed(s); the width-%1 beam took %2 ms.</source>
         <translation>
-            <numerusform>对比表已测量：每列用 %n 个随机种子重新运行；束宽 %1 的束用时 %2 ms。</numerusform>
+            <numerusform>对比表已测量：每列用 %Ln 个随机种子重新运行；束宽 %1 的束用时 %2 ms。</numerusform>
         </translation>
     </message>
     <message>
@@ -4337,7 +4337,7 @@ In its metadata: %2
     <message numerus="yes">
         <source>loop: a %n-token block repeated</source>
         <translation>
-            <numerusform>循环：一个 %n 词元的片段在重复</numerusform>
+            <numerusform>循环：一个 %Ln 词元的片段在重复</numerusform>
         </translation>
     </message>
     <message>
@@ -4371,7 +4371,7 @@ In its metadata: %2
     <message numerus="yes">
         <source>All %n begin with: &lt;i&gt;%1&lt;/i&gt;</source>
         <translation>
-            <numerusform>%n 条束的共同开头：&lt;i&gt;%1&lt;/i&gt;</numerusform>
+            <numerusform>%Ln 条束的共同开头：&lt;i&gt;%1&lt;/i&gt;</numerusform>
         </translation>
     </message>
     <message>
@@ -4385,13 +4385,13 @@ In its metadata: %2
     <message numerus="yes">
         <source>%n token(s) evaluated</source>
         <translation>
-            <numerusform>计算了 %n 个词元</numerusform>
+            <numerusform>计算了 %Ln 个词元</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n forward pass(es)</source>
         <translation>
-            <numerusform>%n 次前向计算</numerusform>
+            <numerusform>%Ln 次前向计算</numerusform>
         </translation>
     </message>
 </context>
@@ -4573,13 +4573,13 @@ In its metadata: %2
     <message numerus="yes">
         <source>top-k keeps %n tokens (beyond the %1 shown)</source>
         <translation>
-            <numerusform>top-k 保留 %n 个词元（多于图中显示的 %1 个）</numerusform>
+            <numerusform>top-k 保留 %Ln 个词元（多于图中显示的 %1 个）</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>top-p keeps %n tokens (beyond the %1 shown)</source>
         <translation>
-            <numerusform>top-p 保留 %n 个词元（多于图中显示的 %1 个）</numerusform>
+            <numerusform>top-p 保留 %Ln 个词元（多于图中显示的 %1 个）</numerusform>
         </translation>
     </message>
     <message>
@@ -4593,7 +4593,7 @@ In its metadata: %2
     <message numerus="yes">
         <source>min-p keeps %n tokens (beyond the %1 shown)</source>
         <translation>
-            <numerusform>min-p 保留 %n 个词元（超出显示的 %1 个）</numerusform>
+            <numerusform>min-p 保留 %Ln 个词元（超出显示的 %1 个）</numerusform>
         </translation>
     </message>
     <message>
@@ -4670,7 +4670,7 @@ In its metadata: %2
     <message numerus="yes">
         <source>step %1: prefill, %n prompt token(s)</source>
         <translation>
-            <numerusform>第 %1 步：预填充，%n 个提示词词元</numerusform>
+            <numerusform>第 %1 步：预填充，%Ln 个提示词词元</numerusform>
         </translation>
     </message>
     <message>
@@ -4691,13 +4691,13 @@ In its metadata: %2
     <message numerus="yes">
         <source>Paged cache: each sequence&apos;s block table (logical block → pool block, %n position(s) per block)</source>
         <translation>
-            <numerusform>分页缓存：每个序列的块表（逻辑块 → 池块，每块 %n 个位置）</numerusform>
+            <numerusform>分页缓存：每个序列的块表（逻辑块 → 池块，每块 %Ln 个位置）</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>The pool: %n block(s)</source>
         <translation>
-            <numerusform>块池：%n 个块</numerusform>
+            <numerusform>块池：%Ln 个块</numerusform>
         </translation>
     </message>
     <message>
@@ -4755,13 +4755,13 @@ In its metadata: %2
     <message numerus="yes">
         <source>%1: %n position(s)</source>
         <translation>
-            <numerusform>%1：%n 个位置</numerusform>
+            <numerusform>%1：%Ln 个位置</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n block(s) in its table</source>
         <translation>
-            <numerusform>其块表中有 %n 个块</numerusform>
+            <numerusform>其块表中有 %Ln 个块</numerusform>
         </translation>
     </message>
     <message>
@@ -4852,7 +4852,7 @@ In its metadata: %2
     <message numerus="yes">
         <source>The grammar removed %1 of the probability: it forbade %n token(s).</source>
         <translation>
-            <numerusform>语法移除了 %1 的概率：它禁止了 %n 个词元。</numerusform>
+            <numerusform>语法移除了 %1 的概率：它禁止了 %Ln 个词元。</numerusform>
         </translation>
     </message>
     <message>
@@ -5094,7 +5094,7 @@ In its metadata: %2
     <message numerus="yes">
         <source>The grammar forbade %n token(s) here, %1 of the probability.</source>
         <translation>
-            <numerusform>语法在此禁止了 %n 个词元，占 %1 的概率。</numerusform>
+            <numerusform>语法在此禁止了 %Ln 个词元，占 %1 的概率。</numerusform>
         </translation>
     </message>
 </context>

@@ -550,6 +550,11 @@ QList<int> BeamTreeView::emphasisedNodes() const {
 
 int BeamTreeView::kvBlocksShared(int id) const { return d_->valid(id) ? d_->kvShared[id] : 0; }
 
+QString BeamTreeView::nodeNumbers(int id) const {
+    const Drawing& d = *d_;
+    return id >= 0 && size_t(id) < d.texts.size() ? d.texts[size_t(id)].numbers.text() : QString();
+}
+
 QString BeamTreeView::nodeLabel(int id) const { return d_->valid(id) ? d_->labels[id] : QString(); }
 
 QString BeamTreeView::nodeToolTip(int id) const {
@@ -711,7 +716,9 @@ bool BeamTreeView::viewportEvent(QEvent* e) {
 void BeamTreeView::changeEvent(QEvent* e) {
     QGraphicsView::changeEvent(e);
     if (e->type() == QEvent::PaletteChange) applyStyle();
-    else if (e->type() == QEvent::FontChange) rebuild();
+    // The nodes' texts are words and numbers of the language ("width 4 · α 1", "lp −1.82"): a
+    // new language draws them again, as a new font does.
+    else if (e->type() == QEvent::FontChange || e->type() == QEvent::LanguageChange) rebuild();
 }
 
 }  // namespace dlab::widgets

@@ -66,6 +66,7 @@ public:
     QList<int> emphasisedNodes() const;           // ids on the n-best paths (root excluded), ascending
     int kvBlocksShared(int id) const;             // of its kvBlocks, how many another live node of its depth holds
     QString nodeLabel(int id) const;              // its token text as drawn (before eliding)
+    QString nodeNumbers(int id) const;            // its second line as drawn ("lp −0.37 · s −0.37")
     QString nodeToolTip(int id) const;
 
 public slots:

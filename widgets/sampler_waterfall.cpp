@@ -756,13 +756,17 @@ void SamplerWaterfall::paintChevron(QPainter& painter, int afterIndex) const {
 void SamplerWaterfall::changeEvent(QEvent* e) {
     switch (e->type()) {
     case QEvent::FontChange:
+    // Titles, explanations and figures are looked up when painted, but the panels' height was
+    // measured for the old words: after a switch to German the last line ("H 3,87 Bit") fell
+    // below the panel and stale pixels showed through. Measured again, as for a new font.
+    case QEvent::LanguageChange:
+    case QEvent::LocaleChange:
         wrapCache_.clear();
         lastColumns_ = columns();
         updateGeometry();
         update();
         break;
     case QEvent::PaletteChange:
-    case QEvent::LanguageChange:  // titles and explanations are looked up when painted / shown
         update();
         break;
     default:

@@ -23,9 +23,9 @@ public:
     QSize sizeFromContents(ContentsType type, const QStyleOption* option, const QSize& contents,
                            const QWidget* widget = nullptr) const override;
 
-    // The least room on each side of a push button's text: half the font's height.
     bool ownsCheckIndicators() const { return ownCheckIndicators_; }
 
+    // The least room on each side of a push button's text: half the font's height.
     static int buttonTextPadding(const QFontMetrics& fm) { return (fm.height() + 1) / 2; }
 
 private:

@@ -161,6 +161,9 @@ MainWindow::MainWindow(const QString& modelPath, QWidget* parent) : QMainWindow(
 }
 
 MainWindow::~MainWindow() {
+    // QWidget's destructor hides the dock after this one has run: its visibility must not reach
+    // the pages then.
+    disconnect(lessonsDock_, nullptr, this, nullptr);
     engine_->cancel();
     thread_.quit();
     thread_.wait();
@@ -291,6 +294,9 @@ void MainWindow::buildLessons() {
     addDockWidget(Qt::RightDockWidgetArea, lessonsDock_);
     lessonsDock_->hide();
     lessonsDockAction_ = lessonsDock_->toggleViewAction();
+    connect(lessonsDock_, &QDockWidget::visibilityChanged, this, [this](bool shown) {
+        for (Page* p : pages_) p->setLessonsPanelShown(shown);
+    });
     lessonsDockAction_->setShortcut(QKeySequence(Qt::Key_F2));
     connect(lessonPanel_, &LessonPanel::setupRequested, this, &MainWindow::applyLessonSetup);
     connect(lessonPanel_, &LessonPanel::restoreRequested, this, [this] {

@@ -60,6 +60,7 @@ public:
     virtual void applyLesson(const QVariantMap& /*setup*/) {}
     virtual void restoreBeforeLesson() {}
     virtual bool hasSetupBeforeLesson() const { return false; }
+    virtual void setLessonsPanelShown(bool /*shown*/) {}   // the panel offers its own "Restore my settings"
 
     // Saved sessions (File → Save Session… / Open Session…, engine/session/session_file.h): a page
     // that records what it computes hands it over, and shows a saved one without the engine (the

@@ -760,7 +760,12 @@ void PlaygroundPage::startLoopDemo() {
 
 void PlaygroundPage::saveSetupForRestore() {
     if (savedSetup_.isEmpty()) savedSetup_ = currentSetup();   // a second demo keeps the user's first setup
-    restoreSetupButton_->show();
+    restoreSetupButton_->setVisible(!lessonsPanelShown_);
+}
+
+void PlaygroundPage::setLessonsPanelShown(bool shown) {
+    lessonsPanelShown_ = shown;
+    restoreSetupButton_->setVisible(!savedSetup_.isEmpty() && !shown);
 }
 
 void PlaygroundPage::restoreSavedSetup() {

@@ -151,6 +151,9 @@ public:
     // Keeps the user's setup before a demo or lesson changes it; restoreSavedSetup() puts it back.
     void saveSetupForRestore();
     bool hasSavedSetup() const { return !savedSetup_.isEmpty(); }
+    // The Lessons panel has its own "Restore my settings": while it is shown the page's button is
+    // not (beside the panel at 1024 px it was cut to "estore my settin" in the text box).
+    void setLessonsPanelShown(bool shown) override;
     void setVocabularySize(int n) override;
     // Presentation mode: the painted views' lines this many times thicker.
     void setLineScale(double scale) override;
@@ -296,6 +299,7 @@ private:
     QCheckBox* plainTextCheck_ = nullptr;
     QPlainTextEdit* plainText_ = nullptr;
     QComboBox* branchCombo_ = nullptr;
+    bool lessonsPanelShown_ = false;
     QHBoxLayout* captionRow_ = nullptr;   // under the caption: Use this choice, Restore, Branch, Plain text
     QLabel* branchLabel_ = nullptr;
     widgets::ProbabilityLegend* legend_ = nullptr;

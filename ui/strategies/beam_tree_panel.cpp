@@ -387,6 +387,8 @@ void BeamTreePanel::retranslate() {
     if (selected_ < 0)
         nodeInfo_->setText(view_->maxDepth() > 0 ? tr("Click a node in the tree to see the distribution it was expanded from.")
                                                  : tr("The tree appears here: Search runs a beam search on the prompt above."));
+    else
+        showNode(selected_);   // its sentence in the new language (it stayed German after a switch)
     depthLabel_->setText(view_->maxDepth() > 0 ? tr("step %1 / %2").arg(view_->revealedDepth()).arg(view_->maxDepth()) : QString());
     fitSideWidth();
 }
