@@ -696,6 +696,39 @@ private slots:
         QVERIFY2(contrasting >= 2, qPrintable(QString::number(contrasting)));
     }
 
+    // Check boxes and radio buttons grow with their text (Fusion keeps 14 px at any font: a speck
+    // beside presentation mode's lines), and stay Fusion's size at the normal font.
+    void indicatorsGrowWithTheText_data() {
+        QTest::addColumn<double>("scale");
+        QTest::newRow("normal") << 1.0;
+        QTest::newRow("presentation") << 1.6;
+        QTest::newRow("presentation, zoomed") << 2.4;
+    }
+    void indicatorsGrowWithTheText() {
+        QFETCH(double, scale);
+        std::unique_ptr<QStyle> fusion(QStyleFactory::create("Fusion"));
+        ui::LabStyle style(QStyleFactory::create("Fusion"), true);
+        QFont font = QApplication::font();
+        font.setPointSizeF(font.pointSizeF() * scale);
+        QCheckBox box(QStringLiteral("Log scale"));
+        box.setFont(font);
+        const int line = QFontMetrics(font).height();
+        for (const auto metric : {QStyle::PM_IndicatorWidth, QStyle::PM_IndicatorHeight, QStyle::PM_ExclusiveIndicatorWidth,
+                                  QStyle::PM_ExclusiveIndicatorHeight}) {
+            const int ours = style.pixelMetric(metric, nullptr, &box), theirs = fusion->pixelMetric(metric, nullptr, &box);
+            QVERIFY2(ours >= theirs && ours >= line, qPrintable(QStringLiteral("%1 px, Fusion %2, a line %3").arg(ours).arg(theirs).arg(line)));
+            if (scale == 1.0) QVERIFY2(ours <= theirs + 2, qPrintable(QStringLiteral("%1 px at the normal font, Fusion %2").arg(ours).arg(theirs)));
+        }
+        box.setStyle(&style);
+        QVERIFY(box.sizeHint().height() >= line);
+        const QStyleOptionButton opt = [&] {
+            QStyleOptionButton o;
+            o.initFrom(&box);
+            return o;
+        }();
+        QVERIFY(style.subElementRect(QStyle::SE_CheckBoxIndicator, &opt, &box).height() >= line);
+    }
+
     void presentationModeScalesTheFont() {
         QStringList errors;
         const double before = QApplication::font().pointSizeF();

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include <QApplication>
 #include <QPainter>
+#include <QWidget>
 #include <QPainterPath>
 #include <QStyleOption>
 
@@ -17,6 +19,19 @@ QSize LabStyle::sizeFromContents(ContentsType type, const QStyleOption* option, 
         size.setWidth(std::max(size.width(), contents.width() + 2 * (buttonTextPadding(option->fontMetrics) + frame)));
     }
     return size;
+}
+
+int LabStyle::pixelMetric(PixelMetric metric, const QStyleOption* option, const QWidget* widget) const {
+    const int size = QProxyStyle::pixelMetric(metric, option, widget);
+    switch (metric) {
+    case PM_IndicatorWidth:
+    case PM_IndicatorHeight:
+    case PM_ExclusiveIndicatorWidth:
+    case PM_ExclusiveIndicatorHeight:
+        return std::max(size, indicatorSize(widget ? widget->fontMetrics() : option ? option->fontMetrics : QFontMetrics(QApplication::font())));
+    default:
+        return size;
+    }
 }
 
 void LabStyle::drawPrimitive(PrimitiveElement element, const QStyleOption* option, QPainter* painter,
