@@ -159,20 +159,24 @@ private slots:
         QTest::addColumn<QString>("title");
         QTest::addColumn<QString>("reused");
         QTest::addColumn<QString>("computed");
-        QTest::newRow("en") << "K/V rows with the cache" << "reused from the cache" << "computed in this step";
-        QTest::newRow("de") << "K/V-Zeilen mit Cache" << "aus dem Cache wiederverwendet" << "in diesem Schritt berechnet";
+        QTest::addColumn<int>("width");
+        QTest::newRow("en") << "K/V rows with the cache" << "reused from the cache" << "computed in this step" << 600;
+        QTest::newRow("de") << "K/V-Zeilen mit Cache" << "aus dem Cache wiederverwendet" << "in diesem Schritt berechnet" << 600;
+        // Beside the Lessons panel at 1024 px: three lines a name ("reused from the…" before).
+        QTest::newRow("en, narrow") << "K/V rows with the cache" << "reused from the cache" << "computed in this step" << 330;
     }
     void longCategoryNamesWrap() {
         QFETCH(QString, title);
         QFETCH(QString, reused);
         QFETCH(QString, computed);
+        QFETCH(int, width);
         HeatmapGrid g = categoryGrid();
         g.quantity = title;   // the legend's title wraps too ("K/V-Zeilen mit Ca…" at 1024 px)
         g.categories = {reused, computed};
         g.categoryColors = {QColor(0x99, 0x99, 0x99), QColor(0x22, 0x66, 0xaa)};
         for (float& v : g.values) v = std::isnan(v) ? v : std::min(v, 1.0f);
         KvHeatmapView view;
-        view.resize(600, 200);
+        view.resize(width, 200);
         view.setGrid(g);
         (void)view.grab();
         const QStringList lines = view.lastLegendLines();

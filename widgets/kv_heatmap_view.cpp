@@ -442,12 +442,13 @@ void KvHeatmapView::paintLegend(QPainter& p, const Layout& l) {
         }
     const int bottomLimit = height() - marginFor(fm);
     if (grid_.isCategorical()) {
-        // A name too long for the legend's width takes a second line ("reused from the" / "cache").
+        // A name too long for the legend's width takes more lines ("reused from the" / "cache";
+        // beside the Lessons panel "reused" / "from the" / "cache").
         const int swatch = std::max(6, h - 4);
         const int n = int(grid_.categories.size());
         const int textLeft = l.legend.left() + swatch + l.gap, textW = l.legend.right() + 1 - textLeft;
         std::vector<QStringList> names;
-        for (const QString& c : grid_.categories) names.push_back(wrapped(fm, c, textW, 2));
+        for (const QString& c : grid_.categories) names.push_back(wrapped(fm, c, textW, 3));
         int shown = 0, fit = 0;
         for (int i = 0, at = y; i < n; ++i) {
             at += int(names[size_t(i)].size()) * h + 2;
