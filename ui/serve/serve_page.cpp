@@ -5,7 +5,6 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QEvent>
-#include <QFontDatabase>
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -540,10 +539,11 @@ void ServePage::changeEvent(QEvent* e) {
     // Presentation mode and zoom: the columns and rows measured at the old font cut the headings
     // ("Tokens (prompt + completion)" 205 px of 288), the examples kept 15 lines of the old size.
     // Once every child has its new font.
-    if (e->type() == QEvent::FontChange) {
-        QTimer::singleShot(0, this, &ServePage::fitLogFont);
-        QTimer::singleShot(0, this, &ServePage::fitCodeBoxes);
-    }
+    if (e->type() == QEvent::FontChange)
+        QTimer::singleShot(0, this, [this] {
+            fitLogFont();
+            fitCodeBoxes();
+        });
     // The window disables its pages while it loads a model; the load waits for the engine, so the
     // server makes way for it.
     if (e->type() == QEvent::EnabledChange && !isEnabled() && (state_ == State::Starting || state_ == State::Serving)) {
